@@ -1,0 +1,172 @@
+//! Command-line grammar (clap). Nothing here acts; `cli::run` does.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "kubectl-releasex",
+    bin_name = "kubectl-releasex",
+    version,
+    about = "Explain Helm values, preview Helm upgrades exactly, and decode what Helm stored about a release",
+    long_about = "Explain Helm values, preview Helm upgrades exactly, and decode what Helm stored about a release.\n\nRuns as a kubectl plugin (`kubectl releasex ...`) and as the Helm plugin `preview` (`helm preview ...`). It only ever reads from the cluster.",
+    after_help = "Exit codes: 0 success, 1 error (including usage errors), 2 changes found (only with --detailed-exitcode)."
+)]
+pub struct Cli {
+    #[command(flatten)]
+    pub global: GlobalArgs,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Args, Clone)]
+pub struct GlobalArgs {
+    /// Path to the kubeconfig file (default: $KUBECONFIG, else ~/.kube/config)
+    #[arg(long, global = true, value_name = "FILE")]
+    pub kubeconfig: Option<PathBuf>,
+    /// Kubeconfig context to use (default: the current context; $HELM_KUBECONTEXT under Helm)
+    #[arg(long, global = true, value_name = "NAME")]
+    pub context: Option<String>,
+    /// Namespace (default: the context's namespace, else "default"; $HELM_NAMESPACE under Helm)
+    #[arg(short = 'n', long, global = true, value_name = "NAMESPACE")]
+    pub namespace: Option<String>,
+    /// Output format
+    #[arg(short = 'o', long, global = true, value_enum, default_value_t = OutputFormat::Text)]
+    pub output: OutputFormat,
+    /// When to use colors (auto honours NO_COLOR, CLICOLOR, CLICOLOR_FORCE, HELM_COLOR and the terminal)
+    #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum OutputFormat {
+    Text,
+    Json,
+    Yaml,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ColorChoice {
+    Auto,
+    Always,
+    Never,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Read what Helm stored about a release (Secrets, ConfigMaps, SQL rows, files)
+    #[command(subcommand)]
+    Release(ReleaseCommand),
+    /// Print a shell completion script
+    Completion {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ReleaseCommand {
+    /// Decode one revision of a release record and show a view of it
+    #[command(after_help = DECODE_EXAMPLES)]
+    Decode(DecodeArgs),
+    /// One row per revision of a release, and what its state means for the next upgrade
+    #[command(after_help = HISTORY_EXAMPLES)]
+    History(HistoryArgs),
+}
+
+const DECODE_EXAMPLES: &str = "Examples:
+  kubectl releasex release decode web                       # latest revision, from Secrets in the current namespace
+  kubectl releasex release decode web --revision 3 --show values -o json
+  kubectl get secret sh.helm.release.v1.web.v3 -o yaml | kubectl releasex release decode -f - --show manifest
+  kubectl releasex release decode -f examples/demo-release.yaml --show hooks";
+
+const HISTORY_EXAMPLES: &str = "Examples:
+  kubectl releasex release history web -n prod
+  kubectl releasex release history -f examples/demo-release.yaml -o json";
+
+#[derive(Debug, Args, Clone)]
+pub struct SourceArgs {
+    /// Read records from FILE instead of the cluster: a Secret or ConfigMap as
+    /// `kubectl get -o yaml|json` prints it, a List, a directory of such files,
+    /// or a bare payload; `-` reads stdin. Repeatable.
+    #[arg(short = 'f', long = "file", value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+    /// Helm storage driver: secret (default), configmap or sql
+    #[arg(long, env = "HELM_DRIVER", value_parser = parse_driver, value_name = "DRIVER")]
+    pub driver: Option<StorageDriver>,
+    /// PostgreSQL connection string for --driver sql (as Helm's HELM_DRIVER_SQL_CONNECTION_STRING)
+    #[arg(long, env = "HELM_DRIVER_SQL_CONNECTION_STRING", hide_env_values = true, value_name = "URL")]
+    pub sql_connection: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StorageDriver {
+    Secret,
+    ConfigMap,
+    Sql,
+}
+
+/// Accepts the names Helm accepts for HELM_DRIVER (helm: pkg/action/action.go Init).
+fn parse_driver(s: &str) -> Result<StorageDriver, String> {
+    match s {
+        "" | "secret" | "secrets" => Ok(StorageDriver::Secret),
+        "configmap" | "configmaps" => Ok(StorageDriver::ConfigMap),
+        "sql" => Ok(StorageDriver::Sql),
+        "memory" => Err("the memory driver keeps nothing between Helm runs, so there is nothing stored to read".into()),
+        other => Err(format!("unknown driver {other:?} (expected secret, configmap or sql)")),
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum View {
+    /// Name, revision, status, chart, times, description, apply method, sizes
+    Summary,
+    /// The user-supplied values (like `helm get values`)
+    Values,
+    /// Chart defaults coalesced with the user values (like `helm get values --all`)
+    AllValues,
+    /// The rendered manifest (Secret data masked)
+    Manifest,
+    /// Hooks with events, weight and delete policies (Secret data masked)
+    Hooks,
+    /// The chart's NOTES.txt as rendered
+    Notes,
+    /// Chart metadata, dependencies, templates and files
+    Chart,
+    /// The whole decoded record
+    Record,
+    /// Where the record's bytes go, against the 1 MiB object limit
+    Size,
+}
+
+#[derive(Debug, Args)]
+pub struct DecodeArgs {
+    /// Release name (optional with -f when the input holds one release)
+    pub name: Option<String>,
+    /// Revision to decode (default: the latest)
+    #[arg(long, value_name = "N")]
+    pub revision: Option<i64>,
+    /// What to show
+    #[arg(long, value_enum, default_value_t = View::Summary)]
+    pub show: View,
+    /// With --show chart: print this template (or file) of the stored chart, decoded
+    #[arg(long, value_name = "NAME")]
+    pub template: Option<String>,
+    /// Show Secret data in manifests and hooks instead of masking it
+    #[arg(long)]
+    pub show_secrets: bool,
+    #[command(flatten)]
+    pub source: SourceArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct HistoryArgs {
+    /// Release name (optional with -f when the input holds one release)
+    pub name: Option<String>,
+    /// Show at most this many of the latest revisions (like `helm history --max`)
+    #[arg(long, value_name = "N", default_value_t = 256)]
+    pub max: usize,
+    #[command(flatten)]
+    pub source: SourceArgs,
+}

@@ -1,0 +1,95 @@
+//! Resolves where to read from: flags, the Helm plugin environment and the
+//! kubeconfig, in that order. Pure: the environment comes in as a snapshot.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+use super::args::GlobalArgs;
+use crate::cluster::KubeTarget;
+
+/// The environment variables releasex reads, captured once at start-up.
+#[derive(Debug, Clone, Default)]
+pub struct Env {
+    vars: HashMap<String, String>,
+}
+
+impl Env {
+    pub fn capture() -> Env {
+        Env { vars: std::env::vars().collect() }
+    }
+
+    pub fn from_pairs<'a>(pairs: impl IntoIterator<Item = (&'a str, &'a str)>) -> Env {
+        Env { vars: pairs.into_iter().map(|(k, v)| (k.to_string(), v.to_string())).collect() }
+    }
+
+    /// A variable's value; unset and empty are the same, as in Helm and kubectl.
+    pub fn get(&self, key: &str) -> Option<&str> {
+        self.vars.get(key).map(String::as_str).filter(|v| !v.is_empty())
+    }
+
+    /// Helm sets HELM_PLUGIN_NAME (and strips its own global flags from our
+    /// arguments) when it runs us as a plugin.
+    pub fn is_helm_plugin(&self) -> bool {
+        self.get("HELM_PLUGIN_NAME").is_some()
+    }
+}
+
+/// Explicit flag > Helm plugin environment (only when run by Helm) > kubeconfig.
+pub fn kube_target(global: &GlobalArgs, env: &Env) -> KubeTarget {
+    let helm = env.is_helm_plugin();
+    let kubeconfig_paths = match &global.kubeconfig {
+        Some(p) => vec![p.clone()],
+        None => match env.get("KUBECONFIG") {
+            Some(list) => std::env::split_paths(list).filter(|p| !p.as_os_str().is_empty()).collect(),
+            None => env.get("HOME").map(|h| vec![PathBuf::from(h).join(".kube").join("config")]).unwrap_or_default(),
+        },
+    };
+    let context = global.context.clone().or_else(|| helm.then(|| env.get("HELM_KUBECONTEXT").map(str::to_string)).flatten());
+    let namespace = global.namespace.clone().or_else(|| helm.then(|| env.get("HELM_NAMESPACE").map(str::to_string)).flatten());
+    KubeTarget { kubeconfig_paths, context, namespace }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::args::{ColorChoice, OutputFormat};
+
+    fn global(ns: Option<&str>, ctx: Option<&str>, kc: Option<&str>) -> GlobalArgs {
+        GlobalArgs {
+            kubeconfig: kc.map(PathBuf::from),
+            context: ctx.map(str::to_string),
+            namespace: ns.map(str::to_string),
+            output: OutputFormat::Text,
+            color: ColorChoice::Never,
+        }
+    }
+
+    #[test]
+    fn flags_win_over_helm_environment() {
+        let env = Env::from_pairs([("HELM_PLUGIN_NAME", "preview"), ("HELM_NAMESPACE", "helm-ns"), ("HELM_KUBECONTEXT", "helm-ctx")]);
+        let t = kube_target(&global(Some("flag-ns"), Some("flag-ctx"), None), &env);
+        assert_eq!(t.namespace.as_deref(), Some("flag-ns"));
+        assert_eq!(t.context.as_deref(), Some("flag-ctx"));
+    }
+
+    #[test]
+    fn helm_environment_is_read_only_when_run_by_helm() {
+        let vars = [("HELM_NAMESPACE", "helm-ns"), ("HELM_KUBECONTEXT", "helm-ctx"), ("HOME", "/h")];
+        let t = kube_target(&global(None, None, None), &Env::from_pairs(vars));
+        assert_eq!((t.namespace, t.context), (None, None));
+        let mut with_plugin = vars.to_vec();
+        with_plugin.push(("HELM_PLUGIN_NAME", "preview"));
+        let t = kube_target(&global(None, None, None), &Env::from_pairs(with_plugin));
+        assert_eq!(t.namespace.as_deref(), Some("helm-ns"));
+        assert_eq!(t.context.as_deref(), Some("helm-ctx"));
+    }
+
+    #[test]
+    fn kubeconfig_comes_from_flag_then_env_list_then_home() {
+        let env = Env::from_pairs([("KUBECONFIG", "/a:/b"), ("HOME", "/h")]);
+        assert_eq!(kube_target(&global(None, None, Some("/x")), &env).kubeconfig_paths, vec![PathBuf::from("/x")]);
+        assert_eq!(kube_target(&global(None, None, None), &env).kubeconfig_paths, vec![PathBuf::from("/a"), PathBuf::from("/b")]);
+        let env = Env::from_pairs([("HOME", "/h")]);
+        assert_eq!(kube_target(&global(None, None, None), &env).kubeconfig_paths, vec![PathBuf::from("/h/.kube/config")]);
+    }
+}

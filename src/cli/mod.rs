@@ -1,0 +1,101 @@
+//! The command line: argument grammar, context resolution, output, and one
+//! module per command. The only place that prints or reads the environment.
+
+pub mod args;
+pub mod context;
+pub mod output;
+
+pub mod completion;
+mod inputs;
+mod release_cmd;
+mod release_views;
+
+use std::ffi::OsString;
+use std::io::Write;
+use std::process::ExitCode;
+
+use clap::Parser as _;
+
+use args::{Cli, Command, GlobalArgs};
+use context::Env;
+use output::Theme;
+
+/// What a command hands back: its stdout text and the warnings for stderr.
+#[derive(Debug, Default)]
+pub struct Outcome {
+    pub stdout: String,
+    pub warnings: Vec<String>,
+    /// Notes for the user that are not warnings (stderr, after the output).
+    pub notes: Vec<String>,
+}
+
+/// Shared by every command: the global flags, the environment, the theme.
+pub struct Ctx {
+    pub global: GlobalArgs,
+    pub env: Env,
+    pub theme: Theme,
+}
+
+/// Parses `argv`, runs the command, prints, and returns the exit code.
+pub fn run(argv: Vec<OsString>, env: Env) -> ExitCode {
+    let cli = match Cli::try_parse_from(argv) {
+        Ok(cli) => cli,
+        Err(e) => {
+            use clap::error::ErrorKind;
+            let code = match e.kind() {
+                ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => 0,
+                _ => 1,
+            };
+            // clap renders its own `error: ...` with usage and a hint.
+            let _ = e.print();
+            return ExitCode::from(code);
+        }
+    };
+    let theme = Theme { enabled: output::color_enabled(cli.global.color, &env, output::stdout_is_terminal()) };
+    let ctx = Ctx { global: cli.global.clone(), env, theme };
+    let result = match &cli.command {
+        Command::Release(cmd) => release_cmd::run(cmd, &ctx),
+        Command::Completion { shell } => completion::run(*shell),
+    };
+    match result {
+        Ok(outcome) => {
+            let mut stderr = std::io::stderr().lock();
+            for w in &outcome.warnings {
+                let _ = writeln!(stderr, "warning: {w}");
+            }
+            let mut stdout = std::io::stdout().lock();
+            // A closed pipe (`| head`) is not an error.
+            let _ = stdout.write_all(outcome.stdout.as_bytes()).and_then(|()| stdout.flush());
+            for n in &outcome.notes {
+                let _ = writeln!(stderr, "note: {n}");
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            let _ = writeln!(std::io::stderr(), "error: {}", format_error(&e));
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn format_error(e: &anyhow::Error) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    for cause in e.chain() {
+        let text = cause.to_string();
+        if !parts.iter().any(|p| p.contains(&text)) {
+            parts.push(text);
+        }
+    }
+    parts.join(": ")
+}
+
+/// Entry point for the binary: the real argv and environment.
+pub fn main() -> ExitCode {
+    run(std::env::args_os().collect(), Env::capture())
+}
+
+/// The clap command, for completion scripts and documentation.
+pub fn command() -> clap::Command {
+    <Cli as clap::CommandFactory>::command()
+}
+

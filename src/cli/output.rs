@@ -1,0 +1,138 @@
+//! Output: the color decision, styles, and JSON/YAML serialisation.
+
+use std::io::IsTerminal;
+
+use anstyle::{AnsiColor, Style};
+use serde::Serialize;
+
+use super::args::ColorChoice;
+use super::context::Env;
+
+/// Flag > NO_COLOR > CLICOLOR_FORCE > HELM_COLOR > CLICOLOR=0 > terminal check.
+pub fn color_enabled(choice: ColorChoice, env: &Env, stdout_is_terminal: bool) -> bool {
+    match choice {
+        ColorChoice::Always => return true,
+        ColorChoice::Never => return false,
+        ColorChoice::Auto => {}
+    }
+    if env.get("NO_COLOR").is_some() {
+        return false;
+    }
+    if env.get("CLICOLOR_FORCE").is_some_and(|v| v != "0") {
+        return true;
+    }
+    match env.get("HELM_COLOR") {
+        Some("never") => return false,
+        Some("always") => return true,
+        _ => {}
+    }
+    if env.get("CLICOLOR") == Some("0") || env.get("TERM") == Some("dumb") {
+        return false;
+    }
+    stdout_is_terminal
+}
+
+pub fn stdout_is_terminal() -> bool {
+    std::io::stdout().is_terminal()
+}
+
+/// Styles for text output; all plain when colors are off.
+#[derive(Debug, Clone, Copy)]
+pub struct Theme {
+    pub enabled: bool,
+}
+
+impl Theme {
+    pub fn paint(&self, style: Style, text: &str) -> String {
+        if self.enabled { format!("{}{text}{}", style.render(), style.render_reset()) } else { text.to_string() }
+    }
+    pub fn bad(&self, text: &str) -> String {
+        self.paint(AnsiColor::Red.on_default().bold(), text)
+    }
+    pub fn warn(&self, text: &str) -> String {
+        self.paint(AnsiColor::Yellow.on_default().bold(), text)
+    }
+    pub fn good(&self, text: &str) -> String {
+        self.paint(AnsiColor::Green.on_default(), text)
+    }
+    pub fn dim(&self, text: &str) -> String {
+        self.paint(Style::new().dimmed(), text)
+    }
+    pub fn heading(&self, text: &str) -> String {
+        self.paint(Style::new().bold(), text)
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+#[error("cannot serialise output: {0}")]
+pub struct SerializeError(String);
+
+pub fn to_json<T: Serialize + ?Sized>(value: &T) -> Result<String, SerializeError> {
+    serde_json::to_string_pretty(value).map(|s| s + "\n").map_err(|e| SerializeError(e.to_string()))
+}
+
+pub fn to_yaml<T: Serialize>(value: &T) -> Result<String, SerializeError> {
+    let s = serde_saphyr::to_string(value).map_err(|e| SerializeError(e.to_string()))?;
+    Ok(if s.ends_with('\n') { s } else { s + "\n" })
+}
+
+/// Sizes as people read them: bytes below 1 KiB, else KiB/MiB with one decimal.
+pub fn human_bytes(n: usize) -> String {
+    const KIB: f64 = 1024.0;
+    let f = n as f64;
+    if f < KIB {
+        format!("{n} B")
+    } else if f < KIB * KIB {
+        format!("{:.1} KiB", f / KIB)
+    } else {
+        format!("{:.1} MiB", f / KIB / KIB)
+    }
+}
+
+/// Left-aligned columns separated by two spaces; `widths` are computed from
+/// the visible text, so styled cells are passed as (plain, styled).
+pub fn table(header: &[&str], rows: &[Vec<(String, String)>], theme: &Theme) -> String {
+    let mut widths: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
+    for row in rows {
+        for (i, (plain, _)) in row.iter().enumerate() {
+            if i < widths.len() {
+                widths[i] = widths[i].max(plain.chars().count());
+            }
+        }
+    }
+    let mut out = String::new();
+    let line = |cells: Vec<(String, String)>, out: &mut String| {
+        let last = cells.len().saturating_sub(1);
+        for (i, (plain, styled)) in cells.into_iter().enumerate() {
+            out.push_str(&styled);
+            if i < last {
+                out.push_str(&" ".repeat(widths[i] - plain.chars().count() + 2));
+            }
+        }
+        out.push('\n');
+    };
+    line(header.iter().map(|h| (h.to_string(), theme.heading(h))).collect(), &mut out);
+    for row in rows {
+        line(row.clone(), &mut out);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn color_follows_flag_then_environment_then_terminal() {
+        let none = Env::default();
+        assert!(color_enabled(ColorChoice::Always, &Env::from_pairs([("NO_COLOR", "1")]), false));
+        assert!(!color_enabled(ColorChoice::Never, &none, true));
+        assert!(!color_enabled(ColorChoice::Auto, &Env::from_pairs([("NO_COLOR", "1")]), true));
+        assert!(color_enabled(ColorChoice::Auto, &Env::from_pairs([("CLICOLOR_FORCE", "1")]), false));
+        assert!(!color_enabled(ColorChoice::Auto, &Env::from_pairs([("HELM_COLOR", "never")]), true));
+        assert!(!color_enabled(ColorChoice::Auto, &Env::from_pairs([("CLICOLOR", "0")]), true));
+        assert!(!color_enabled(ColorChoice::Auto, &Env::from_pairs([("TERM", "dumb")]), true));
+        assert!(color_enabled(ColorChoice::Auto, &none, true));
+        assert!(!color_enabled(ColorChoice::Auto, &none, false));
+    }
+}

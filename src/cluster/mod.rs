@@ -1,0 +1,163 @@
+//! The only module that talks to a Kubernetes API server. Read-only by
+//! construction: the client is private and the only operations offered are
+//! GET and LIST; nothing here can create, update, patch or delete.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use k8s_openapi::api::core::v1::{ConfigMap, Secret};
+use kube::api::{Api, ListParams, ObjectMeta};
+use kube::config::{KubeConfigOptions, Kubeconfig};
+
+use crate::release::{Driver, Encoded, Origin, StoredRecord};
+
+/// Which cluster, as the user chose it (already resolved from flags and the
+/// Helm plugin environment by the CLI).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct KubeTarget {
+    /// Kubeconfig files to merge, in order (kubectl's KUBECONFIG rules).
+    pub kubeconfig_paths: Vec<PathBuf>,
+    pub context: Option<String>,
+    /// Overrides the context's namespace.
+    pub namespace: Option<String>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ClusterError {
+    #[error("no kubeconfig found (looked at {}); pass --kubeconfig or set KUBECONFIG", .looked.join(", "))]
+    NoKubeconfig { looked: Vec<String> },
+    #[error("kubeconfig {path}: {source}")]
+    Kubeconfig {
+        path: String,
+        #[source]
+        source: kube::config::KubeconfigError,
+    },
+    #[error("kubeconfig: {0}")]
+    Config(#[source] kube::config::KubeconfigError),
+    #[error("cannot build a client for {server}: {source}")]
+    Client {
+        server: String,
+        #[source]
+        source: kube::Error,
+    },
+    #[error(
+        "the API server at {server} refused the credentials of the current context (401 Unauthorized): log in again or check the token/certificate in your kubeconfig"
+    )]
+    Unauthorized { server: String },
+    #[error(
+        "forbidden (403): your user may not {verb} {resource} in namespace {namespace:?} ({message}); releasex needs only `{verb}` on `{resource}` (e.g. `kubectl auth can-i {verb} {resource} -n {namespace}`)"
+    )]
+    Forbidden { verb: &'static str, resource: &'static str, namespace: String, message: String },
+    #[error("not found (404) while listing {resource} in namespace {namespace:?}: {message} (does the namespace exist?)")]
+    NotFound { resource: &'static str, namespace: String, message: String },
+    #[error("the API server at {server} answered {code} {reason} while listing {resource}: {message}")]
+    Api { server: String, resource: &'static str, code: u16, reason: String, message: String },
+    #[error("cannot reach the API server at {server}: {message}")]
+    Unreachable { server: String, message: String },
+}
+
+/// A client that can only read.
+pub struct ReadOnlyCluster {
+    client: kube::Client,
+    namespace: String,
+    server: String,
+}
+
+impl ReadOnlyCluster {
+    pub async fn connect(target: &KubeTarget) -> Result<ReadOnlyCluster, ClusterError> {
+        let mut merged: Option<Kubeconfig> = None;
+        for path in &target.kubeconfig_paths {
+            if !path.exists() {
+                continue;
+            }
+            let kc = Kubeconfig::read_from(path)
+                .map_err(|source| ClusterError::Kubeconfig { path: path.display().to_string(), source })?;
+            merged = Some(match merged {
+                None => kc,
+                Some(m) => m.merge(kc).map_err(ClusterError::Config)?,
+            });
+        }
+        let Some(kubeconfig) = merged else {
+            return Err(ClusterError::NoKubeconfig {
+                looked: target.kubeconfig_paths.iter().map(|p| p.display().to_string()).collect(),
+            });
+        };
+        let options = KubeConfigOptions { context: target.context.clone(), ..KubeConfigOptions::default() };
+        let mut config = kube::Config::from_custom_kubeconfig(kubeconfig, &options).await.map_err(ClusterError::Config)?;
+        if let Some(ns) = &target.namespace {
+            config.default_namespace = ns.clone();
+        }
+        let server = config.cluster_url.to_string().trim_end_matches('/').to_string();
+        let namespace = config.default_namespace.clone();
+        let client = kube::Client::try_from(config).map_err(|source| ClusterError::Client { server: server.clone(), source })?;
+        Ok(ReadOnlyCluster { client, namespace, server })
+    }
+
+    pub fn namespace(&self) -> &str {
+        &self.namespace
+    }
+
+    pub fn server(&self) -> &str {
+        &self.server
+    }
+
+    /// Lists the records of release `name` as Helm's `History` does:
+    /// selector `name=NAME,owner=helm` in the namespace.
+    /// helm: pkg/storage/driver/secrets.go Query
+    pub async fn list_release_records(&self, name: &str, driver: Driver) -> Result<Vec<StoredRecord>, ClusterError> {
+        let params = ListParams::default().labels(&format!("name={name},owner=helm"));
+        match driver {
+            Driver::ConfigMap => {
+                let api: Api<ConfigMap> = Api::namespaced(self.client.clone(), &self.namespace);
+                let list = api.list(&params).await.map_err(|e| self.map_error(e, "configmaps"))?;
+                Ok(list
+                    .items
+                    .into_iter()
+                    .map(|cm| {
+                        let payload = cm.data.as_ref().and_then(|d| d.get("release")).cloned();
+                        self.record("ConfigMap", Driver::ConfigMap, cm.metadata, payload.map(String::into_bytes))
+                    })
+                    .collect())
+            }
+            _ => {
+                let api: Api<Secret> = Api::namespaced(self.client.clone(), &self.namespace);
+                let list = api.list(&params).await.map_err(|e| self.map_error(e, "secrets"))?;
+                Ok(list
+                    .items
+                    .into_iter()
+                    .map(|s| {
+                        // The API's base64 layer is already undone by ByteString.
+                        let payload = s.data.as_ref().and_then(|d| d.get("release")).map(|b| b.0.clone());
+                        self.record("Secret", Driver::Secret, s.metadata, payload)
+                    })
+                    .collect())
+            }
+        }
+    }
+
+    fn record(&self, kind: &'static str, driver: Driver, meta: ObjectMeta, payload: Option<Vec<u8>>) -> StoredRecord {
+        let name = meta.name.unwrap_or_default();
+        let labels: BTreeMap<String, String> = meta.labels.unwrap_or_default().into_iter().collect();
+        StoredRecord {
+            origin: Origin::Object { kind, namespace: meta.namespace.unwrap_or_else(|| self.namespace.clone()), name: name.clone() },
+            driver,
+            labels,
+            object_name: Some(name),
+            // A record without data.release fails decoding with a clear message.
+            encoded: Encoded::HelmBase64(payload.unwrap_or_default()),
+        }
+    }
+
+    fn map_error(&self, e: kube::Error, resource: &'static str) -> ClusterError {
+        let namespace = self.namespace.clone();
+        match e {
+            kube::Error::Api(status) => match status.code {
+                401 => ClusterError::Unauthorized { server: self.server.clone() },
+                403 => ClusterError::Forbidden { verb: "list", resource, namespace, message: status.message },
+                404 => ClusterError::NotFound { resource, namespace, message: status.message },
+                code => ClusterError::Api { server: self.server.clone(), resource, code, reason: status.reason, message: status.message },
+            },
+            other => ClusterError::Unreachable { server: self.server.clone(), message: crate::error_chain(&other) },
+        }
+    }
+}

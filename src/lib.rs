@@ -1,0 +1,26 @@
+//! releasex: Helm's values, upgrades and release records, explained exactly.
+//!
+//! The library holds every behaviour; the `kubectl-releasex` binary only
+//! parses arguments, calls in here, and prints (see `cli`).
+
+pub mod cli;
+pub mod cluster;
+pub mod manifest;
+pub mod release;
+pub mod values;
+
+/// An error and its causes on one line, without repeating a cause already
+/// included in its parent's message.
+pub(crate) fn error_chain(e: &dyn std::error::Error) -> String {
+    let mut s = e.to_string();
+    let mut cur = e.source();
+    while let Some(c) = cur {
+        let m = c.to_string();
+        if !s.contains(&m) {
+            s.push_str(": ");
+            s.push_str(&m);
+        }
+        cur = c.source();
+    }
+    s
+}
