@@ -359,7 +359,8 @@ pub fn history_table(rows: &[HistoryRow], theme: &Theme) -> String {
                 plain(r.chart.clone()),
                 plain(r.app_version.clone()),
                 plain(r.apply_method.to_string()),
-                plain(r.description.clone()),
+                // Failure descriptions can span lines; a table row cannot.
+                plain(r.description.split_whitespace().collect::<Vec<_>>().join(" ")),
             ]
         })
         .collect();

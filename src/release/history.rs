@@ -120,12 +120,12 @@ pub fn explain_state(name: &str, releases: &[&Release]) -> Option<String> {
         }
         Err(BaselineError::NoDeployed { last_status, .. }) => Some(match last_status {
             Some(Status::Uninstalled) => format!(
-                "the release was uninstalled with --keep-history; `helm upgrade` fails with \"{name:?} has no deployed releases\". `helm upgrade --install` installs it again (replacing the uninstalled revision), or `helm rollback {name} N` restores a former revision"
+                "the release was uninstalled with --keep-history; `helm upgrade` fails with `{name:?} has no deployed releases`. `helm upgrade --install` installs it again (replacing the uninstalled revision), or `helm rollback {name} N` restores a former revision"
             ),
             Some(s) => format!(
-                "the last revision is {s} and no revision is deployed; `helm upgrade` fails with \"{name:?} has no deployed releases\". Check that no uninstall is still running; then `helm uninstall {name}` and install again"
+                "the last revision is {s} and no revision is deployed; `helm upgrade` fails with `{name:?} has no deployed releases`. Check that no uninstall is still running; then `helm uninstall {name}` and install again"
             ),
-            None => format!("no revisions: `helm upgrade` fails with \"{name:?} has no deployed releases\""),
+            None => format!("no revisions: `helm upgrade` fails with `{name:?} has no deployed releases`"),
         }),
     }
 }

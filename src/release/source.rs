@@ -108,7 +108,7 @@ pub enum SourceError {
     NoReleaseKey { input: String, kind: String, name: String },
     #[error("{input}: {kind} {name}: `data.release` is not a string")]
     ReleaseNotString { input: String, kind: String, name: String },
-    #[error("{input}: Secret {name}: data.release (Kubernetes' base64 layer): {source}")]
+    #[error("{input}: Secret {name}: {source}")]
     SecretLayer {
         input: String,
         name: String,
@@ -252,7 +252,7 @@ fn storage_object(input: &str, obj: Value, item: Option<usize>) -> Result<Stored
         return Err(SourceError::ReleaseNotString { input: input.into(), kind, name });
     };
     let helm_base64 = if api_layer {
-        codec::decode_base64(text.as_bytes(), "the Secret's data (Kubernetes' base64 layer)")
+        codec::decode_base64(text.as_bytes(), "data.release (the Kubernetes base64 layer)")
             .map_err(|source| SourceError::SecretLayer { input: input.into(), name: name.clone(), source })?
     } else {
         text.as_bytes().to_vec()

@@ -1,0 +1,110 @@
+# Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
+function __fish_kubectl_releasex_global_optspecs
+    string join \n kubeconfig= context= n/namespace= o/output= color= h/help V/version
+end
+
+function __fish_kubectl_releasex_needs_command
+    # Figure out if the current invocation already has a command.
+    set -l cmd (commandline -opc)
+    set -e cmd[1]
+    argparse -s (__fish_kubectl_releasex_global_optspecs) -- $cmd 2>/dev/null
+    or return
+    if set -q argv[1]
+        # Also print the command, so this can be used to figure out what it is.
+        echo $argv[1]
+        return 1
+    end
+    return 0
+end
+
+function __fish_kubectl_releasex_using_subcommand
+    set -l cmd (__fish_kubectl_releasex_needs_command)
+    test -z "$cmd"
+    and return 1
+    contains -- $cmd[1] $argv
+end
+
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_needs_command" -l kubeconfig -d 'Path to the kubeconfig file (default: $KUBECONFIG, else ~/.kube/config)' -r -F
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_needs_command" -l context -d 'Kubeconfig context to use (default: the current context; $HELM_KUBECONTEXT under Helm)' -r
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_needs_command" -s n -l namespace -d 'Namespace (default: the context\'s namespace, else "default"; $HELM_NAMESPACE under Helm)' -r
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_needs_command" -s o -l output -d 'Output format' -r -f -a "text\t''
+json\t''
+yaml\t''"
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_needs_command" -l color -d 'When to use colors (auto honours NO_COLOR, CLICOLOR, CLICOLOR_FORCE, HELM_COLOR and the terminal)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_needs_command" -s V -l version -d 'Print version'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_needs_command" -f -a "release" -d 'Read what Helm stored about a release (Secrets, ConfigMaps, SQL rows, files)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_needs_command" -f -a "completion" -d 'Print a shell completion script'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and not __fish_seen_subcommand_from decode history help" -l kubeconfig -d 'Path to the kubeconfig file (default: $KUBECONFIG, else ~/.kube/config)' -r -F
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and not __fish_seen_subcommand_from decode history help" -l context -d 'Kubeconfig context to use (default: the current context; $HELM_KUBECONTEXT under Helm)' -r
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and not __fish_seen_subcommand_from decode history help" -s n -l namespace -d 'Namespace (default: the context\'s namespace, else "default"; $HELM_NAMESPACE under Helm)' -r
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and not __fish_seen_subcommand_from decode history help" -s o -l output -d 'Output format' -r -f -a "text\t''
+json\t''
+yaml\t''"
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and not __fish_seen_subcommand_from decode history help" -l color -d 'When to use colors (auto honours NO_COLOR, CLICOLOR, CLICOLOR_FORCE, HELM_COLOR and the terminal)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and not __fish_seen_subcommand_from decode history help" -s h -l help -d 'Print help'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and not __fish_seen_subcommand_from decode history help" -f -a "decode" -d 'Decode one revision of a release record and show a view of it'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and not __fish_seen_subcommand_from decode history help" -f -a "history" -d 'One row per revision of a release, and what its state means for the next upgrade'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and not __fish_seen_subcommand_from decode history help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and __fish_seen_subcommand_from decode" -l revision -d 'Revision to decode (default: the latest)' -r
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and __fish_seen_subcommand_from decode" -l show -d 'What to show' -r -f -a "summary\t'Name, revision, status, chart, times, description, apply method, sizes'
+values\t'The user-supplied values (like `helm get values`)'
+all-values\t'Chart defaults coalesced with the user values (like `helm get values --all`)'
+manifest\t'The rendered manifest (Secret data masked)'
+hooks\t'Hooks with events, weight and delete policies (Secret data masked)'
+notes\t'The chart\'s NOTES.txt as rendered'
+chart\t'Chart metadata, dependencies, templates and files'
+record\t'The whole decoded record'
+size\t'Where the record\'s bytes go, against the 1 MiB object limit'"
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and __fish_seen_subcommand_from decode" -l template -d 'With --show chart: print this template (or file) of the stored chart, decoded' -r
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and __fish_seen_subcommand_from decode" -s f -l file -d 'Read records from FILE instead of the cluster: a Secret or ConfigMap as `kubectl get -o yaml|json` prints it, a List, a directory of such files, or a bare payload; `-` reads stdin. Repeatable' -r -F
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and __fish_seen_subcommand_from decode" -l driver -d 'Helm storage driver: secret (default), configmap or sql' -r
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and __fish_seen_subcommand_from decode" -l sql-connection -d 'PostgreSQL connection string for --driver sql (as Helm\'s HELM_DRIVER_SQL_CONNECTION_STRING)' -r
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and __fish_seen_subcommand_from decode" -l kubeconfig -d 'Path to the kubeconfig file (default: $KUBECONFIG, else ~/.kube/config)' -r -F
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and __fish_seen_subcommand_from decode" -l context -d 'Kubeconfig context to use (default: the current context; $HELM_KUBECONTEXT under Helm)' -r
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and __fish_seen_subcommand_from decode" -s n -l namespace -d 'Namespace (default: the context\'s namespace, else "default"; $HELM_NAMESPACE under Helm)' -r
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and __fish_seen_subcommand_from decode" -s o -l output -d 'Output format' -r -f -a "text\t''
+json\t''
+yaml\t''"
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and __fish_seen_subcommand_from decode" -l color -d 'When to use colors (auto honours NO_COLOR, CLICOLOR, CLICOLOR_FORCE, HELM_COLOR and the terminal)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and __fish_seen_subcommand_from decode" -l show-secrets -d 'Show Secret data in manifests and hooks instead of masking it'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and __fish_seen_subcommand_from decode" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and __fish_seen_subcommand_from history" -l max -d 'Show at most this many of the latest revisions (like `helm history --max`)' -r
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and __fish_seen_subcommand_from history" -s f -l file -d 'Read records from FILE instead of the cluster: a Secret or ConfigMap as `kubectl get -o yaml|json` prints it, a List, a directory of such files, or a bare payload; `-` reads stdin. Repeatable' -r -F
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and __fish_seen_subcommand_from history" -l driver -d 'Helm storage driver: secret (default), configmap or sql' -r
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and __fish_seen_subcommand_from history" -l sql-connection -d 'PostgreSQL connection string for --driver sql (as Helm\'s HELM_DRIVER_SQL_CONNECTION_STRING)' -r
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and __fish_seen_subcommand_from history" -l kubeconfig -d 'Path to the kubeconfig file (default: $KUBECONFIG, else ~/.kube/config)' -r -F
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and __fish_seen_subcommand_from history" -l context -d 'Kubeconfig context to use (default: the current context; $HELM_KUBECONTEXT under Helm)' -r
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and __fish_seen_subcommand_from history" -s n -l namespace -d 'Namespace (default: the context\'s namespace, else "default"; $HELM_NAMESPACE under Helm)' -r
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and __fish_seen_subcommand_from history" -s o -l output -d 'Output format' -r -f -a "text\t''
+json\t''
+yaml\t''"
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and __fish_seen_subcommand_from history" -l color -d 'When to use colors (auto honours NO_COLOR, CLICOLOR, CLICOLOR_FORCE, HELM_COLOR and the terminal)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and __fish_seen_subcommand_from history" -s h -l help -d 'Print help'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and __fish_seen_subcommand_from help" -f -a "decode" -d 'Decode one revision of a release record and show a view of it'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and __fish_seen_subcommand_from help" -f -a "history" -d 'One row per revision of a release, and what its state means for the next upgrade'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand completion" -l kubeconfig -d 'Path to the kubeconfig file (default: $KUBECONFIG, else ~/.kube/config)' -r -F
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand completion" -l context -d 'Kubeconfig context to use (default: the current context; $HELM_KUBECONTEXT under Helm)' -r
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand completion" -s n -l namespace -d 'Namespace (default: the context\'s namespace, else "default"; $HELM_NAMESPACE under Helm)' -r
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand completion" -s o -l output -d 'Output format' -r -f -a "text\t''
+json\t''
+yaml\t''"
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand completion" -l color -d 'When to use colors (auto honours NO_COLOR, CLICOLOR, CLICOLOR_FORCE, HELM_COLOR and the terminal)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand completion" -s h -l help -d 'Print help'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand help; and not __fish_seen_subcommand_from release completion help" -f -a "release" -d 'Read what Helm stored about a release (Secrets, ConfigMaps, SQL rows, files)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand help; and not __fish_seen_subcommand_from release completion help" -f -a "completion" -d 'Print a shell completion script'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand help; and not __fish_seen_subcommand_from release completion help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand help; and __fish_seen_subcommand_from release" -f -a "decode" -d 'Decode one revision of a release record and show a view of it'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand help; and __fish_seen_subcommand_from release" -f -a "history" -d 'One row per revision of a release, and what its state means for the next upgrade'

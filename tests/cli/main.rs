@@ -1,0 +1,10 @@
+//! CLI tests: the real `kubectl-releasex` binary against fixture files made
+//! by real Helm and a fixture API server. Output is snapshotted with insta.
+
+mod support;
+
+mod bad_input;
+mod cluster;
+mod completion;
+mod decode_files;
+mod history;

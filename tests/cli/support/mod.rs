@@ -1,0 +1,57 @@
+pub mod fake_api;
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+
+pub fn fixture(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(rel)
+}
+
+/// The binary with a clean environment: no kubeconfig, no Helm variables,
+/// no color settings, run from the repository root so paths in output are
+/// relative.
+pub fn releasex() -> Command {
+    let mut cmd = Command::cargo_bin("kubectl-releasex").expect("binary");
+    cmd.env_clear();
+    if let Some(path) = std::env::var_os("PATH") {
+        cmd.env("PATH", path);
+    }
+    cmd.env("HOME", "/nonexistent-home");
+    cmd.current_dir(env!("CARGO_MANIFEST_DIR"));
+    cmd
+}
+
+pub struct Run {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+pub fn run(cmd: &mut Command) -> Run {
+    let out = cmd.output().expect("run binary");
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// Runs and requires success, returning stdout.
+pub fn ok(args: &[&str]) -> String {
+    let r = run(releasex().args(args));
+    assert_eq!(r.code, 0, "{args:?} failed:\n{}", r.stderr);
+    r.stdout
+}
+
+/// Runs and requires exit code 1, returning stderr.
+pub fn fails(args: &[&str]) -> String {
+    let r = run(releasex().args(args));
+    assert_eq!(r.code, 1, "{args:?} should fail with 1; stdout:\n{}\nstderr:\n{}", r.stdout, r.stderr);
+    assert!(!r.stderr.contains("panicked"), "panic: {}", r.stderr);
+    r.stderr
+}
+
+pub fn json(text: &str) -> serde_json::Value {
+    serde_json::from_str(text).unwrap_or_else(|e| panic!("not JSON ({e}):\n{text}"))
+}
