@@ -75,7 +75,8 @@ fn sql_driver_reads_helm_releases_v1_table_read_only() {
 
 fn sql_driver_reads_latest_revision_of_release_in_namespace(server: &PgServer) {
     let conn = server.keyword_connection();
-    let json = releasex_json(&["release", "decode", "demo", "--driver", "sql", "--sql-connection", &conn, "-n", "team-a", "-o", "json"], &[]);
+    let json =
+        releasex_json(&["release", "decode", "demo", "--driver", "sql", "--sql-connection", &conn, "-n", "team-a", "-o", "json"], &[]);
     assert_eq!(json["name"], "demo", "{json:#}");
     assert_eq!(json["namespace"], "team-a", "{json:#}");
     assert_eq!(json["revision"], 3, "{json:#}");
@@ -85,7 +86,8 @@ fn sql_driver_reads_latest_revision_of_release_in_namespace(server: &PgServer) {
 
 fn sql_driver_accepts_url_connection_string(server: &PgServer) {
     let url = server.url_connection();
-    let json = releasex_json(&["release", "decode", "demo", "--driver", "sql", "--sql-connection", &url, "-n", "team-a", "-o", "json"], &[]);
+    let json =
+        releasex_json(&["release", "decode", "demo", "--driver", "sql", "--sql-connection", &url, "-n", "team-a", "-o", "json"], &[]);
     assert_eq!(json["name"], "demo", "{json:#}");
     assert_eq!(json["revision"], 3, "{json:#}");
     assert_eq!(json["status"], "deployed", "{json:#}");
@@ -94,10 +96,27 @@ fn sql_driver_accepts_url_connection_string(server: &PgServer) {
 fn sql_driver_decodes_values_of_an_older_revision(server: &PgServer) {
     let conn = server.keyword_connection();
     let values = releasex_json(
-        &["release", "decode", "demo", "--driver", "sql", "--sql-connection", &conn, "-n", "team-a", "--revision", "1", "--show", "values", "-o", "json"],
+        &[
+            "release",
+            "decode",
+            "demo",
+            "--driver",
+            "sql",
+            "--sql-connection",
+            &conn,
+            "-n",
+            "team-a",
+            "--revision",
+            "1",
+            "--show",
+            "values",
+            "-o",
+            "json",
+        ],
         &[],
     );
-    let releases: Value = serde_json::from_slice(&std::fs::read(FIXTURE_RELEASES).expect("read releases fixture")).expect("releases fixture is JSON");
+    let releases: Value =
+        serde_json::from_slice(&std::fs::read(FIXTURE_RELEASES).expect("read releases fixture")).expect("releases fixture is JSON");
     let rev1 = releases
         .as_array()
         .expect("releases fixture is a list")
@@ -109,7 +128,8 @@ fn sql_driver_decodes_values_of_an_older_revision(server: &PgServer) {
 
 fn sql_history_lists_only_revisions_of_the_namespace(server: &PgServer) {
     let conn = server.keyword_connection();
-    let history = releasex_json(&["release", "history", "demo", "--driver", "sql", "--sql-connection", &conn, "-n", "team-a", "-o", "json"], &[]);
+    let history =
+        releasex_json(&["release", "history", "demo", "--driver", "sql", "--sql-connection", &conn, "-n", "team-a", "-o", "json"], &[]);
     let entries = history.as_array().unwrap_or_else(|| panic!("history -o json is a list: {history:#}"));
     let revisions: Vec<i64> = entries.iter().map(|e| e["revision"].as_i64().expect("numeric revision")).collect();
     assert_eq!(revisions, [1, 2, 3], "{history:#}");
@@ -127,17 +147,20 @@ fn sql_history_lists_only_revisions_of_the_namespace(server: &PgServer) {
 
 fn sql_driver_filters_rows_by_namespace(server: &PgServer) {
     let conn = server.keyword_connection();
-    let history = releasex_json(&["release", "history", "demo", "--driver", "sql", "--sql-connection", &conn, "-n", "elsewhere", "-o", "json"], &[]);
+    let history =
+        releasex_json(&["release", "history", "demo", "--driver", "sql", "--sql-connection", &conn, "-n", "elsewhere", "-o", "json"], &[]);
     let revisions: Vec<i64> = history.as_array().expect("list").iter().map(|e| e["revision"].as_i64().expect("revision")).collect();
     assert_eq!(revisions, [1], "only the one row of namespace elsewhere: {history:#}");
-    let json = releasex_json(&["release", "decode", "demo", "--driver", "sql", "--sql-connection", &conn, "-n", "elsewhere", "-o", "json"], &[]);
+    let json =
+        releasex_json(&["release", "decode", "demo", "--driver", "sql", "--sql-connection", &conn, "-n", "elsewhere", "-o", "json"], &[]);
     assert_eq!(json["revision"], 1, "{json:#}");
     assert_eq!(json["source"], "SQL row releases_v1 elsewhere/sh.helm.release.v1.demo.v1", "{json:#}");
 }
 
 fn sql_driver_filters_rows_by_release_name(server: &PgServer) {
     let conn = server.keyword_connection();
-    let json = releasex_json(&["release", "decode", "other", "--driver", "sql", "--sql-connection", &conn, "-n", "team-a", "-o", "json"], &[]);
+    let json =
+        releasex_json(&["release", "decode", "other", "--driver", "sql", "--sql-connection", &conn, "-n", "team-a", "-o", "json"], &[]);
     assert_eq!(json["name"], "other", "{json:#}");
     assert_eq!(json["revision"], 4, "{json:#}");
     assert_eq!(json["source"], "SQL row releases_v1 team-a/sh.helm.release.v1.other.v4", "{json:#}");
@@ -186,10 +209,7 @@ fn sql_driver_names_target_when_connection_refused() {
 fn releasex_sent_only_select_statements(server: &PgServer, log_offset: u64) {
     let log = server.log_since(log_offset);
     let statements = logged_statements(&log);
-    assert!(
-        statements.iter().any(|s| s.contains("FROM releases_v1")),
-        "the server log shows releasex's query on releases_v1; log:\n{log}"
-    );
+    assert!(statements.iter().any(|s| s.contains("FROM releases_v1")), "the server log shows releasex's query on releases_v1; log:\n{log}");
     const FORBIDDEN: [&str; 8] = ["INSERT", "UPDATE", "DELETE", "CREATE", "DROP", "ALTER", "TRUNCATE", "GRANT"];
     for statement in &statements {
         let upper = statement.to_ascii_uppercase();
@@ -271,13 +291,7 @@ fn fixture_rows() -> Vec<Row> {
     let mut release = decode_body(&rev3.body);
     release["name"] = "other".into();
     release["version"] = 4.into();
-    rows.push(Row {
-        key: "sh.helm.release.v1.other.v4".into(),
-        body: encode_body(&release),
-        name: "other".into(),
-        version: 4,
-        ..rev3
-    });
+    rows.push(Row { key: "sh.helm.release.v1.other.v4".into(), body: encode_body(&release), name: "other".into(), version: 4, ..rev3 });
     rows
 }
 

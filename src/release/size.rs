@@ -92,8 +92,8 @@ pub fn size_report(record: &DecodedRecord) -> SizeReport {
         share: percent(total.saturating_sub(accounted), total),
         gzip_alone_bytes: 0,
     });
-    parts.sort_by(|a, b| b.json_bytes.cmp(&a.json_bytes));
-    largest.sort_by(|a, b| b.json_bytes.cmp(&a.json_bytes));
+    parts.sort_by_key(|p| std::cmp::Reverse(p.json_bytes));
+    largest.sort_by_key(|p| std::cmp::Reverse(p.json_bytes));
     largest.truncate(10);
     SizeReport {
         stored_bytes: record.stats.stored_bytes,

@@ -38,7 +38,7 @@ pub fn go_float(f: f64) -> String {
     let sci = format!("{f:e}");
     let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
     let exp: i32 = exp.parse().unwrap_or(0);
-    if exp < -4 || exp >= 6 {
+    if !(-4..6).contains(&exp) {
         let sign = if exp < 0 { '-' } else { '+' };
         format!("{mantissa}e{sign}{:02}", exp.abs())
     } else {
@@ -55,7 +55,7 @@ mod tests {
     fn formats_like_go_percent_v() {
         assert_eq!(go_v(&json!(null)), "<nil>");
         assert_eq!(go_v(&json!(3)), "3");
-        assert_eq!(go_v(&json!(3.14)), "3.14");
+        assert_eq!(go_v(&json!(2.75)), "2.75");
         assert_eq!(go_v(&json!(1e21)), "1e+21");
         assert_eq!(go_v(&json!(-2.5e-7)), "-2.5e-07");
         assert_eq!(go_v(&json!(1000000.0)), "1e+06");

@@ -126,10 +126,7 @@ impl PgServer {
 
     /// Connection string for the harness's own (setup) connections.
     pub fn setup_connection(&self, dbname: &str) -> String {
-        format!(
-            "host=127.0.0.1 port={} user={USER} dbname={dbname} sslmode=disable application_name={SETUP_APPLICATION_NAME}",
-            self.port
-        )
+        format!("host=127.0.0.1 port={} user={USER} dbname={dbname} sslmode=disable application_name={SETUP_APPLICATION_NAME}", self.port)
     }
 
     /// Current length of the server log; pass it to [`PgServer::log_since`].
@@ -252,8 +249,7 @@ fn newest_postgres_bin_dir() -> PathBuf {
             let name = e.file_name().to_str()?.to_string();
             let version: Vec<u64> = name.split('.').map(str::parse).collect::<Result<_, _>>().ok()?;
             let bin = e.path().join("bin");
-            (bin.join("initdb").is_file() && bin.join("postgres").is_file() && bin.join("pg_ctl").is_file())
-                .then_some((version, bin))
+            (bin.join("initdb").is_file() && bin.join("postgres").is_file() && bin.join("pg_ctl").is_file()).then_some((version, bin))
         })
         .collect();
     found.sort();
