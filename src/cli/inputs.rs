@@ -39,7 +39,7 @@ pub fn load(src: &SourceArgs, name: Option<&str>, ctx: &Ctx) -> anyhow::Result<L
                 .or_else(|| ctx.env.is_helm_plugin().then(|| ctx.env.get("HELM_NAMESPACE").map(str::to_string)).flatten())
                 .unwrap_or_else(|| "default".to_string());
             let records = runtime.block_on(crate::release::sql::list_release_rows(conn, &namespace, name))?;
-            Ok(Loaded { records, place: format!("SQL table releases_v1 (namespace {namespace:?})") })
+            Ok(Loaded { records, place: format!("SQL table releases_v1 rows with name={name}, owner=helm in namespace {namespace:?}") })
         }
         driver => {
             let driver = if driver == StorageDriver::ConfigMap { Driver::ConfigMap } else { Driver::Secret };

@@ -1,0 +1,293 @@
+//! Helm's SQL storage driver (PostgreSQL table `releases_v1`), read-only:
+//! only SELECT statements are ever sent, in a read-only session.
+//! helm: pkg/storage/driver/sql.go
+
+use std::collections::BTreeMap;
+
+use super::source::{Driver, Encoded, Origin, StoredRecord};
+
+mod tls;
+
+pub use tls::SslMode;
+
+/// Connections that do not set `connect_timeout` give up after this long
+/// instead of the operating system's TCP timeout (minutes).
+const DEFAULT_CONNECT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
+
+#[derive(Debug, thiserror::Error)]
+pub enum SqlError {
+    #[error("--sql-connection: {0}")]
+    BadConnectionString(String),
+    #[error("--sql-connection: {0}")]
+    Tls(#[from] tls::TlsSetupError),
+    #[error("cannot connect to PostgreSQL {target} (sslmode={mode}): {message}")]
+    Connect { target: String, mode: String, message: String },
+    #[error("PostgreSQL query on releases_v1 failed: {message} (is this Helm's SQL storage database?)")]
+    Query { message: String },
+}
+
+/// Connection settings lib/pq understands and tokio-postgres does not,
+/// taken out of the connection string.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LibpqSettings {
+    pub ssl_mode: SslMode,
+    pub ssl_mode_text: String,
+    pub root_cert: Option<String>,
+    /// The rest of the connection string, for tokio-postgres.
+    pub rest: String,
+}
+
+/// Splits Helm's connection string (URL or `key=value` form) into the TLS
+/// settings and the rest. lib/pq's default `sslmode` is `require`.
+pub fn parse_connection(connection: &str) -> Result<LibpqSettings, SqlError> {
+    let mut ssl_mode_text = "require".to_string();
+    let mut root_cert = None;
+    let mut keep = |key: &str, value: &str| -> Result<bool, SqlError> {
+        match key {
+            "sslmode" => {
+                ssl_mode_text = value.to_string();
+                Ok(false)
+            }
+            "sslrootcert" => {
+                root_cert = Some(value.to_string());
+                Ok(false)
+            }
+            "sslcert" | "sslkey" | "sslpassword" => Err(SqlError::BadConnectionString(format!(
+                "{key}: client certificates are not supported by releasex yet; use password or trust authentication"
+            ))),
+            "sslsni" | "sslinline" | "fallback_application_name" | "binary_parameters" | "disable_prepared_binary_result" => Ok(false),
+            _ => Ok(true),
+        }
+    };
+    let rest = if let Some((base, query)) = connection.split_once('?').filter(|_| connection.contains("://")) {
+        let mut kept = Vec::new();
+        for pair in query.split('&').filter(|p| !p.is_empty()) {
+            let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+            if keep(k, &percent_decode(v))? {
+                kept.push(pair);
+            }
+        }
+        if kept.is_empty() { base.to_string() } else { format!("{base}?{}", kept.join("&")) }
+    } else if connection.contains("://") {
+        connection.to_string()
+    } else {
+        let mut kept = Vec::new();
+        for (k, v, raw) in key_values(connection)? {
+            if keep(&k, &v)? {
+                kept.push(raw);
+            }
+        }
+        kept.join(" ")
+    };
+    let ssl_mode = SslMode::parse(&ssl_mode_text).ok_or_else(|| {
+        SqlError::BadConnectionString(format!(
+            "unknown sslmode {ssl_mode_text:?} (expected disable, allow, prefer, require, verify-ca or verify-full)"
+        ))
+    })?;
+    Ok(LibpqSettings { ssl_mode, ssl_mode_text, root_cert, rest })
+}
+
+fn percent_decode(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        let hex = b.get(i + 1..i + 3).and_then(|h| std::str::from_utf8(h).ok()).and_then(|h| u8::from_str_radix(h, 16).ok());
+        if let (b'%', Some(v)) = (b[i], hex) {
+            out.push(v);
+            i += 3;
+            continue;
+        }
+        out.push(b[i]);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// `key=value` tokens of a libpq keyword string, values possibly single-quoted
+/// with backslash escapes; returns (key, value, raw token).
+fn key_values(s: &str) -> Result<Vec<(String, String, String)>, SqlError> {
+    let mut out = Vec::new();
+    let chars: Vec<char> = s.chars().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        while i < chars.len() && chars[i].is_whitespace() {
+            i += 1;
+        }
+        if i >= chars.len() {
+            break;
+        }
+        let start = i;
+        let mut key = String::new();
+        while i < chars.len() && chars[i] != '=' && !chars[i].is_whitespace() {
+            key.push(chars[i]);
+            i += 1;
+        }
+        while i < chars.len() && chars[i].is_whitespace() {
+            i += 1;
+        }
+        if i >= chars.len() || chars[i] != '=' {
+            return Err(SqlError::BadConnectionString(format!("expected key=value near {key:?}")));
+        }
+        i += 1;
+        while i < chars.len() && chars[i].is_whitespace() {
+            i += 1;
+        }
+        let mut value = String::new();
+        if i < chars.len() && chars[i] == '\'' {
+            i += 1;
+            loop {
+                match chars.get(i) {
+                    None => return Err(SqlError::BadConnectionString(format!("unterminated quoted value for {key}"))),
+                    Some('\'') => {
+                        i += 1;
+                        break;
+                    }
+                    Some('\\') => {
+                        if let Some(c) = chars.get(i + 1) {
+                            value.push(*c);
+                        }
+                        i += 2;
+                    }
+                    Some(c) => {
+                        value.push(*c);
+                        i += 1;
+                    }
+                }
+            }
+        } else {
+            while i < chars.len() && !chars[i].is_whitespace() {
+                value.push(chars[i]);
+                i += 1;
+            }
+        }
+        out.push((key, value, chars[start..i].iter().collect()));
+    }
+    Ok(out)
+}
+
+/// Reads every row of release `name` in `namespace`, as Helm's `Query` with
+/// `name=NAME,owner=helm` does (namespace filter when non-empty).
+pub async fn list_release_rows(connection: &str, namespace: &str, name: &str) -> Result<Vec<StoredRecord>, SqlError> {
+    let settings = parse_connection(connection)?;
+    let mut config: tokio_postgres::Config =
+        settings.rest.parse().map_err(|e: tokio_postgres::Error| SqlError::BadConnectionString(crate::error_chain(&e)))?;
+    config.ssl_mode(settings.ssl_mode.negotiation());
+    if config.get_connect_timeout().is_none() {
+        config.connect_timeout(DEFAULT_CONNECT_TIMEOUT);
+    }
+    // Belt and braces: the session itself refuses writes.
+    let options = format!("{} -c default_transaction_read_only=on", config.get_options().unwrap_or("")).trim().to_string();
+    config.options(&options);
+    let target = describe_target(&config);
+    let connect_err = |message: String| SqlError::Connect { target: target.clone(), mode: settings.ssl_mode_text.clone(), message };
+    let rows = match tls::client_config(settings.ssl_mode, settings.root_cert.as_deref())? {
+        None => query_rows(&config, tokio_postgres::NoTls, namespace, name, connect_err).await?,
+        Some(tls) => query_rows(&config, tokio_postgres_rustls::MakeRustlsConnect::new(tls), namespace, name, connect_err).await?,
+    };
+    let mut out = Vec::with_capacity(rows.len());
+    for row in rows {
+        out.push(row_to_record(&row)?);
+    }
+    Ok(out)
+}
+
+async fn query_rows<T>(
+    config: &tokio_postgres::Config,
+    tls: T,
+    namespace: &str,
+    name: &str,
+    connect_err: impl Fn(String) -> SqlError,
+) -> Result<Vec<tokio_postgres::Row>, SqlError>
+where
+    T: tokio_postgres::tls::MakeTlsConnect<tokio_postgres::Socket> + Send,
+    T::Stream: Send + 'static,
+    T::TlsConnect: Send,
+    <T::TlsConnect as tokio_postgres::tls::TlsConnect<tokio_postgres::Socket>>::Future: Send,
+{
+    let (client, conn) = config.connect(tls).await.map_err(|e| connect_err(crate::error_chain(&e)))?;
+    let driver_task = tokio::spawn(conn);
+    // Helm creates these columns unquoted, so PostgreSQL folds them to lower case.
+    let rows = client
+        .query(
+            "SELECT key, body, name, namespace, version, status, owner, createdat, modifiedat \
+             FROM releases_v1 WHERE name = $1 AND owner = 'helm' AND ($2 = '' OR namespace = $2) ORDER BY version",
+            &[&name, &namespace],
+        )
+        .await
+        .map_err(|e| SqlError::Query { message: crate::error_chain(&e) })?;
+    drop(client);
+    let _ = driver_task.await;
+    Ok(rows)
+}
+
+fn row_to_record(row: &tokio_postgres::Row) -> Result<StoredRecord, SqlError> {
+    let err = |e: tokio_postgres::Error| SqlError::Query { message: crate::error_chain(&e) };
+    let get = |i: usize| row.try_get::<_, String>(i).map_err(err);
+    let key = get(0)?;
+    let body = get(1)?;
+    let version: i32 = row.try_get(4).map_err(err)?;
+    let created: i32 = row.try_get(7).unwrap_or(0);
+    let modified: i32 = row.try_get(8).unwrap_or(0);
+    let labels = BTreeMap::from([
+        ("name".to_string(), get(2)?),
+        ("owner".to_string(), get(6)?),
+        ("status".to_string(), get(5)?),
+        ("version".to_string(), version.to_string()),
+        ("createdAt".to_string(), created.to_string()),
+        ("modifiedAt".to_string(), modified.to_string()),
+    ]);
+    Ok(StoredRecord {
+        origin: Origin::SqlRow { namespace: get(3)?, key: key.clone() },
+        driver: Driver::Sql,
+        labels,
+        object_name: Some(key),
+        encoded: Encoded::HelmBase64(body.into_bytes()),
+    })
+}
+
+fn describe_target(config: &tokio_postgres::Config) -> String {
+    let hosts: Vec<String> = config
+        .get_hosts()
+        .iter()
+        .map(|h| match h {
+            tokio_postgres::config::Host::Tcp(s) => s.clone(),
+            tokio_postgres::config::Host::Unix(p) => p.display().to_string(),
+        })
+        .collect();
+    let port = config.get_ports().first().copied().unwrap_or(5432);
+    format!("{}:{port}/{}", hosts.join(","), config.get_dbname().unwrap_or(""))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sslmode_defaults_to_require_like_lib_pq() {
+        let s = parse_connection("postgres://u@h:5432/db").unwrap();
+        assert_eq!((s.ssl_mode, s.rest.as_str()), (SslMode::Require, "postgres://u@h:5432/db"));
+    }
+
+    #[test]
+    fn lib_pq_only_settings_are_taken_out_of_urls() {
+        let s = parse_connection("postgres://u@h/db?sslmode=verify-full&sslrootcert=%2Ftmp%2Fca.pem&connect_timeout=3").unwrap();
+        assert_eq!(s.ssl_mode, SslMode::VerifyFull);
+        assert_eq!(s.root_cert.as_deref(), Some("/tmp/ca.pem"));
+        assert_eq!(s.rest, "postgres://u@h/db?connect_timeout=3");
+    }
+
+    #[test]
+    fn lib_pq_only_settings_are_taken_out_of_keyword_strings() {
+        let s = parse_connection("host=h user=u sslmode=verify-ca sslrootcert='/a b/ca.pem' dbname=helm").unwrap();
+        assert_eq!(s.ssl_mode, SslMode::VerifyCa);
+        assert_eq!(s.root_cert.as_deref(), Some("/a b/ca.pem"));
+        assert_eq!(s.rest, "host=h user=u dbname=helm");
+    }
+
+    #[test]
+    fn unknown_sslmode_and_client_certificates_are_refused() {
+        assert!(parse_connection("host=h sslmode=sometimes").unwrap_err().to_string().contains("unknown sslmode \"sometimes\""));
+        assert!(parse_connection("host=h sslcert=/c.pem").unwrap_err().to_string().contains("client certificates"));
+    }
+}
