@@ -257,9 +257,12 @@ pub fn chart(r: &DecodedRecord, format: OutputFormat, theme: &Theme) -> anyhow::
     }
     for (title, items) in [("TEMPLATES", &templates), ("FILES", &files)] {
         out.push_str(&format!("\n{}\n", theme.heading(&format!("{title} ({}):", items.len()))));
+        let width = items.iter().map(|f| f["name"].as_str().unwrap_or("").chars().count()).max().unwrap_or(0);
         for f in items.iter() {
+            let name = f["name"].as_str().unwrap_or("");
             let bytes = f["bytes"].as_u64().unwrap_or(0) as usize;
-            out.push_str(&format!("  {}  {}\n", f["name"].as_str().unwrap_or(""), theme.dim(&human_bytes(bytes))));
+            let pad = " ".repeat(width - name.chars().count() + 2);
+            out.push_str(&format!("  {name}{pad}{}\n", theme.dim(&human_bytes(bytes))));
         }
     }
     out.push_str(&format!(
