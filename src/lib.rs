@@ -6,6 +6,7 @@
 pub mod cli;
 pub mod cluster;
 pub mod manifest;
+pub mod patch;
 pub mod release;
 pub mod values;
 
