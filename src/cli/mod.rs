@@ -24,6 +24,9 @@ use output::Theme;
 #[derive(Debug, Default)]
 pub struct Outcome {
     pub stdout: String,
+    /// A large JSON document, written to stdout after `stdout` by streaming
+    /// (never built as one string: records can be many MiB).
+    pub stdout_json: Option<serde_json::Value>,
     pub warnings: Vec<String>,
     /// Notes for the user that are not warnings (stderr, after the output).
     pub notes: Vec<String>,
@@ -63,12 +66,19 @@ pub fn run(argv: Vec<OsString>, env: Env) -> ExitCode {
             for w in &outcome.warnings {
                 let _ = writeln!(stderr, "warning: {w}");
             }
-            let mut stdout = std::io::stdout().lock();
+            let mut stdout = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
             // A closed pipe (`| head`) is not an error.
-            let _ = stdout.write_all(outcome.stdout.as_bytes()).and_then(|()| stdout.flush());
+            let _ = stdout.write_all(outcome.stdout.as_bytes());
+            if let Some(json) = &outcome.stdout_json {
+                let _ = serde_json::to_writer_pretty(&mut stdout, json).map_err(std::io::Error::from).and_then(|()| stdout.write_all(b"\n"));
+            }
+            let _ = stdout.flush();
+            drop(stdout);
             for n in &outcome.notes {
                 let _ = writeln!(stderr, "note: {n}");
             }
+            // The process ends here; freeing a large decoded record would only cost time.
+            std::mem::forget(outcome);
             ExitCode::SUCCESS
         }
         Err(e) => {

@@ -38,7 +38,16 @@ fn decode(args: &DecodeArgs, ctx: &Ctx) -> anyhow::Result<Outcome> {
             Some(name) => views::template(&record, name)?,
             None => views::chart(&record, format, &ctx.theme)?,
         },
-        View::Record => views::record(&record, format, mask)?,
+        View::Record => {
+            // The record is moved, not copied: it can be many MiB.
+            let value = views::record_value(record, mask);
+            if format == OutputFormat::Json {
+                outcome.stdout_json = Some(value);
+                String::new()
+            } else {
+                super::output::to_yaml(&value)?
+            }
+        }
         View::Size => views::size(&record, format, &ctx.theme)?,
     };
     Ok(outcome)

@@ -301,8 +301,9 @@ pub fn template(r: &DecodedRecord, name: &str) -> anyhow::Result<String> {
     }
 }
 
-pub fn record(r: &DecodedRecord, format: OutputFormat, mask: bool) -> anyhow::Result<String> {
-    let mut raw = r.release.raw().clone();
+/// The whole record, with Secret data in its manifests masked when `mask`.
+pub fn record_value(r: DecodedRecord, mask: bool) -> Value {
+    let mut raw = r.release.into_raw();
     if mask {
         if let Some(Value::String(m)) = raw.get_mut("manifest") {
             *m = manifest::mask_secrets(m);
@@ -315,10 +316,7 @@ pub fn record(r: &DecodedRecord, format: OutputFormat, mask: bool) -> anyhow::Re
             }
         }
     }
-    match format {
-        OutputFormat::Json => serialize(&raw, format),
-        _ => Ok(to_yaml(&raw)?),
-    }
+    raw
 }
 
 pub fn size(r: &DecodedRecord, format: OutputFormat, theme: &Theme) -> anyhow::Result<String> {

@@ -65,27 +65,35 @@ pub struct PayloadStats {
     pub gzip: bool,
 }
 
-/// Decodes Helm's base64 text into the record's JSON bytes.
-pub fn decode_payload(helm_base64: &[u8]) -> Result<(Vec<u8>, PayloadStats), CodecError> {
+/// Decodes Helm's base64 text into the record's JSON bytes. Takes the text
+/// by value so each layer is freed as soon as the next one exists: a record
+/// is a few MiB and peak memory matters.
+pub fn decode_payload(helm_base64: Vec<u8>) -> Result<(Vec<u8>, PayloadStats), CodecError> {
     if helm_base64.trim_ascii().is_empty() {
         return Err(CodecError::Empty);
     }
-    let raw = decode_base64(helm_base64, "the Helm payload (base64 of gzip)")?;
+    let stored_bytes = helm_base64.trim_ascii().len();
+    let raw = decode_base64(&helm_base64, "the Helm payload (base64 of gzip)")?;
+    drop(helm_base64);
     let gzip = is_gzip(&raw);
     let compressed_bytes = raw.len();
     let json = if gzip { gunzip_bounded(&raw)? } else { raw };
-    let stats = PayloadStats {
-        stored_bytes: helm_base64.trim_ascii().len(),
-        compressed_bytes,
-        json_bytes: json.len(),
-        gzip,
-    };
-    Ok((json, stats))
+    let json_bytes = json.len();
+    Ok((json, PayloadStats { stored_bytes, compressed_bytes, json_bytes, gzip }))
 }
 
 pub fn gunzip_bounded(raw: &[u8]) -> Result<Vec<u8>, CodecError> {
+    // The gzip trailer's last 4 bytes hold the uncompressed size (mod 2^32) of
+    // the last member: right for Helm's single-member records, a hint otherwise.
+    let hint = raw
+        .len()
+        .checked_sub(4)
+        .and_then(|i| raw.get(i..))
+        .and_then(|t| <[u8; 4]>::try_from(t).ok())
+        .map_or(0, |t| u32::from_le_bytes(t) as u64);
+    let capacity = hint.clamp(raw.len() as u64, MAX_DECOMPRESSED) as usize + 1;
+    let mut out = Vec::with_capacity(capacity);
     // Go's gzip reader reads concatenated members too; MultiGzDecoder matches that.
-    let mut out = Vec::with_capacity(raw.len().saturating_mul(4).min(MAX_DECOMPRESSED as usize));
     let mut reader = flate2::read::MultiGzDecoder::new(raw).take(MAX_DECOMPRESSED + 1);
     reader.read_to_end(&mut out).map_err(CodecError::Gzip)?;
     if out.len() as u64 > MAX_DECOMPRESSED {
@@ -118,7 +126,7 @@ mod tests {
     fn round_trip_through_helm_encoding() {
         let json = br#"{"name":"demo","version":1}"#;
         let text = encode_payload(json);
-        let (out, stats) = decode_payload(text.as_bytes()).unwrap();
+        let (out, stats) = decode_payload(text.clone().into_bytes()).unwrap();
         assert_eq!(out, json);
         assert!(stats.gzip);
         assert_eq!(stats.stored_bytes, text.len());
@@ -127,7 +135,7 @@ mod tests {
     #[test]
     fn uncompressed_json_is_accepted_like_helm_legacy_records() {
         let text = base64::engine::general_purpose::STANDARD.encode(br#"{"name":"x"}"#);
-        let (out, stats) = decode_payload(text.as_bytes()).unwrap();
+        let (out, stats) = decode_payload(text.clone().into_bytes()).unwrap();
         assert!(!stats.gzip);
         assert_eq!(out, br#"{"name":"x"}"#);
     }
@@ -137,14 +145,14 @@ mod tests {
         let text = base64::engine::general_purpose::STANDARD.encode(br#"{"name":"x"}"#);
         let (a, b) = text.split_at(5);
         let wrapped = format!("{a}\n{b}\r\n");
-        assert!(decode_payload(wrapped.as_bytes()).is_ok());
+        assert!(decode_payload(wrapped.into_bytes()).is_ok());
     }
 
     #[test]
     fn gzip_bomb_is_refused() {
         let zeros = vec![b' '; (MAX_DECOMPRESSED + 10) as usize];
         let text = encode_payload(&zeros);
-        assert!(matches!(decode_payload(text.as_bytes()), Err(CodecError::TooLarge)));
+        assert!(matches!(decode_payload(text.clone().into_bytes()), Err(CodecError::TooLarge)));
     }
 
     #[test]
@@ -152,6 +160,6 @@ mod tests {
         let text = encode_payload(&vec![b'a'; 10_000]);
         let raw = decode_base64(text.as_bytes(), "t").unwrap();
         let cut = base64::engine::general_purpose::STANDARD.encode(&raw[..raw.len() / 2]);
-        assert!(matches!(decode_payload(cut.as_bytes()), Err(CodecError::Gzip(_))));
+        assert!(matches!(decode_payload(cut.into_bytes()), Err(CodecError::Gzip(_))));
     }
 }

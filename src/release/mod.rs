@@ -59,7 +59,7 @@ pub fn decode(stored: StoredRecord) -> Result<DecodedRecord, ReleaseError> {
     let StoredRecord { origin, driver, labels, object_name, encoded } = stored;
     let codec_err = |source| ReleaseError::Codec { origin: origin.clone(), source };
     let (json, stats) = match encoded {
-        Encoded::HelmBase64(text) => codec::decode_payload(&text).map_err(codec_err)?,
+        Encoded::HelmBase64(text) => codec::decode_payload(text).map_err(codec_err)?,
         Encoded::Gzip(gz) => {
             let compressed_bytes = gz.len();
             let json = codec::gunzip_bounded(&gz).map_err(codec_err)?;

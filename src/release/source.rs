@@ -267,7 +267,23 @@ fn storage_object(input: &str, obj: Value, item: Option<usize>) -> Result<Stored
 }
 
 fn looks_like_base64(text: &str) -> bool {
-    text.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'=' | b'\n' | b'\r'))
+    is_base64_text(text.as_bytes())
+}
+
+/// True when every byte belongs to standard base64 or is a line break.
+/// A lookup table: payloads are MiBs and this runs on each layer.
+fn is_base64_text(bytes: &[u8]) -> bool {
+    const TABLE: [bool; 256] = {
+        let mut t = [false; 256];
+        let mut i = 0;
+        while i < 256 {
+            let b = i as u8;
+            t[i] = b.is_ascii_alphanumeric() || b == b'+' || b == b'/' || b == b'=' || b == b'\n' || b == b'\r';
+            i += 1;
+        }
+        t
+    };
+    bytes.iter().all(|b| TABLE[*b as usize])
 }
 
 /// A bare payload is Helm's base64 text, or that text base64-encoded once more
@@ -277,7 +293,7 @@ fn parse_bare_payload(input: &str, text: &str) -> Result<StoredRecord, SourceErr
     let once = codec::decode_base64(text.as_bytes(), "the payload")
         .map_err(|source| SourceError::Payload { input: input.into(), source })?;
     let helm_layer = codec::is_gzip(&once) || once.trim_ascii_start().starts_with(b"{");
-    let (driver, encoded) = if !helm_layer && looks_like_base64(&String::from_utf8_lossy(&once)) && !once.is_empty() {
+    let (driver, encoded) = if !helm_layer && !once.is_empty() && is_base64_text(&once) {
         (Driver::Secret, Encoded::HelmBase64(once))
     } else {
         (Driver::Payload, Encoded::HelmBase64(text.as_bytes().to_vec()))
