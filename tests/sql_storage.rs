@@ -3,8 +3,13 @@
 //! records). Proves that releasex finds the right rows (name, namespace,
 //! owner), decodes them, and only ever sends SELECT statements.
 //!
-//! Needs Debian's `postgresql` package (`apt-get install -y postgresql`);
-//! fails (never skips) without it.
+//! A second server speaks TLS only (certificates made by the `openssl` CLI at
+//! test time) and proves lib/pq's `sslmode` meanings: the default encrypts
+//! without checking the certificate, `verify-ca` checks the chain but not the
+//! host name, `verify-full` checks both, `disable` is plaintext.
+//!
+//! Needs Debian's `postgresql` and `openssl` packages
+//! (`apt-get install -y postgresql openssl`); fails (never skips) without them.
 
 mod support_pg;
 
@@ -67,6 +72,27 @@ fn sql_driver_reads_helm_releases_v1_table_read_only() {
     sql_driver_reports_unknown_release(&server);
     sql_driver_reports_missing_table(&server);
     sql_driver_names_target_when_connection_refused();
+
+    releasex_sent_only_select_statements(&server, log_offset);
+}
+
+#[test]
+fn sql_driver_tls_follows_lib_pq_sslmode() {
+    let server = PgServer::start_tls();
+    seed(&server, &fixture_rows());
+    let log_offset = server.log_len();
+
+    default_sslmode_encrypts_without_checking_the_certificate(&server);
+    default_sslmode_with_sslrootcert_checks_the_chain(&server);
+    sslmode_prefer_uses_tls_when_the_server_offers_it(&server);
+    verify_full_accepts_certificate_of_sslrootcert_ca_for_host_name_and_ip(&server);
+    verify_full_rejects_certificate_of_another_ca(&server);
+    verify_ca_rejects_certificate_of_another_ca(&server);
+    verify_ca_accepts_host_name_missing_from_certificate(&server);
+    verify_full_rejects_host_name_missing_from_certificate(&server);
+    sslmode_disable_is_refused_by_tls_only_server(&server);
+    url_connection_takes_sslmode_and_percent_encoded_sslrootcert(&server);
+    client_certificates_are_refused_before_connecting(&server);
 
     releasex_sent_only_select_statements(&server, log_offset);
 }
@@ -222,7 +248,147 @@ fn releasex_sent_only_select_statements(server: &PgServer, log_offset: u64) {
     }
 }
 
+// ------------------------------------------------------------ TLS scenarios
+
+/// lib/pq's default is `require`: TLS, any certificate (the test CA is in no
+/// trust store, so a check would fail).
+fn default_sslmode_encrypts_without_checking_the_certificate(server: &PgServer) {
+    let conn = tls_connection(server, "host=127.0.0.1");
+    assert!(!conn.contains("sslmode"), "{conn}");
+    decodes_demo_over_tls(server, &conn);
+}
+
+/// With `sslrootcert` and no `sslmode`, lib/pq checks the chain (as verify-ca).
+fn default_sslmode_with_sslrootcert_checks_the_chain(server: &PgServer) {
+    let tls = server.tls();
+    decodes_demo_over_tls(server, &tls_connection(server, &format!("host=127.0.0.1 sslrootcert={}", tls.ca.display())));
+    let conn = tls_connection(server, &format!("host=127.0.0.1 sslrootcert={}", tls.other_ca.display()));
+    let stderr = cannot_connect(server, &conn, "require");
+    assert!(stderr.contains("certificate"), "message is about the certificate: {stderr}");
+}
+
+fn sslmode_prefer_uses_tls_when_the_server_offers_it(server: &PgServer) {
+    decodes_demo_over_tls(server, &tls_connection(server, "host=127.0.0.1 sslmode=prefer"));
+}
+
+fn verify_full_accepts_certificate_of_sslrootcert_ca_for_host_name_and_ip(server: &PgServer) {
+    let ca = server.tls().ca.display();
+    let name = support_pg::TLS_SERVER_NAME;
+    decodes_demo_over_tls(server, &tls_connection(server, &format!("host={name} sslmode=verify-full sslrootcert={ca}")));
+    // The certificate's IP SAN matches too.
+    decodes_demo_over_tls(server, &tls_connection(server, &format!("host=127.0.0.1 sslmode=verify-full sslrootcert={ca}")));
+}
+
+fn verify_full_rejects_certificate_of_another_ca(server: &PgServer) {
+    let other_ca = server.tls().other_ca.display();
+    let name = support_pg::TLS_SERVER_NAME;
+    let conn = tls_connection(server, &format!("host={name} sslmode=verify-full sslrootcert={other_ca}"));
+    let stderr = cannot_connect(server, &conn, "verify-full");
+    assert!(stderr.contains("certificate"), "message is about the certificate: {stderr}");
+}
+
+fn verify_ca_rejects_certificate_of_another_ca(server: &PgServer) {
+    let other_ca = server.tls().other_ca.display();
+    let conn = tls_connection(server, &format!("host=127.0.0.1 sslmode=verify-ca sslrootcert={other_ca}"));
+    let stderr = cannot_connect(server, &conn, "verify-ca");
+    assert!(stderr.contains("certificate"), "message is about the certificate: {stderr}");
+}
+
+/// `host` names what the certificate must be valid for; `hostaddr` is where
+/// the TCP connection goes. `db.invalid` is not in the certificate.
+fn verify_ca_accepts_host_name_missing_from_certificate(server: &PgServer) {
+    let ca = server.tls().ca.display();
+    decodes_demo_over_tls(
+        server,
+        &tls_connection(server, &format!("host=db.invalid hostaddr=127.0.0.1 sslmode=verify-ca sslrootcert={ca}")),
+    );
+}
+
+fn verify_full_rejects_host_name_missing_from_certificate(server: &PgServer) {
+    let ca = server.tls().ca.display();
+    let conn = tls_connection(server, &format!("host=db.invalid hostaddr=127.0.0.1 sslmode=verify-full sslrootcert={ca}"));
+    let stderr = cannot_connect(server, &conn, "verify-full");
+    assert!(stderr.contains("certificate") && stderr.contains("db.invalid"), "message names the certificate and the host name: {stderr}");
+}
+
+fn sslmode_disable_is_refused_by_tls_only_server(server: &PgServer) {
+    let offset = server.log_len();
+    let stderr = cannot_connect(server, &tls_connection(server, "host=127.0.0.1 sslmode=disable"), "disable");
+    assert!(stderr.contains(&format!("127.0.0.1:{}", server.port())), "message names the target: {stderr}");
+    // The server refused it (pg_hba `hostnossl … reject`), not the client.
+    let log = server.log_since(offset);
+    assert!(log.contains("no encryption"), "the server log shows the plaintext connection refused by pg_hba.conf:\n{log}");
+}
+
+fn url_connection_takes_sslmode_and_percent_encoded_sslrootcert(server: &PgServer) {
+    let ca = server.tls().ca.to_str().expect("UTF-8 path");
+    let url = format!(
+        "postgres://{}@{}:{}/{}?sslmode=verify-full&sslrootcert={}",
+        support_pg::USER,
+        support_pg::TLS_SERVER_NAME,
+        server.port(),
+        support_pg::DATABASE,
+        percent_encode(ca)
+    );
+    assert!(url.contains("%2F"), "{url}");
+    decodes_demo_over_tls(server, &url);
+}
+
+fn client_certificates_are_refused_before_connecting(server: &PgServer) {
+    let tls = server.tls();
+    let conn = tls_connection(
+        server,
+        &format!("host=127.0.0.1 sslmode=verify-full sslrootcert={} sslcert={}", tls.ca.display(), tls.server_cert.display()),
+    );
+    let out = releasex(&["release", "decode", "demo", "--driver", "sql", "--sql-connection", &conn, "-n", "team-a"], &[]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    eprintln!("[sslcert] {}", stderr.trim_end());
+    assert_eq!(out.status.code(), Some(1), "sslcert: {}\nstderr: {stderr}", out.status);
+    assert!(stderr.contains("error:") && stderr.contains("client certificates are not supported"), "{stderr}");
+}
+
 // ------------------------------------------------------------------ helpers
+
+/// `port=… user=… dbname=…` of the TLS server plus `settings` (host, ssl*).
+fn tls_connection(server: &PgServer, settings: &str) -> String {
+    format!("{settings} port={} user={} dbname={}", server.port(), support_pg::USER, support_pg::DATABASE)
+}
+
+/// `release decode demo` over `conn` succeeds, and the server logged that
+/// connection as an SSL one.
+fn decodes_demo_over_tls(server: &PgServer, conn: &str) {
+    let offset = server.log_len();
+    let json =
+        releasex_json(&["release", "decode", "demo", "--driver", "sql", "--sql-connection", conn, "-n", "team-a", "-o", "json"], &[]);
+    assert_eq!((json["name"].as_str(), json["revision"].as_i64()), (Some("demo"), Some(3)), "{conn}: {json:#}");
+    let log = server.log_since(offset);
+    let authorized: Vec<&str> = log.lines().filter(|l| l.contains("connection authorized")).collect();
+    assert_eq!(authorized.len(), 1, "one connection logged for {conn}:\n{log}");
+    assert!(authorized[0].contains("SSL enabled"), "the server logged a TLS connection for {conn}:\n{log}");
+}
+
+/// `release decode demo` over `conn` fails to connect: exit 1, a message
+/// naming `sslmode=MODE`; returns stderr (also printed, for `--nocapture`).
+fn cannot_connect(server: &PgServer, conn: &str, mode: &str) -> String {
+    let offset = server.log_len();
+    let out = releasex(&["release", "decode", "demo", "--driver", "sql", "--sql-connection", conn, "-n", "team-a"], &[]);
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    eprintln!("[{conn}] {}", stderr.trim_end());
+    assert_eq!(out.status.code(), Some(1), "{conn}: {}\nstderr: {stderr}", out.status);
+    assert!(out.stdout.is_empty(), "nothing on stdout: {}", String::from_utf8_lossy(&out.stdout));
+    assert!(stderr.contains("error: cannot connect to PostgreSQL"), "{stderr}");
+    assert!(stderr.contains(&format!("(sslmode={mode})")), "message names sslmode={mode}: {stderr}");
+    let log = server.log_since(offset);
+    assert!(!log.contains("connection authorized"), "no session was opened for {conn}:\n{log}");
+    stderr
+}
+
+/// Every byte outside RFC 3986's unreserved set as `%XX`.
+fn percent_encode(s: &str) -> String {
+    s.bytes()
+        .map(|b| if b.is_ascii_alphanumeric() || b"-._~".contains(&b) { (b as char).to_string() } else { format!("%{b:02X}") })
+        .collect()
+}
 
 /// Statement texts of `LOG:  statement: …`, `LOG:  execute <name>: …` and
 /// `STATEMENT:  …` (failed statements) entries, continuation lines of

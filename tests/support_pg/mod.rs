@@ -8,7 +8,12 @@
 //!   `runuser -u postgres --`, in a temporary directory chowned to that user.
 //! - Listens on 127.0.0.1 on a free port, unix socket inside the temporary
 //!   directory, trust authentication, superuser `postgres`, database `postgres`.
-//! - Logs every statement (`log_statement=all`) to a file the test can read.
+//!   The harness's own connections (readiness, seeding) use the unix socket.
+//! - Logs every statement (`log_statement=all`) and every connection
+//!   (`log_connections=on`: whether it used SSL) to a file the test can read.
+//! - [`PgServer::start_tls`]: TLS on, with certificates made at test time by
+//!   the `openssl` CLI (see [`TlsFiles`]), and a `pg_hba.conf` that accepts
+//!   TCP connections only over TLS (`hostssl … trust`, `hostnossl … reject`).
 //! - Stopped (`pg_ctl stop -m immediate`, then kill as a fallback) when the
 //!   guard is dropped, including when the test panics.
 
@@ -26,6 +31,30 @@ pub const SETUP_APPLICATION_NAME: &str = "releasex-test-setup";
 
 const INSTALL_HINT: &str = "PostgreSQL server binaries are needed for this test: install them with \
      `apt-get install -y postgresql` (Debian/Ubuntu; provides /usr/lib/postgresql/<version>/bin)";
+const OPENSSL_HINT: &str = "the `openssl` command line tool is needed to make the test certificates: install it with \
+     `apt-get install -y openssl` (Debian/Ubuntu; provides /usr/bin/openssl)";
+
+/// `pg_hba.conf` of the TLS server: the unix socket (harness) as usual, TCP
+/// only with TLS; a plaintext TCP connection is refused by the server.
+const TLS_ONLY_HBA: &str = "local all all trust
+hostssl all all 127.0.0.1/32 trust
+hostnossl all all 127.0.0.1/32 reject
+";
+
+/// The name the server certificate is made for (besides IP 127.0.0.1).
+pub const TLS_SERVER_NAME: &str = "localhost";
+
+/// Certificates of [`PgServer::start_tls`], all PEM.
+pub struct TlsFiles {
+    /// The test CA that signed the server certificate.
+    pub ca: PathBuf,
+    /// A second, unrelated CA (signed nothing the server presents).
+    pub other_ca: PathBuf,
+    /// Server certificate: SAN `DNS:localhost`, `IP:127.0.0.1`.
+    pub server_cert: PathBuf,
+    /// Its key: owned by the server's user, mode 0600.
+    pub server_key: PathBuf,
+}
 
 pub struct PgServer {
     /// Kept for its Drop (removes the directory after the server stopped).
@@ -35,13 +64,24 @@ pub struct PgServer {
     log: PathBuf,
     port: u16,
     as_postgres_user: bool,
+    tls: Option<TlsFiles>,
     child: Option<Child>,
 }
 
 impl PgServer {
-    /// Initialises a cluster and starts it; panics (fails the test) when
-    /// PostgreSQL is missing or does not come up.
+    /// Initialises a cluster and starts it (no TLS); panics (fails the test)
+    /// when PostgreSQL is missing or does not come up.
     pub fn start() -> PgServer {
+        PgServer::start_inner(false)
+    }
+
+    /// Like [`PgServer::start`], with `ssl=on` and certificates from
+    /// [`PgServer::tls`]; TCP connections without TLS are rejected.
+    pub fn start_tls() -> PgServer {
+        PgServer::start_inner(true)
+    }
+
+    fn start_inner(with_tls: bool) -> PgServer {
         let bin = newest_postgres_bin_dir();
         let as_postgres_user = effective_uid() == 0;
 
@@ -58,7 +98,7 @@ impl PgServer {
         let data = dir.path().join("data");
         let log = dir.path().join("postgres.log");
 
-        let mut server = PgServer { dir, bin, data, log, port: 0, as_postgres_user, child: None };
+        let mut server = PgServer { dir, bin, data, log, port: 0, as_postgres_user, tls: None, child: None };
 
         let initdb = server
             .pg_command("initdb")
@@ -75,6 +115,30 @@ impl PgServer {
             String::from_utf8_lossy(&initdb.stderr)
         );
 
+        let mut settings: Vec<String> = [
+            "listen_addresses=127.0.0.1",
+            "logging_collector=off",
+            "log_destination=stderr",
+            "log_statement=all",
+            "log_connections=on",
+            "log_line_prefix=%m [%p] app=%a: ",
+            "fsync=off",
+            "synchronous_commit=off",
+            "full_page_writes=off",
+        ]
+        .map(String::from)
+        .into();
+        if with_tls {
+            let tls = make_certificates(&server.dir.path().join("tls"), server.as_postgres_user);
+            let hba = server.data.join("pg_hba.conf");
+            // Overwritten in place: keeps initdb's owner and mode.
+            std::fs::write(&hba, TLS_ONLY_HBA).unwrap_or_else(|e| panic!("write {}: {e}", hba.display()));
+            settings.push("ssl=on".into());
+            settings.push(format!("ssl_cert_file={}", tls.server_cert.display()));
+            settings.push(format!("ssl_key_file={}", tls.server_key.display()));
+            server.tls = Some(tls);
+        }
+
         server.port = free_port();
         // Opened by us and inherited by the server: readable whoever runs it.
         let log_file = File::create(&server.log).expect("create server log file");
@@ -86,24 +150,7 @@ impl PgServer {
             .args(["-p", &server.port.to_string()])
             .arg("-k")
             .arg(&socket_dir)
-            .args([
-                "-c",
-                "listen_addresses=127.0.0.1",
-                "-c",
-                "logging_collector=off",
-                "-c",
-                "log_destination=stderr",
-                "-c",
-                "log_statement=all",
-                "-c",
-                "log_line_prefix=%m [%p] app=%a: ",
-                "-c",
-                "fsync=off",
-                "-c",
-                "synchronous_commit=off",
-                "-c",
-                "full_page_writes=off",
-            ])
+            .args(settings.iter().flat_map(|s| ["-c", s.as_str()]))
             .stdin(Stdio::null())
             .stdout(log_file.try_clone().expect("clone log file handle"))
             .stderr(log_file)
@@ -114,7 +161,17 @@ impl PgServer {
         server
     }
 
-    /// libpq keyword/value connection string (`host=… port=…`).
+    /// TCP port on 127.0.0.1.
+    pub fn port(&self) -> u16 {
+        self.port
+    }
+
+    /// The certificates of a server from [`PgServer::start_tls`].
+    pub fn tls(&self) -> &TlsFiles {
+        self.tls.as_ref().expect("server was started with PgServer::start_tls")
+    }
+
+    /// libpq keyword/value connection string (`host=… port=…`), plaintext.
     pub fn keyword_connection(&self) -> String {
         format!("host=127.0.0.1 port={} user={USER} dbname={DATABASE} sslmode=disable", self.port)
     }
@@ -124,9 +181,14 @@ impl PgServer {
         format!("postgres://{USER}@127.0.0.1:{}/{DATABASE}?sslmode=disable", self.port)
     }
 
-    /// Connection string for the harness's own (setup) connections.
+    /// Connection string for the harness's own (setup) connections: over the
+    /// unix socket, so they work whatever `pg_hba.conf` says about TCP.
     pub fn setup_connection(&self, dbname: &str) -> String {
-        format!("host=127.0.0.1 port={} user={USER} dbname={dbname} sslmode=disable application_name={SETUP_APPLICATION_NAME}", self.port)
+        format!(
+            "host={} port={} user={USER} dbname={dbname} sslmode=disable application_name={SETUP_APPLICATION_NAME}",
+            self.dir.path().display(),
+            self.port
+        )
     }
 
     /// Current length of the server log; pass it to [`PgServer::log_since`].
@@ -282,6 +344,114 @@ fn postgres_user_ids() -> (u32, u32) {
         String::from_utf8_lossy(&out.stdout).trim().parse().expect("numeric id")
     };
     (id("-u"), id("-g"))
+}
+
+/// Makes, in `dir`, a test CA (`ca.pem`), a server certificate it signed for
+/// `localhost` and 127.0.0.1 (`server.pem`, key `server.key`), and an
+/// unrelated CA (`other-ca.pem`), with the `openssl` CLI. EC P-256 keys (fast
+/// to make), valid for two days. The server key ends up mode 0600 and, when
+/// `for_postgres_user`, owned by the `postgres` user (PostgreSQL refuses a
+/// key that others can read).
+fn make_certificates(dir: &Path, for_postgres_user: bool) -> TlsFiles {
+    std::fs::create_dir(dir).unwrap_or_else(|e| panic!("create {}: {e}", dir.display()));
+    set_mode(dir, 0o755);
+    // Our own configuration: independent of the system's openssl.cnf.
+    let config = dir.join("openssl.cnf");
+    std::fs::write(
+        &config,
+        format!(
+            "[req]
+distinguished_name = dn
+prompt = no
+[dn]
+CN = unused
+[ca_ext]
+basicConstraints = critical,CA:TRUE
+keyUsage = critical,keyCertSign,cRLSign
+subjectKeyIdentifier = hash
+[server_ext]
+basicConstraints = critical,CA:FALSE
+keyUsage = critical,digitalSignature
+extendedKeyUsage = serverAuth
+subjectAltName = DNS:{TLS_SERVER_NAME},IP:127.0.0.1
+subjectKeyIdentifier = hash
+authorityKeyIdentifier = keyid
+"
+        ),
+    )
+    .expect("write openssl.cnf");
+    let config = config.to_str().expect("UTF-8 temporary path");
+    let path = |name: &str| dir.join(name).to_str().expect("UTF-8 temporary path").to_string();
+    let new_key = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes"];
+
+    let self_signed_ca = |name: &str, subject: &str| {
+        let (key, pem) = (path(&format!("{name}.key")), path(&format!("{name}.pem")));
+        let mut args = vec!["req", "-x509", "-config", config, "-extensions", "ca_ext"];
+        args.extend(new_key);
+        args.extend(["-keyout", &key, "-out", &pem, "-days", "2", "-subj", subject]);
+        openssl(&args);
+        (key, pem)
+    };
+    let (ca_key, ca) = self_signed_ca("ca", "/CN=releasex test CA");
+    let (_, other_ca) = self_signed_ca("other-ca", "/CN=releasex unrelated test CA");
+
+    let (server_key, server_csr, server_cert) = (path("server.key"), path("server.csr"), path("server.pem"));
+    let subject = format!("/CN={TLS_SERVER_NAME}");
+    let mut args = vec!["req", "-new", "-config", config];
+    args.extend(new_key);
+    args.extend(["-keyout", &server_key, "-out", &server_csr, "-subj", &subject]);
+    openssl(&args);
+    openssl(&[
+        "x509",
+        "-req",
+        "-in",
+        &server_csr,
+        "-CA",
+        &ca,
+        "-CAkey",
+        &ca_key,
+        "-set_serial",
+        "4242",
+        "-days",
+        "2",
+        "-extfile",
+        config,
+        "-extensions",
+        "server_ext",
+        "-out",
+        &server_cert,
+    ]);
+
+    for cert in [&ca, &other_ca, &server_cert] {
+        set_mode(Path::new(cert), 0o644);
+    }
+    let server_key = PathBuf::from(server_key);
+    set_mode(&server_key, 0o600);
+    if for_postgres_user {
+        let (uid, gid) = postgres_user_ids();
+        std::os::unix::fs::chown(&server_key, Some(uid), Some(gid))
+            .unwrap_or_else(|e| panic!("chown {} to the postgres user: {e}", server_key.display()));
+    }
+    TlsFiles { ca: ca.into(), other_ca: other_ca.into(), server_cert: server_cert.into(), server_key }
+}
+
+/// Runs `openssl ARGS`; panics with its output when it fails, or with how to
+/// install it when it is missing.
+fn openssl(args: &[&str]) {
+    let out = Command::new("openssl").args(args).stdin(Stdio::null()).output().unwrap_or_else(|e| {
+        if e.kind() == std::io::ErrorKind::NotFound {
+            panic!("cannot run openssl: {e}\n{OPENSSL_HINT}")
+        }
+        panic!("cannot run openssl: {e}")
+    });
+    assert!(
+        out.status.success(),
+        "openssl {} failed ({}):\n{}{}",
+        args.join(" "),
+        out.status,
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 fn set_mode(path: &Path, mode: u32) {

@@ -42,6 +42,7 @@ pub struct LibpqSettings {
 pub fn parse_connection(connection: &str) -> Result<LibpqSettings, SqlError> {
     let mut ssl_mode_text = "require".to_string();
     let mut root_cert = None;
+    let mut inline = false;
     let mut keep = |key: &str, value: &str| -> Result<bool, SqlError> {
         match key {
             "sslmode" => {
@@ -55,7 +56,11 @@ pub fn parse_connection(connection: &str) -> Result<LibpqSettings, SqlError> {
             "sslcert" | "sslkey" | "sslpassword" => Err(SqlError::BadConnectionString(format!(
                 "{key}: client certificates are not supported by releasex yet; use password or trust authentication"
             ))),
-            "sslsni" | "sslinline" | "fallback_application_name" | "binary_parameters" | "disable_prepared_binary_result" => Ok(false),
+            "sslinline" => {
+                inline = value == "true";
+                Ok(false)
+            }
+            "sslsni" | "fallback_application_name" | "binary_parameters" | "disable_prepared_binary_result" => Ok(false),
             _ => Ok(true),
         }
     };
@@ -79,6 +84,12 @@ pub fn parse_connection(connection: &str) -> Result<LibpqSettings, SqlError> {
         }
         kept.join(" ")
     };
+    if inline {
+        // Never echo the value: it would print a certificate into an error.
+        return Err(SqlError::BadConnectionString(
+            "sslinline=true is not supported; put the CA certificate in a file and pass its path as sslrootcert".into(),
+        ));
+    }
     let ssl_mode = SslMode::parse(&ssl_mode_text).ok_or_else(|| {
         SqlError::BadConnectionString(format!(
             "unknown sslmode {ssl_mode_text:?} (expected disable, allow, prefer, require, verify-ca or verify-full)"
@@ -180,7 +191,14 @@ pub async fn list_release_rows(connection: &str, namespace: &str, name: &str) ->
     let options = format!("{} -c default_transaction_read_only=on", config.get_options().unwrap_or("")).trim().to_string();
     config.options(&options);
     let target = describe_target(&config);
-    let connect_err = |message: String| SqlError::Connect { target: target.clone(), mode: settings.ssl_mode_text.clone(), message };
+    let trust = settings.root_cert.as_deref().map_or_else(|| "the system trust store".to_string(), |p| format!("sslrootcert {p}"));
+    let connect_err = |e: tokio_postgres::Error| {
+        let mut message = crate::error_chain(&e);
+        if let Some(hint) = certificate_hint(&e, &trust) {
+            message = format!("{message} ({hint})");
+        }
+        SqlError::Connect { target: target.clone(), mode: settings.ssl_mode_text.clone(), message }
+    };
     let rows = match tls::client_config(settings.ssl_mode, settings.root_cert.as_deref())? {
         None => query_rows(&config, tokio_postgres::NoTls, namespace, name, connect_err).await?,
         Some(tls) => query_rows(&config, tokio_postgres_rustls::MakeRustlsConnect::new(tls), namespace, name, connect_err).await?,
@@ -197,7 +215,7 @@ async fn query_rows<T>(
     tls: T,
     namespace: &str,
     name: &str,
-    connect_err: impl Fn(String) -> SqlError,
+    connect_err: impl Fn(tokio_postgres::Error) -> SqlError,
 ) -> Result<Vec<tokio_postgres::Row>, SqlError>
 where
     T: tokio_postgres::tls::MakeTlsConnect<tokio_postgres::Socket> + Send,
@@ -205,7 +223,7 @@ where
     T::TlsConnect: Send,
     <T::TlsConnect as tokio_postgres::tls::TlsConnect<tokio_postgres::Socket>>::Future: Send,
 {
-    let (client, conn) = config.connect(tls).await.map_err(|e| connect_err(crate::error_chain(&e)))?;
+    let (client, conn) = config.connect(tls).await.map_err(connect_err)?;
     let driver_task = tokio::spawn(conn);
     // Helm creates these columns unquoted, so PostgreSQL folds them to lower case.
     let rows = client
@@ -219,6 +237,30 @@ where
     drop(client);
     let _ = driver_task.await;
     Ok(rows)
+}
+
+/// Plain words for the certificate failures rustls names by variant.
+fn certificate_hint(e: &tokio_postgres::Error, trust: &str) -> Option<String> {
+    let mut cur: Option<&(dyn std::error::Error + 'static)> = Some(e);
+    while let Some(err) = cur {
+        let tls = err
+            .downcast_ref::<std::io::Error>()
+            .and_then(|io| io.get_ref())
+            .and_then(|inner| inner.downcast_ref::<rustls::Error>())
+            .or_else(|| err.downcast_ref::<rustls::Error>());
+        if let Some(rustls::Error::InvalidCertificate(cert)) = tls {
+            return Some(match cert {
+                rustls::CertificateError::UnknownIssuer => format!("the server's certificate is not signed by a CA in {trust}"),
+                rustls::CertificateError::Expired | rustls::CertificateError::ExpiredContext { .. } => "the server's certificate has expired".into(),
+                rustls::CertificateError::NotValidForName | rustls::CertificateError::NotValidForNameContext { .. } => {
+                    "the server's certificate does not name this host; sslmode=verify-ca skips that check".into()
+                }
+                _ => return None,
+            });
+        }
+        cur = err.source();
+    }
+    None
 }
 
 fn row_to_record(row: &tokio_postgres::Row) -> Result<StoredRecord, SqlError> {
@@ -289,5 +331,7 @@ mod tests {
     fn unknown_sslmode_and_client_certificates_are_refused() {
         assert!(parse_connection("host=h sslmode=sometimes").unwrap_err().to_string().contains("unknown sslmode \"sometimes\""));
         assert!(parse_connection("host=h sslcert=/c.pem").unwrap_err().to_string().contains("client certificates"));
+        let inline = parse_connection("host=h sslrootcert='-----BEGIN CERTIFICATE-----x' sslinline=true").unwrap_err().to_string();
+        assert!(inline.contains("sslinline=true is not supported") && !inline.contains("BEGIN"), "{inline}");
     }
 }
