@@ -59,7 +59,7 @@ mod tests {
             kubeconfig: kc.map(PathBuf::from),
             context: ctx.map(str::to_string),
             namespace: ns.map(str::to_string),
-            output: OutputFormat::Text,
+            output: Some(OutputFormat::Text),
             color: ColorChoice::Never,
         }
     }

@@ -7,6 +7,7 @@ pub mod output;
 
 pub mod completion;
 mod inputs;
+mod patch_cmd;
 mod release_cmd;
 mod release_views;
 
@@ -39,6 +40,13 @@ pub struct Ctx {
     pub theme: Theme,
 }
 
+impl Ctx {
+    /// The output format asked for, text by default.
+    pub fn format(&self) -> args::OutputFormat {
+        self.global.output.unwrap_or(args::OutputFormat::Text)
+    }
+}
+
 /// Parses `argv`, runs the command, prints, and returns the exit code.
 pub fn run(argv: Vec<OsString>, env: Env) -> ExitCode {
     let cli = match Cli::try_parse_from(argv) {
@@ -58,6 +66,7 @@ pub fn run(argv: Vec<OsString>, env: Env) -> ExitCode {
     let ctx = Ctx { global: cli.global.clone(), env, theme };
     let result = match &cli.command {
         Command::Release(cmd) => release_cmd::run(cmd, &ctx),
+        Command::Patch(args) => patch_cmd::run(args, &ctx),
         Command::Completion { shell } => completion::run(*shell),
     };
     match result {

@@ -21,7 +21,7 @@ fn decode(args: &DecodeArgs, ctx: &Ctx) -> anyhow::Result<Outcome> {
     let loaded = inputs::load(&args.source, args.name.as_deref(), ctx)?;
     let record = release::decode_revision(loaded.records, args.name.as_deref(), args.revision, &loaded.place)?;
     let mut outcome = Outcome { warnings: record.warnings.clone(), ..Outcome::default() };
-    let format = ctx.global.output;
+    let format = ctx.format();
     let mask = !args.show_secrets;
     outcome.stdout = match args.show {
         View::Summary => views::summary(&record, format, &ctx.theme)?,
@@ -65,7 +65,7 @@ fn history_cmd(args: &HistoryArgs, ctx: &Ctx) -> anyhow::Result<Outcome> {
     let state = history::explain_state(&name, &releases);
     let skip = releases.len().saturating_sub(args.max);
     let rows: Vec<history::HistoryRow> = releases[skip..].iter().map(|r| history::HistoryRow::of(r)).collect();
-    match ctx.global.output {
+    match ctx.format() {
         OutputFormat::Text => {
             outcome.stdout = views::history_table(&rows, &ctx.theme);
             if let Some(s) = state {

@@ -3,6 +3,7 @@
 //! with Go's JSON bytes. Pure functions, no I/O.
 
 pub mod gojson;
+pub mod helm;
 pub mod jsonmerge;
 pub mod meta;
 pub mod strategic;

@@ -8,3 +8,4 @@ mod cluster;
 mod completion;
 mod decode_files;
 mod history;
+mod patch_cmd;

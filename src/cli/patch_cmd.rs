@@ -1,0 +1,196 @@
+//! `patch ORIGINAL MODIFIED CURRENT`: the patch Helm would send for one object.
+
+use std::io::Read;
+use std::path::Path;
+
+use anyhow::{Context as _, bail};
+use serde_json::Value;
+
+use super::args::{OutputFormat, PatchArgs, PatchTypeArg};
+use super::output::{to_json, to_yaml};
+use super::{Ctx, Outcome};
+use crate::patch::helm::{self, Options, Requested};
+use crate::patch::meta::OpenApiV2Meta;
+
+pub fn run(args: &PatchArgs, ctx: &Ctx) -> anyhow::Result<Outcome> {
+    let stdin_uses = [&args.original, &args.modified, &args.current].iter().filter(|p| p.as_os_str() == "-").count();
+    if stdin_uses > 1 {
+        bail!("only one of ORIGINAL, MODIFIED and CURRENT can be - (stdin)");
+    }
+    let original = read_object(&args.original, "ORIGINAL")?;
+    let modified = read_object(&args.modified, "MODIFIED")?;
+    let current = read_object(&args.current, "CURRENT")?;
+    same_object(&[("ORIGINAL", &original), ("MODIFIED", &modified), ("CURRENT", &current)])?;
+    let openapi = match &args.patch_meta {
+        Some(path) => {
+            let text = std::fs::read_to_string(path).with_context(|| format!("cannot read --patch-meta {}", path.display()))?;
+            let doc: Value = serde_json::from_str(&text).with_context(|| format!("--patch-meta {}: not JSON", path.display()))?;
+            Some(OpenApiV2Meta::from_document(&doc).with_context(|| format!("--patch-meta {}", path.display()))?)
+        }
+        None => None,
+    };
+    let requested = match args.patch_type {
+        PatchTypeArg::Auto => Requested::Auto,
+        PatchTypeArg::Strategic => Requested::Strategic,
+        PatchTypeArg::Merge => Requested::Merge,
+    };
+    let patch = helm::helm_patch(&original, &modified, &current, Options { requested, openapi: openapi.as_ref(), ..Options::default() })?;
+    let mut outcome = Outcome::default();
+    outcome.stdout = match ctx.global.output {
+        None => format!("{}\n", patch.bytes),
+        Some(OutputFormat::Json | OutputFormat::Yaml) => {
+            let v = serde_json::json!({
+                "type": patch.patch_type,
+                "content_type": patch.patch_type.content_type(),
+                "patch": patch.patch,
+                "empty": patch.is_empty(),
+            });
+            if ctx.global.output == Some(OutputFormat::Json) { to_json(&v)? } else { to_yaml(&v)? }
+        }
+        Some(OutputFormat::Text) => text(&patch, ctx),
+    };
+    Ok(outcome)
+}
+
+/// Helm patches one object with its previous and live selves: the documents
+/// must agree on group, kind and name (the version may differ).
+fn same_object(docs: &[(&str, &Value)]) -> anyhow::Result<()> {
+    let id = |v: &Value| {
+        let s = |p: &str| v.pointer(p).and_then(Value::as_str).unwrap_or("").to_string();
+        let group = s("/apiVersion").rsplit_once('/').map_or(String::new(), |(g, _)| g.to_string());
+        (group, s("/kind"), s("/metadata/name"))
+    };
+    let present: Vec<(&str, (String, String, String))> = docs.iter().filter(|(_, v)| !v.is_null()).map(|(r, v)| (*r, id(v))).collect();
+    if let Some((first_role, first)) = present.first() {
+        for (role, other) in &present[1..] {
+            if other != first {
+                let show = |(g, k, n): &(String, String, String)| {
+                    let g = if g.is_empty() { "core".to_string() } else { g.clone() };
+                    format!("{k} {n:?} (group {g})")
+                };
+                bail!("{first_role} is {} but {role} is {}: give three versions of the same object", show(first), show(other));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn read_object(path: &Path, role: &str) -> anyhow::Result<Value> {
+    let shown = if path.as_os_str() == "-" { "<stdin>".to_string() } else { path.display().to_string() };
+    let mut text = String::new();
+    if path.as_os_str() == "-" {
+        std::io::stdin().read_to_string(&mut text).context("cannot read stdin")?;
+    } else {
+        text = std::fs::read_to_string(path).with_context(|| format!("cannot read {role} {shown}"))?;
+    }
+    parse_object(&text).with_context(|| format!("{role} {shown}"))
+}
+
+/// One object, YAML or JSON. An empty file is "no object" (`null`), as Helm
+/// passes for an object missing from the cluster.
+fn parse_object(text: &str) -> anyhow::Result<Value> {
+    let trimmed = text.trim();
+    if trimmed.is_empty() {
+        return Ok(Value::Null);
+    }
+    let docs: Vec<Value> = if trimmed.starts_with('{') {
+        vec![serde_json::from_str(trimmed).context("not valid JSON")?]
+    } else {
+        serde_saphyr::from_multiple(text).map_err(|e| anyhow::anyhow!("not valid YAML: {e}"))?
+    };
+    match docs.as_slice() {
+        [one] if one.is_object() || one.is_null() => Ok(one.clone()),
+        [_] => bail!("holds a YAML/JSON value that is not an object"),
+        [] => Ok(Value::Null),
+        many => bail!("holds {} documents; give one object", many.len()),
+    }
+}
+
+fn text(patch: &helm::HelmPatch, ctx: &Ctx) -> String {
+    let theme = &ctx.theme;
+    let mut out = format!(
+        "{} {} ({})\n{} {}\n",
+        theme.heading("TYPE:"),
+        match patch.patch_type {
+            helm::PatchType::Strategic => "strategic merge patch",
+            helm::PatchType::Merge => "JSON merge patch",
+        },
+        patch.patch_type.content_type(),
+        theme.heading("WHY:"),
+        patch.reason
+    );
+    if patch.is_empty() {
+        out.push_str(&format!("{} none: the patch is {{}} and Helm sends no request for this object\n", theme.heading("CHANGES:")));
+        return out;
+    }
+    let mut summary = Summary::default();
+    summary.walk(&patch.patch, "");
+    out.push_str(&format!("{}\n", theme.heading("CHANGES:")));
+    for (path, what) in &summary.lines {
+        out.push_str(&format!("  {path}: {what}\n"));
+    }
+    out.push_str(&format!("{}\n", theme.heading("PATCH:")));
+    out.push_str(&serde_json::to_string_pretty(&crate::values::sorted(&patch.patch)).unwrap_or_default());
+    out.push('\n');
+    out
+}
+
+/// A path-by-path reading of a patch.
+#[derive(Default)]
+struct Summary {
+    lines: Vec<(String, String)>,
+}
+
+impl Summary {
+    fn walk(&mut self, v: &Value, path: &str) {
+        self.walk_item(v, path, None);
+    }
+
+    /// `id_key` is the key that identifies a list item (already in `path`).
+    fn walk_item(&mut self, v: &Value, path: &str, id_key: Option<&str>) {
+        let Some(map) = v.as_object() else { return };
+        for (k, child) in map {
+            if Some(k.as_str()) == id_key {
+                continue;
+            }
+            let here = if path.is_empty() { k.clone() } else { format!("{path}.{k}") };
+            if let Some(list) = k.strip_prefix("$setElementOrder/") {
+                self.lines.push((join(path, list), "element order set".into()));
+            } else if let Some(list) = k.strip_prefix("$deleteFromPrimitiveList/") {
+                self.lines.push((join(path, list), format!("remove items {}", compact(child))));
+            } else if k == "$retainKeys" {
+                self.lines.push((path.to_string(), format!("keep only keys {}", compact(child))));
+            } else if k == "$patch" {
+                self.lines.push((path.to_string(), format!("$patch: {}", compact(child))));
+            } else {
+                match child {
+                    Value::Null => self.lines.push((here, "delete".into())),
+                    Value::Object(_) => self.walk(child, &here),
+                    Value::Array(items) if items.iter().any(|i| i.get("$patch").is_some()) || items.iter().all(Value::is_object) => {
+                        for (i, item) in items.iter().enumerate() {
+                            let id = item
+                                .as_object()
+                                .and_then(|m| m.iter().find(|(k, _)| matches!(k.as_str(), "name" | "containerPort" | "port" | "mountPath" | "ip")));
+                            let label = id.map_or_else(|| format!("[{i}]"), |(k, v)| format!("[{k}={}]", compact(v)));
+                            if item.get("$patch").and_then(Value::as_str) == Some("delete") {
+                                self.lines.push((format!("{here}{label}"), "delete item".into()));
+                            } else {
+                                self.walk_item(item, &format!("{here}{label}"), id.map(|(k, _)| k.as_str()));
+                            }
+                        }
+                    }
+                    other => self.lines.push((here, format!("set to {}", compact(other)))),
+                }
+            }
+        }
+    }
+}
+
+fn join(path: &str, key: &str) -> String {
+    if path.is_empty() { key.to_string() } else { format!("{path}.{key}") }
+}
+
+fn compact(v: &Value) -> String {
+    let s = v.to_string();
+    if s.chars().count() > 80 { format!("{}…", s.chars().take(79).collect::<String>()) } else { s }
+}

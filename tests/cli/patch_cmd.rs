@@ -1,0 +1,87 @@
+//! `patch ORIGINAL MODIFIED CURRENT`: the patch Helm sends for one object.
+
+use crate::support::{fails, json, ok, releasex, run};
+
+const DEPLOY: [&str; 3] = [
+    "tests/fixtures/patch/deployment-original.yaml",
+    "tests/fixtures/patch/deployment-modified.yaml",
+    "tests/fixtures/patch/deployment-current.yaml",
+];
+const MONITOR: [&str; 3] = [
+    "tests/fixtures/patch/servicemonitor-original.yaml",
+    "tests/fixtures/patch/servicemonitor-modified.yaml",
+    "tests/fixtures/patch/servicemonitor-current.yaml",
+];
+
+fn patch(files: [&str; 3], extra: &[&str]) -> String {
+    let mut args = vec!["patch", files[0], files[1], files[2]];
+    args.extend_from_slice(extra);
+    ok(&args)
+}
+
+#[test]
+fn default_output_is_the_exact_request_body_on_one_line() {
+    insta::assert_snapshot!(patch(DEPLOY, &[]), @r#"{"metadata":{"labels":{"app.kubernetes.io/managed-by":"Helm"}},"spec":{"replicas":3,"template":{"spec":{"$setElementOrder/containers":[{"name":"a"}],"containers":[{"$setElementOrder/env":[{"name":"A"}],"env":[{"$patch":"delete","name":"B"}],"image":"x:2","name":"a"}]}}}}"#);
+}
+
+#[test]
+fn text_output_explains_the_patch() {
+    insta::assert_snapshot!(patch(DEPLOY, &["-o", "text"]));
+}
+
+#[test]
+fn json_output_has_type_patch_and_empty() {
+    let out = json(&patch(DEPLOY, &["-o", "json"]));
+    assert_eq!(out["type"], "strategic");
+    assert_eq!(out["content_type"], "application/strategic-merge-patch+json");
+    assert_eq!(out["empty"], false);
+    assert_eq!(out["patch"]["spec"]["replicas"], 3);
+}
+
+#[test]
+fn custom_resource_gets_the_two_way_merge_patch_that_ignores_live_edits() {
+    let out = json(&patch(MONITOR, &["-o", "json"]));
+    assert_eq!(out["type"], "merge");
+    // jobLabel exists only live and stays untouched: Helm's two-way patch never sees it.
+    assert_eq!(patch(MONITOR, &[]), "{\"spec\":{\"endpoints\":[{\"interval\":\"15s\",\"port\":\"metrics\"}]}}\n");
+}
+
+#[test]
+fn unchanged_object_prints_an_empty_patch() {
+    let same = [DEPLOY[0], DEPLOY[0], DEPLOY[2]];
+    let p = patch(same, &[]);
+    // The live drift (replicas 5, the sidecar) is not in original->modified, but the
+    // three-way delta still resets replicas to the manifest's value.
+    assert!(p.contains("\"replicas\":2"), "{p}");
+    assert_eq!(patch([MONITOR[0], MONITOR[0], MONITOR[2]], &[]), "{}\n");
+    let out = json(&patch([MONITOR[0], MONITOR[0], MONITOR[2]], &["-o", "json"]));
+    assert_eq!(out["empty"], true);
+}
+
+#[test]
+fn type_flag_forces_the_patch_type() {
+    let out = json(&patch(DEPLOY, &["--type", "merge", "-o", "json"]));
+    assert_eq!(out["type"], "merge");
+    let err = fails(&["patch", MONITOR[0], MONITOR[1], MONITOR[2], "--type", "strategic"]);
+    assert!(err.contains("monitoring.coreos.com/v1 ServiceMonitor is not a built-in kind"), "{err}");
+}
+
+#[test]
+fn current_can_come_from_stdin() {
+    let live = std::fs::read(crate::support::fixture("patch/deployment-current.yaml")).unwrap();
+    let r = run(releasex().args(["patch", DEPLOY[0], DEPLOY[1], "-"]).write_stdin(live));
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(r.stdout, patch(DEPLOY, &[]));
+    let err = fails(&["patch", "-", "-", DEPLOY[2]]);
+    assert!(err.contains("only one of ORIGINAL, MODIFIED and CURRENT can be -"), "{err}");
+}
+
+#[test]
+fn bad_input_names_the_argument_and_file() {
+    let err = fails(&["patch", "tests/fixtures/bad/empty.json", DEPLOY[1], "tests/fixtures/nope.yaml"]);
+    assert!(err.contains("cannot read CURRENT tests/fixtures/nope.yaml"), "{err}");
+    let err = fails(&["patch", DEPLOY[0], "tests/fixtures/releases/secret-hook.list.yaml", DEPLOY[2]]);
+    assert!(err.contains(r#"ORIGINAL is Deployment "web" (group apps) but MODIFIED is List "" (group core)"#), "{err}");
+    let err = fails(&["patch", DEPLOY[0], "Cargo.toml", DEPLOY[2]]);
+    assert!(err.contains("MODIFIED Cargo.toml"), "{err}");
+}
