@@ -97,7 +97,7 @@ complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand releas
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand patch" -l type -d 'Patch type' -r -f -a "auto\t'Helm\'s choice for the object\'s kind'
 strategic\t'Three-way strategic merge patch'
 merge\t'JSON merge patch (two-way, as helm upgrade sends it)'"
-complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand patch" -l patch-meta -d 'Patch metadata from an OpenAPI v2 document (`kubectl get --raw /openapi/v2`) instead of the embedded Kubernetes 1.36 table' -r -F
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand patch" -l patch-meta -d 'Patch metadata from an OpenAPI document instead of the embedded Kubernetes 1.36 table: v2 (`kubectl get --raw /openapi/v2`) or v3 (`kubectl get --raw /openapi/v3/apis/apps/v1`)' -r -F
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand patch" -l kubeconfig -d 'Path to the kubeconfig file (default: $KUBECONFIG, else ~/.kube/config)' -r -F
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand patch" -l context -d 'Kubeconfig context to use (default: the current context; $HELM_KUBECONTEXT under Helm)' -r
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand patch" -s n -l namespace -d 'Namespace (default: the context\'s namespace, else "default"; $HELM_NAMESPACE under Helm)' -r
@@ -107,6 +107,7 @@ yaml\t''"
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand patch" -l color -d 'When to use colors (auto honours NO_COLOR, CLICOLOR, CLICOLOR_FORCE, HELM_COLOR and the terminal)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand patch" -l patch-meta-from-cluster -d 'Patch metadata from the cluster\'s OpenAPI (v3, else v2; read-only GETs)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand patch" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand completion" -l kubeconfig -d 'Path to the kubeconfig file (default: $KUBECONFIG, else ~/.kube/config)' -r -F
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand completion" -l context -d 'Kubeconfig context to use (default: the current context; $HELM_KUBECONTEXT under Helm)' -r

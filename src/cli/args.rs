@@ -102,10 +102,13 @@ pub struct PatchArgs {
     /// Patch type
     #[arg(long = "type", value_enum, default_value_t = PatchTypeArg::Auto)]
     pub patch_type: PatchTypeArg,
-    /// Patch metadata from an OpenAPI v2 document (`kubectl get --raw /openapi/v2`)
-    /// instead of the embedded Kubernetes 1.36 table
-    #[arg(long, value_name = "FILE")]
+    /// Patch metadata from an OpenAPI document instead of the embedded Kubernetes 1.36
+    /// table: v2 (`kubectl get --raw /openapi/v2`) or v3 (`kubectl get --raw /openapi/v3/apis/apps/v1`)
+    #[arg(long, value_name = "FILE", conflicts_with = "patch_meta_from_cluster")]
     pub patch_meta: Option<PathBuf>,
+    /// Patch metadata from the cluster's OpenAPI (v3, else v2; read-only GETs)
+    #[arg(long)]
+    pub patch_meta_from_cluster: bool,
 }
 
 #[derive(Debug, Subcommand)]

@@ -10,7 +10,7 @@ use super::args::{OutputFormat, PatchArgs, PatchTypeArg};
 use super::output::{to_json, to_yaml};
 use super::{Ctx, Outcome};
 use crate::patch::helm::{self, Options, Requested};
-use crate::patch::meta::OpenApiV2Meta;
+use crate::patch::meta::{OpenApiV2Meta, v3_as_v2};
 
 pub fn run(args: &PatchArgs, ctx: &Ctx) -> anyhow::Result<Outcome> {
     let stdin_uses = [&args.original, &args.modified, &args.current].iter().filter(|p| p.as_os_str() == "-").count();
@@ -21,13 +21,14 @@ pub fn run(args: &PatchArgs, ctx: &Ctx) -> anyhow::Result<Outcome> {
     let modified = read_object(&args.modified, "MODIFIED")?;
     let current = read_object(&args.current, "CURRENT")?;
     same_object(&[("ORIGINAL", &original), ("MODIFIED", &modified), ("CURRENT", &current)])?;
-    let openapi = match &args.patch_meta {
-        Some(path) => {
+    let openapi = match (&args.patch_meta, args.patch_meta_from_cluster) {
+        (Some(path), _) => {
             let text = std::fs::read_to_string(path).with_context(|| format!("cannot read --patch-meta {}", path.display()))?;
             let doc: Value = serde_json::from_str(&text).with_context(|| format!("--patch-meta {}: not JSON", path.display()))?;
-            Some(OpenApiV2Meta::from_document(&doc).with_context(|| format!("--patch-meta {}", path.display()))?)
+            Some(OpenApiV2Meta::from_document(&v3_as_v2(&doc)).with_context(|| format!("--patch-meta {}", path.display()))?)
         }
-        None => None,
+        (None, true) => Some(cluster_openapi(&original, &modified, ctx)?),
+        (None, false) => None,
     };
     let requested = match args.patch_type {
         PatchTypeArg::Auto => Requested::Auto,
@@ -50,6 +51,22 @@ pub fn run(args: &PatchArgs, ctx: &Ctx) -> anyhow::Result<Outcome> {
         Some(OutputFormat::Text) => text(&patch, ctx),
     };
     Ok(outcome)
+}
+
+/// The OpenAPI of the objects' group-version, read from the cluster.
+fn cluster_openapi(original: &Value, modified: &Value, ctx: &Ctx) -> anyhow::Result<OpenApiV2Meta> {
+    let api_version = [modified, original]
+        .iter()
+        .find_map(|v| v.get("apiVersion").and_then(Value::as_str))
+        .context("--patch-meta-from-cluster: the objects have no apiVersion")?
+        .to_string();
+    let target = super::context::kube_target(&ctx.global, &ctx.env);
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().context("cannot start the async runtime")?;
+    let (_, doc) = runtime.block_on(async {
+        let cluster = crate::cluster::ReadOnlyCluster::connect(&target).await?;
+        cluster.openapi_for(&api_version).await
+    })?;
+    OpenApiV2Meta::from_document(&v3_as_v2(&doc)).context("the cluster's OpenAPI document")
 }
 
 /// Helm patches one object with its previous and live selves: the documents

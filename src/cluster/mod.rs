@@ -50,10 +50,20 @@ pub enum ClusterError {
     Forbidden { verb: &'static str, resource: &'static str, namespace: String, message: String },
     #[error("not found (404) while listing {resource} in namespace {namespace:?}: {message} (does the namespace exist?)")]
     NotFound { resource: &'static str, namespace: String, message: String },
+    #[error("the API server at {server} does not serve {path} (404)")]
+    PathNotFound { server: String, path: String },
+    #[error("forbidden (403): your user may not get {path} ({message}); reading OpenAPI needs `get` on that non-resource URL")]
+    ForbiddenPath { path: String, message: String },
     #[error("the API server at {server} answered {code} {reason} while listing {resource}: {message}")]
     Api { server: String, resource: &'static str, code: u16, reason: String, message: String },
     #[error("cannot reach the API server at {server}: {message}")]
     Unreachable { server: String, message: String },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OpenApiVersion {
+    V2,
+    V3,
 }
 
 /// A client that can only read.
@@ -133,6 +143,46 @@ impl ReadOnlyCluster {
                     .collect())
             }
         }
+    }
+
+    /// The OpenAPI document describing `api_version` (`v1`, `apps/v1`, ...):
+    /// the v3 document of that group-version when the server serves v3, else
+    /// the whole v2 document. Returns (version tag, document).
+    pub async fn openapi_for(&self, api_version: &str) -> Result<(OpenApiVersion, serde_json::Value), ClusterError> {
+        let path = if api_version.contains('/') { format!("apis/{api_version}") } else { format!("api/{api_version}") };
+        match self.get_json("/openapi/v3").await {
+            Ok(index) => {
+                let url = index
+                    .pointer(&format!("/paths/{}/serverRelativeURL", path.replace('~', "~0").replace('/', "~1")))
+                    .and_then(serde_json::Value::as_str)
+                    .map(str::to_string);
+                match url {
+                    Some(url) => Ok((OpenApiVersion::V3, self.get_json(&url).await?)),
+                    None => Err(ClusterError::Api {
+                        server: self.server.clone(),
+                        resource: "openapi/v3",
+                        code: 404,
+                        reason: "NotFound".into(),
+                        message: format!("the server's OpenAPI v3 index has no entry for {path}"),
+                    }),
+                }
+            }
+            Err(ClusterError::PathNotFound { .. }) => Ok((OpenApiVersion::V2, self.get_json("/openapi/v2").await?)),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// A GET of a non-resource path, as JSON.
+    async fn get_json(&self, path: &str) -> Result<serde_json::Value, ClusterError> {
+        let request = http::Request::get(path)
+            .header(http::header::ACCEPT, "application/json")
+            .body(Vec::new())
+            .map_err(|e| ClusterError::Unreachable { server: self.server.clone(), message: e.to_string() })?;
+        self.client.request::<serde_json::Value>(request).await.map_err(|e| match e {
+            kube::Error::Api(status) if status.code == 404 => ClusterError::PathNotFound { server: self.server.clone(), path: path.to_string() },
+            kube::Error::Api(status) if status.code == 403 => ClusterError::ForbiddenPath { path: path.to_string(), message: status.message },
+            other => self.map_error(other, "openapi"),
+        })
     }
 
     fn record(&self, kind: &'static str, driver: Driver, meta: ObjectMeta, payload: Option<Vec<u8>>) -> StoredRecord {

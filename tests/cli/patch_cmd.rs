@@ -85,3 +85,49 @@ fn bad_input_names_the_argument_and_file() {
     let err = fails(&["patch", DEPLOY[0], "Cargo.toml", DEPLOY[2]]);
     assert!(err.contains("MODIFIED Cargo.toml"), "{err}");
 }
+
+/// A minimal OpenAPI v3 document for apps/v1 in which containers are
+/// replaced whole: a patch computed with it differs visibly from one computed
+/// with the embedded struct-tag table.
+fn replace_containers_v3() -> serde_json::Value {
+    let r = |name: &str| serde_json::json!({"allOf": [{"$ref": format!("#/components/schemas/{name}")}]});
+    serde_json::json!({"components": {"schemas": {
+        "io.k8s.api.apps.v1.Deployment": {"type": "object",
+            "x-kubernetes-group-version-kind": [{"group": "apps", "version": "v1", "kind": "Deployment"}],
+            "properties": {"apiVersion": {"type": "string"}, "kind": {"type": "string"},
+                "metadata": r("io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"),
+                "spec": r("io.k8s.api.apps.v1.DeploymentSpec"), "status": {"type": "object"}}},
+        "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta": {"type": "object", "properties": {
+            "name": {"type": "string"}, "namespace": {"type": "string"}, "uid": {"type": "string"},
+            "labels": {"type": "object", "additionalProperties": {"type": "string"}}}},
+        "io.k8s.api.apps.v1.DeploymentSpec": {"type": "object", "properties": {
+            "replicas": {"type": "integer"}, "template": r("io.k8s.api.core.v1.PodTemplateSpec")}},
+        "io.k8s.api.core.v1.PodTemplateSpec": {"type": "object", "properties": {"spec": r("io.k8s.api.core.v1.PodSpec")}},
+        "io.k8s.api.core.v1.PodSpec": {"type": "object", "properties": {
+            "containers": {"type": "array", "items": r("io.k8s.api.core.v1.Container"), "x-kubernetes-patch-strategy": "replace"}}},
+        "io.k8s.api.core.v1.Container": {"type": "object", "properties": {"name": {"type": "string"}, "image": {"type": "string"},
+            "env": {"type": "array", "items": {"type": "object"}}}}
+    }}})
+}
+
+#[test]
+fn patch_metadata_can_come_from_the_clusters_openapi() {
+    use crate::support::fake_api::FakeApi;
+    let api = FakeApi::start(Vec::new());
+    api.serve("/openapi/v3", serde_json::json!({"paths": {"apis/apps/v1": {"serverRelativeURL": "/openapi/v3/apis/apps/v1?hash=abc"}}}));
+    api.serve("/openapi/v3/apis/apps/v1", replace_containers_v3());
+    let dir = tempfile::tempdir().unwrap();
+    let kubeconfig = api.write_kubeconfig(dir.path(), "default");
+    let r = run(releasex().env("KUBECONFIG", &kubeconfig).args(["patch", DEPLOY[0], DEPLOY[1], DEPLOY[2], "--patch-meta-from-cluster"]));
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    // containers are replaced whole: no $setElementOrder, the sidecar is dropped.
+    assert!(!r.stdout.contains("$setElementOrder"), "{}", r.stdout);
+    assert!(r.stdout.contains(r#""containers":[{"env":[{"name":"A","value":"1"}],"image":"x:2","name":"a"}]"#), "{}", r.stdout);
+    api.assert_read_only();
+    let paths: Vec<String> = api.requests().into_iter().map(|q| q.path).collect();
+    assert_eq!(paths, ["/openapi/v3", "/openapi/v3/apis/apps/v1"]);
+    // The same document from a file gives the same patch.
+    let file = dir.path().join("openapi-v3.json");
+    std::fs::write(&file, replace_containers_v3().to_string()).unwrap();
+    assert_eq!(patch(DEPLOY, &["--patch-meta", file.to_str().unwrap()]), r.stdout);
+}

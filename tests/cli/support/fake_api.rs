@@ -26,6 +26,8 @@ struct State {
     requests: Vec<RecordedRequest>,
     /// (resource, status code) to answer instead of serving.
     failures: Vec<(String, u16)>,
+    /// Non-resource documents (e.g. OpenAPI) by path.
+    documents: Vec<(String, Value)>,
 }
 
 pub struct FakeApi {
@@ -63,6 +65,11 @@ impl FakeApi {
     /// Makes every request for `resource` (e.g. "secrets") fail with `code`.
     pub fn fail(&self, resource: &str, code: u16) {
         self.state.lock().unwrap().failures.push((resource.to_string(), code));
+    }
+
+    /// Serves `body` at the non-resource `path` (e.g. `/openapi/v3`).
+    pub fn serve(&self, path: &str, body: Value) {
+        self.state.lock().unwrap().documents.push((path.to_string(), body));
     }
 
     pub fn requests(&self) -> Vec<RecordedRequest> {
@@ -119,6 +126,9 @@ async fn handle(state: Arc<Mutex<State>>, req: Request<Body>) -> Response {
     });
     if method != Method::GET {
         return status(405, "MethodNotAllowed", "the fixture API server is read-only");
+    }
+    if let Some((_, body)) = st.documents.iter().find(|(p, _)| p == uri.path()) {
+        return axum::Json(body.clone()).into_response();
     }
     let segments: Vec<&str> = uri.path().trim_matches('/').split('/').collect();
     let (namespace, resource) = match segments.as_slice() {
