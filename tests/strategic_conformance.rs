@@ -27,9 +27,15 @@
 //!
 //! A failure prints the case id, description, check, expected and actual;
 //! the per-file pass counts are printed in any case (`--nocapture`).
+//!
+//! `kubectl_probes.json` (not from `shared/conformance`: recorded from the
+//! real kubectl v1.32.4 by the helper that wrote the engine) pins Go
+//! behaviours the upstream data does not reach — slice aliasing when a
+//! `$setElementOrder` apply deletes and adds items, duplicate merge keys and
+//! Go's tie order in sorts — with the built-in kinds' metadata.
 
 use releasex::patch::gojson::to_go_json;
-use releasex::patch::meta::{LookupPatchMeta, OpenApiV2Meta, TypeTable};
+use releasex::patch::meta::{LookupPatchMeta, OpenApiV2Meta, TypeTable, builtin_kind};
 use releasex::patch::strategic::{PatchError, apply, create_three_way, create_two_way, parse_document, sort_merge_lists_by_name};
 use serde_json::{Map, Value};
 use std::fmt::Write as _;
@@ -421,4 +427,49 @@ fn upstream_cases_with_openapi_v2_metadata() {
     }
     report("strategic merge patch, OpenAPI v2 metadata", &rows, &failures);
     assert!(failures.is_empty(), "{} mismatches (see output above)", failures.len());
+}
+
+#[test]
+fn kubectl_probes_with_builtin_metadata() {
+    let data = load("kubectl_probes.json");
+    let cases = data["cases"].as_array().unwrap();
+    assert_eq!(data["count"].as_u64(), Some(cases.len() as u64));
+    let mut run = Run { file: "kubectl_probes.json", variant: "built-in kinds".to_owned(), failures: Vec::new(), notes: Vec::new(), case_failed: false };
+    let mut passed = 0;
+    for case in cases {
+        let case = case.as_object().unwrap();
+        run.case_failed = false;
+        let kind = case["kind"].as_str().unwrap();
+        let (api_version, kind) = kind.rsplit_once('/').unwrap();
+        let meta = builtin_kind(api_version, kind).unwrap_or_else(|| panic!("no built-in kind {api_version} {kind}")).meta;
+        let doc = |f: &str| Doc::get(case, f, true);
+        match case["check"].as_str() {
+            Some("apply") => match doc("original").apply_input().and_then(|o| doc("patch").apply_input().and_then(|p| apply(&o, &p, &meta))) {
+                Ok(v) => {
+                    let (want, want_bytes) = doc("result").expected();
+                    if !go_equal(&want, &v) {
+                        run.fail(case, "apply", &want_bytes, &to_go_json(&v));
+                    }
+                }
+                Err(e) => run.fail(case, "apply", "a result", &e.to_string()),
+            },
+            Some("createThreeWay") => {
+                let inputs = (doc("original").create_input(), doc("modified").create_input(), doc("current").create_input());
+                let created = match inputs {
+                    (Ok(o), Ok(m), Ok(c)) => create_three_way(&o, &m, &c, &meta, true),
+                    (Err(e), _, _) | (_, Err(e), _) | (_, _, Err(e)) => Err(e),
+                };
+                match created {
+                    Ok(p) => run.compare(case, "createThreeWay", &doc("threeWay"), &p),
+                    Err(e) => run.fail(case, "createThreeWay", "a patch", &e.to_string()),
+                }
+            }
+            other => panic!("unknown check {other:?}"),
+        }
+        if !run.case_failed {
+            passed += 1;
+        }
+    }
+    report("strategic merge patch vs kubectl v1.32.4", &[("kubectl_probes.json".to_owned(), passed, cases.len())], &run.failures);
+    assert!(run.failures.is_empty(), "{} mismatches (see output above)", run.failures.len());
 }

@@ -17,19 +17,38 @@
 //! The port keeps Go's two-step construction of the three-way patch (a delta
 //! pass current → modified without deletions, a deletions pass original →
 //! modified, merged in "patch-merging" mode), because list order and the
-//! presence of `$setElementOrder` come out of it. Go quirks reproduced on
-//! purpose (see the module `README` notes in the report):
+//! presence of `$setElementOrder` come out of it.
 //!
-//! - numbers: int64 and float64 are different types (`1` → `1.0` is a change);
-//! - a `replace`-strategy object is emitted without comparing;
-//! - a `retainKeys` object yields `$retainKeys` when the old side has any
-//!   extra non-null key, even with no other change;
+//! Go behaviours reproduced on purpose:
+//!
+//! - numbers: int64 and float64 are different types (`1` → `1.0` is a
+//!   change); an integer beyond int64 is a float64;
+//! - a `replace`-strategy object is emitted by the delta pass without
+//!   comparing (PDB `spec.selector`: Helm's patch is never `{}`);
+//! - a `retainKeys` object yields `$retainKeys` whenever the old side has an
+//!   extra non-null key (`Deployment.spec.strategy` with live defaults);
 //! - merge-key values are compared by `%v` text when diffing (`1` = `"1"`)
 //!   and by `==` when applying (`1` ≠ `"1"`);
 //! - a primitive `merge` list that is not sorted yields a `$setElementOrder`
-//!   even when unchanged (Go sorts the old list in place before comparing);
-//! - Go's sorts (`sort.Sort` with a `<=` comparator, `sort.SliceStable`) are
-//!   reimplemented, so ties (duplicate merge keys) land where Go puts them.
+//!   even when unchanged (Go compares the old list after sorting it in place);
+//! - Go's `sort.Sort` (pdqsort, with apimachinery's non-strict `<=`
+//!   comparator that reverses equal keys) and `sort.SliceStable` are
+//!   reimplemented, so duplicate merge keys pair up and order as in Go;
+//! - `deduplicateScalars` moves the last element into each hole;
+//! - applying a `$setElementOrder` list after deleting and adding items uses
+//!   the live list as Go's in-place edits left it (deletions shift its
+//!   backing array, additions fill the freed slots), which decides where
+//!   live-only items land;
+//! - lookup errors are ignored by the diff when both values are deep-equal,
+//!   never by the merge; nulls nested in added values are sent, and dropped
+//!   on apply (not inside lists); `$patch: replace` / `delete` on objects and
+//!   lists; a `$deleteFromPrimitiveList` works on any list.
+//!
+//! Not reproduced (Go panics or corrupts): a `null` list element where Go
+//! needs the element type, maps or lists as merge-key values (Go panics on
+//! `==`), and duplicate values inside a live primitive merge list combined
+//! with `$setElementOrder` (Go's de-duplication may overwrite the live list
+//! it then reads the order from).
 
 mod conflict;
 mod diff;
