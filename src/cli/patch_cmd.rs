@@ -36,8 +36,7 @@ pub fn run(args: &PatchArgs, ctx: &Ctx) -> anyhow::Result<Outcome> {
         PatchTypeArg::Merge => Requested::Merge,
     };
     let patch = helm::helm_patch(&original, &modified, &current, Options { requested, openapi: openapi.as_ref(), ..Options::default() })?;
-    let mut outcome = Outcome::default();
-    outcome.stdout = match ctx.global.output {
+    let stdout = match ctx.global.output {
         None => format!("{}\n", patch.bytes),
         Some(OutputFormat::Json | OutputFormat::Yaml) => {
             let v = serde_json::json!({
@@ -50,7 +49,7 @@ pub fn run(args: &PatchArgs, ctx: &Ctx) -> anyhow::Result<Outcome> {
         }
         Some(OutputFormat::Text) => text(&patch, ctx),
     };
-    Ok(outcome)
+    Ok(Outcome { stdout, ..Outcome::default() })
 }
 
 /// The OpenAPI of the objects' group-version, read from the cluster.
