@@ -3,6 +3,7 @@
 
 pub mod coalesce;
 pub mod gofmt;
+pub mod path;
 
 use serde_json::{Map, Value};
 

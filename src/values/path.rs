@@ -1,0 +1,128 @@
+//! Paths into a values tree, written as `values explain` prints them: keys
+//! joined by `.`, a `.` (or `\`, `[`) inside a key escaped with `\`, list
+//! indexes as `[i]`.
+
+use std::fmt;
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Seg {
+    Key(String),
+    Index(usize),
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Path(pub Vec<Seg>);
+
+impl Path {
+    pub fn root() -> Path {
+        Path(Vec::new())
+    }
+
+    pub fn key(&self, k: &str) -> Path {
+        let mut p = self.clone();
+        p.0.push(Seg::Key(k.to_string()));
+        p
+    }
+
+    pub fn index(&self, i: usize) -> Path {
+        let mut p = self.clone();
+        p.0.push(Seg::Index(i));
+        p
+    }
+
+    pub fn is_root(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// Whether `self` is `other` or lies below it.
+    pub fn starts_with(&self, other: &Path) -> bool {
+        self.0.starts_with(&other.0)
+    }
+
+    /// Parses the printed form back (for `--key`).
+    pub fn parse(text: &str) -> Result<Path, String> {
+        let mut segs = Vec::new();
+        let mut key = String::new();
+        let mut chars = text.chars().peekable();
+        let mut pending_key = true;
+        while let Some(c) = chars.next() {
+            match c {
+                '\\' => match chars.next() {
+                    Some(e) => key.push(e),
+                    None => return Err(format!("{text:?}: a trailing \\ escapes nothing")),
+                },
+                '.' => {
+                    if pending_key {
+                        segs.push(Seg::Key(std::mem::take(&mut key)));
+                    }
+                    pending_key = true;
+                }
+                '[' => {
+                    if pending_key && !(key.is_empty() && !segs.is_empty()) {
+                        segs.push(Seg::Key(std::mem::take(&mut key)));
+                    }
+                    let mut digits = String::new();
+                    loop {
+                        match chars.next() {
+                            Some(']') => break,
+                            Some(d) if d.is_ascii_digit() => digits.push(d),
+                            _ => return Err(format!("{text:?}: expected a list index like [0]")),
+                        }
+                    }
+                    let i = digits.parse().map_err(|_| format!("{text:?}: expected a list index like [0]"))?;
+                    segs.push(Seg::Index(i));
+                    pending_key = false;
+                }
+                other => {
+                    key.push(other);
+                    pending_key = true;
+                }
+            }
+        }
+        if pending_key && (!key.is_empty() || segs.is_empty() || matches!(segs.last(), Some(Seg::Key(_)))) {
+            if !(key.is_empty() && segs.is_empty() && text.is_empty()) {
+                segs.push(Seg::Key(key));
+            }
+        }
+        Ok(Path(segs))
+    }
+}
+
+impl fmt::Display for Path {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, seg) in self.0.iter().enumerate() {
+            match seg {
+                Seg::Key(k) => {
+                    if i > 0 {
+                        f.write_str(".")?;
+                    }
+                    for c in k.chars() {
+                        if matches!(c, '.' | '\\' | '[') {
+                            f.write_str("\\")?;
+                        }
+                        write!(f, "{c}")?;
+                    }
+                }
+                Seg::Index(n) => write!(f, "[{n}]")?,
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prints_and_parses_keys_indexes_and_escapes() {
+        let p = Path::root().key("image").key("tag");
+        assert_eq!(p.to_string(), "image.tag");
+        let p = Path::root().key("ingress").key("annotations").key("kubernetes.io/tls").index(0).key("a");
+        assert_eq!(p.to_string(), "ingress.annotations.kubernetes\\.io/tls[0].a");
+        assert_eq!(Path::parse(&p.to_string()).unwrap(), p);
+        assert_eq!(Path::parse("image.tag").unwrap(), Path::root().key("image").key("tag"));
+        assert_eq!(Path::parse("list[2]").unwrap(), Path::root().key("list").index(2));
+        assert!(Path::parse("a[x]").is_err());
+    }
+}
