@@ -11,7 +11,7 @@ use crate::manifest;
 use crate::release::history::HistoryRow;
 use crate::release::size::{OBJECT_DATA_LIMIT, size_report};
 use crate::release::{DecodedRecord, Status};
-use crate::values::{coalesce::coalesce_values, sorted};
+use crate::values::{coalesce::coalesce_plain, sorted};
 
 pub fn serialize<T: Serialize>(value: &T, format: OutputFormat) -> anyhow::Result<String> {
     Ok(match format {
@@ -121,7 +121,7 @@ pub fn all_values(r: &DecodedRecord, format: OutputFormat) -> anyhow::Result<(St
     let empty = Map::new();
     let chart_values = r.release.chart_values().unwrap_or(&empty);
     let user = r.release.config().unwrap_or(&empty);
-    let (merged, warnings) = coalesce_values(r.release.chart_name(), chart_values, user);
+    let (merged, warnings) = coalesce_plain(r.release.chart_name(), chart_values, user);
     Ok((values_output("COMPUTED VALUES:", Some(&merged), format)?, warnings))
 }
 

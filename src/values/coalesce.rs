@@ -1,54 +1,177 @@
-//! Helm's coalescing of a chart's default values under user values, for a
-//! chart without subcharts (a stored release's chart has none: Helm stores
-//! the dependency-processed chart). Helm v4.2.3 rules.
-//! helm: pkg/chart/common/util/coalesce.go coalesceValues, coalesceTablesFullKey
+//! Helm's coalescing of chart defaults under user values, with subcharts and
+//! globals, on the provenance tree: Helm's decisions only depend on values,
+//! so origins travel with them, and every value Helm discards is recorded.
+//! Helm v4.2.3 rules (research: helm-values-storage.md §4).
+//! helm: pkg/chart/common/util/coalesce.go
 
 use serde_json::{Map, Value};
 
-use super::gofmt::go_v;
+use super::gofmt::go_float;
+use super::path::Path;
+use super::tree::{EventKind, Kind, Origin, Recorder, Source, V, VMap, map_from_json, map_to_json};
 
-/// `CoalesceValues(chart, user)` for a chart named `chart_name` with defaults
-/// `chart_values` and no subcharts. Returns the values and Helm's warnings.
-pub fn coalesce_values(chart_name: &str, chart_values: &Map<String, Value>, user: &Map<String, Value>) -> (Map<String, Value>, Vec<String>) {
-    let mut out = user.clone();
-    let mut warnings = Vec::new();
-    coalesce_chart_level(chart_name, chart_values, &mut out, false, &mut warnings);
-    (out, warnings)
+/// A chart as coalescing sees it: its name (the alias after dependency
+/// processing), its default values, and its enabled subcharts.
+#[derive(Debug, Clone)]
+pub struct ChartValues {
+    pub name: String,
+    pub values: VMap,
+    pub dependencies: Vec<ChartValues>,
 }
 
-fn coalesce_chart_level(
-    prefix: &str,
-    chart_values: &Map<String, Value>,
-    v: &mut Map<String, Value>,
-    merge: bool,
-    warnings: &mut Vec<String>,
-) {
-    for (key, cv) in chart_values {
-        let mut cv = cv.clone();
-        match v.get_mut(key) {
-            Some(Value::Null) if !merge => {
-                // A user null deletes the key, whatever the chart had.
-                v.remove(key);
-            }
-            Some(Value::Object(uv)) => match &mut cv {
-                Value::Object(src) => {
-                    if !merge {
-                        clean_nils(src);
-                    }
-                    let src = std::mem::take(src);
-                    coalesce_tables(uv, src, &format!("{prefix}.{key}"), merge, warnings);
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CoalesceError {
+    /// helm: coalesceDeps, `type mismatch on %s: %t` (Go's %t of a non-bool).
+    #[error("type mismatch on {name}: %!t({go_type}={value})")]
+    TypeMismatch { name: String, go_type: String, value: String },
+    #[error("type mismatch on {name}: %!t(<nil>)")]
+    NullSection { name: String },
+}
+
+/// `CoalesceValues(chart, user)`: what templates see as `.Values`.
+pub fn coalesce_values(chart: &ChartValues, user: VMap, rec: &mut Recorder) -> Result<VMap, CoalesceError> {
+    let mut dest = user;
+    coalesce(chart, &mut dest, "", &Path::root(), false, rec)?;
+    Ok(dest)
+}
+
+/// `MergeValues(chart, user)`: like coalescing but nulls are kept.
+pub fn merge_values(chart: &ChartValues, user: VMap, rec: &mut Recorder) -> Result<VMap, CoalesceError> {
+    let mut dest = user;
+    coalesce(chart, &mut dest, "", &Path::root(), true, rec)?;
+    Ok(dest)
+}
+
+fn concat(a: &str, b: &str) -> String {
+    if a.is_empty() { b.to_string() } else { format!("{a}.{b}") }
+}
+
+fn coalesce(ch: &ChartValues, dest: &mut VMap, prefix: &str, path: &Path, merge: bool, rec: &mut Recorder) -> Result<(), CoalesceError> {
+    coalesce_chart_values(ch, dest, prefix, path, merge, rec);
+    coalesce_deps(ch, dest, prefix, path, merge, rec)
+}
+
+fn coalesce_deps(ch: &ChartValues, dest: &mut VMap, prefix: &str, path: &Path, merge: bool, rec: &mut Recorder) -> Result<(), CoalesceError> {
+    for sub in &ch.dependencies {
+        let (mut dv, origin) = match dest.shift_remove(&sub.name) {
+            None => (VMap::new(), Origin::new(Source::Helm { why: format!("section for subchart {}", sub.name) })),
+            Some(V { kind: Kind::Map(m), origin }) => (m, origin),
+            Some(v) => return Err(type_mismatch(&sub.name, &v)),
+        };
+        let sub_prefix = concat(prefix, &ch.name);
+        coalesce_globals(&mut dv, dest, &sub_prefix, &ch.name, path, rec);
+        coalesce(sub, &mut dv, &sub_prefix, &path.key(&sub.name), merge, rec)?;
+        dest.insert(sub.name.clone(), V::new(Kind::Map(dv), origin));
+    }
+    Ok(())
+}
+
+fn type_mismatch(name: &str, v: &V) -> CoalesceError {
+    match &v.kind {
+        Kind::Null => CoalesceError::NullSection { name: name.to_string() },
+        Kind::Bool(_) => CoalesceError::TypeMismatch { name: name.to_string(), go_type: "bool".into(), value: go_v(v) },
+        Kind::Int(_) => CoalesceError::TypeMismatch { name: name.to_string(), go_type: "int64".into(), value: go_v(v) },
+        Kind::Float(_) => CoalesceError::TypeMismatch { name: name.to_string(), go_type: "float64".into(), value: go_v(v) },
+        Kind::Str(_) => CoalesceError::TypeMismatch { name: name.to_string(), go_type: "string".into(), value: go_v(v) },
+        Kind::List(_) => CoalesceError::TypeMismatch { name: name.to_string(), go_type: "[]interface {}".into(), value: go_v(v) },
+        Kind::Map(_) => CoalesceError::TypeMismatch { name: name.to_string(), go_type: "map[string]interface {}".into(), value: go_v(v) },
+    }
+}
+
+/// Copies the parent's `global` down into a subchart's section (never up).
+fn coalesce_globals(dest: &mut VMap, parent: &VMap, prefix: &str, parent_name: &str, path: &Path, rec: &mut Recorder) {
+    let mut dg = match dest.shift_remove("global") {
+        None => V::new(Kind::Map(VMap::new()), Origin::new(Source::Global { from_chart: parent_name.to_string() })),
+        Some(v) if v.is_map() => v,
+        Some(v) => {
+            rec.warn("warning: skipping globals because destination global is not a table.".into());
+            dest.insert("global".into(), v);
+            return;
+        }
+    };
+    let sg = match parent.get("global") {
+        None => None,
+        Some(v) if v.is_map() => v.as_map(),
+        Some(_) => {
+            rec.warn("warning: skipping globals because source global is not a table.".into());
+            dest.insert("global".into(), dg);
+            return;
+        }
+    };
+    let gpath = path.key("global");
+    if let (Some(sg), Some(dgm)) = (sg, dg.as_map_mut()) {
+        for (key, val) in sg {
+            match (&val.kind, dgm.get_mut(key)) {
+                (Kind::Map(pv), None) => {
+                    dgm.insert(key.clone(), V::new(Kind::Map(pv.clone()), val.origin.clone()));
                 }
-                Value::Null => {}
-                _ => warnings.push(format!("warning: skipped value for {prefix}.{key}: Not a table.")),
+                (Kind::Map(_), Some(existing)) if !existing.is_map() => {
+                    rec.warn(format!("Conflict: cannot merge map onto non-map for {key:?}. Skipping."));
+                }
+                (Kind::Map(pv), Some(existing)) => {
+                    // The parent's global wins; the subchart's fills gaps (merge keeps nulls).
+                    let mut vv = pv.clone();
+                    let sub_side = existing.as_map().cloned().unwrap_or_default();
+                    coalesce_tables(&mut vv, sub_side, &concat(prefix, key), &gpath.key(key), true, rec);
+                    *existing = V::new(Kind::Map(vv), val.origin.clone());
+                }
+                (_, Some(existing)) if existing.is_map() => {
+                    rec.warn(format!("key {key} is table. Skipping"));
+                }
+                (_, Some(existing)) => {
+                    let old = std::mem::replace(existing, val.clone());
+                    rec.lost(gpath.key(key), old, EventKind::Overridden, Some(val.origin.clone()));
+                }
+                (_, None) => {
+                    dgm.insert(key.clone(), val.clone());
+                }
+            }
+        }
+    }
+    dest.insert("global".into(), dg);
+}
+
+/// `coalesceValues`: this chart's defaults under the values in `v`.
+fn coalesce_chart_values(ch: &ChartValues, v: &mut VMap, prefix: &str, path: &Path, merge: bool, rec: &mut Recorder) {
+    let sub_prefix = concat(prefix, &ch.name);
+    for (key, cv) in &ch.values {
+        let here = path.key(key);
+        match v.get_mut(key) {
+            Some(uv) if uv.is_null() && !merge => {
+                // A user null deletes the key, whatever the chart had.
+                let by = uv.origin.clone();
+                rec.lost(here, cv.clone(), EventKind::DeletedByNull, Some(by.clone()));
+                v.shift_remove(key);
+            }
+            Some(uv) if uv.is_map() => match &cv.kind {
+                Kind::Map(src) => {
+                    let child_merge = merge || ch.dependencies.iter().any(|d| d.name == *key);
+                    let mut src = src.clone();
+                    if !child_merge {
+                        clean_nils(&mut src);
+                    }
+                    if let Some(dst) = uv.as_map_mut() {
+                        coalesce_tables(dst, src, &concat(&sub_prefix, key), &here, child_merge, rec);
+                    }
+                }
+                Kind::Null => {}
+                _ => {
+                    rec.warn(format!("warning: skipped value for {sub_prefix}.{key}: Not a table."));
+                    rec.lost(here, cv.clone(), EventKind::SkippedTypeMismatch, Some(uv.origin.clone()));
+                }
             },
-            // A user scalar or list replaces the chart value silently.
-            Some(_) => {}
+            Some(uv) => {
+                // A user scalar or list replaces the chart value silently, even a map.
+                let by = uv.origin.clone();
+                rec.lost(here, cv.clone(), EventKind::Overridden, Some(by));
+            }
             None => {
+                let mut cv = cv.clone();
                 if !merge {
                     if cv.is_null() {
                         continue;
                     }
-                    if let Value::Object(m) = &mut cv {
+                    if let Some(m) = cv.as_map_mut() {
                         clean_nils(m);
                     }
                 }
@@ -59,52 +182,93 @@ fn coalesce_chart_level(
 }
 
 /// `coalesceTablesFullKey(dst, src)`: `dst` wins; maps merge recursively.
-pub fn coalesce_tables(
-    dst: &mut Map<String, Value>,
-    mut src: Map<String, Value>,
-    prefix: &str,
-    merge: bool,
-    warnings: &mut Vec<String>,
-) {
-    let src_non_nil: std::collections::HashSet<String> =
-        src.iter().filter(|(_, v)| !v.is_null()).map(|(k, _)| k.clone()).collect();
-    // Helm writes the dst nils into src before merging (it mutates src).
+pub fn coalesce_tables(dst: &mut VMap, mut src: VMap, prefix: &str, path: &Path, merge: bool, rec: &mut Recorder) {
+    let src_non_nil: std::collections::HashSet<String> = src.iter().filter(|(_, v)| !v.is_null()).map(|(k, _)| k.clone()).collect();
+    // Helm writes dst's nils into src before merging (it mutates src).
     for (k, v) in dst.iter() {
-        if v.is_null() {
-            src.insert(k.clone(), Value::Null);
+        if v.is_null()
+            && let Some(old) = src.insert(k.clone(), v.clone())
+            && !old.is_null()
+            && !merge
+        {
+            // Remember the value the null is about to remove.
+            rec.lost(path.key(k), old, EventKind::DeletedByNull, Some(v.origin.clone()));
         }
     }
     for (key, sv) in src {
-        let full = if prefix.is_empty() { key.clone() } else { format!("{prefix}.{key}") };
+        let full = concat(prefix, &key);
+        let here = path.key(&key);
         match dst.get_mut(&key) {
-            Some(Value::Null) if !merge && src_non_nil.contains(&key) => {
-                dst.remove(&key);
+            Some(dv) if dv.is_null() && !merge && src_non_nil.contains(&key) => {
+                dst.shift_remove(&key);
             }
             None => {
                 dst.insert(key, sv);
             }
-            Some(dv) => match (dv, sv) {
-                (Value::Object(dm), Value::Object(sm)) => coalesce_tables(dm, sm, &full, merge, warnings),
-                (_, sv @ Value::Object(_)) => {
-                    warnings.push(format!("warning: cannot overwrite table with non table for {full} ({})", go_v(&sv)));
+            Some(dv) => match (&mut dv.kind, &sv.kind) {
+                (Kind::Map(dm), Kind::Map(sm)) => {
+                    let sm = sm.clone();
+                    coalesce_tables(dm, sm, &full, &here, merge, rec);
                 }
-                (Value::Object(_), sv) if !sv.is_null() => {
-                    warnings.push(format!("warning: destination for {full} is a table. Ignoring non-table value ({})", go_v(&sv)));
+                (_, Kind::Map(_)) => {
+                    rec.warn(format!("warning: cannot overwrite table with non table for {full} ({})", go_v(&sv)));
+                    rec.lost(here, sv, EventKind::SkippedTypeMismatch, Some(dv.origin.clone()));
                 }
-                _ => {}
+                (Kind::Map(_), _) if !sv.is_null() => {
+                    rec.warn(format!("warning: destination for {full} is a table. Ignoring non-table value ({})", go_v(&sv)));
+                    rec.lost(here, sv, EventKind::SkippedTypeMismatch, Some(dv.origin.clone()));
+                }
+                (Kind::Null, _) => {}
+                _ => {
+                    if !sv.is_null() {
+                        rec.lost(here, sv, EventKind::Overridden, Some(dv.origin.clone()));
+                    }
+                }
             },
         }
     }
 }
 
 /// Removes nulls from chart defaults, recursively (v4.2: they must not leak).
-fn clean_nils(m: &mut Map<String, Value>) {
+fn clean_nils(m: &mut VMap) {
     m.retain(|_, v| !v.is_null());
     for v in m.values_mut() {
-        if let Value::Object(sub) = v {
+        if let Some(sub) = v.as_map_mut() {
             clean_nils(sub);
         }
     }
+}
+
+/// Go's `%v` of a value (maps with sorted keys, nil as `<nil>`).
+pub fn go_v(v: &V) -> String {
+    match &v.kind {
+        Kind::Null => "<nil>".into(),
+        Kind::Bool(b) => b.to_string(),
+        Kind::Int(i) => i.to_string(),
+        Kind::Float(f) => go_float(*f),
+        Kind::Str(s) => s.clone(),
+        Kind::List(l) => format!("[{}]", l.iter().map(go_v).collect::<Vec<_>>().join(" ")),
+        Kind::Map(m) => {
+            let mut keys: Vec<&String> = m.keys().collect();
+            keys.sort();
+            format!("map[{}]", keys.into_iter().map(|k| format!("{k}:{}", go_v(&m[k]))).collect::<Vec<_>>().join(" "))
+        }
+    }
+}
+
+/// `helm get values --all`: `CoalesceValues(stored chart, config)` for a chart
+/// without subcharts (stored charts have none). Plain JSON in and out.
+pub fn coalesce_plain(chart_name: &str, chart_values: &Map<String, Value>, user: &Map<String, Value>) -> (Map<String, Value>, Vec<String>) {
+    let chart = ChartValues {
+        name: chart_name.to_string(),
+        values: map_from_json(chart_values, false, &Origin::new(Source::ChartDefault { chart: chart_name.into(), file: "values.yaml".into(), line: None, column: None })),
+        dependencies: Vec::new(),
+    };
+    let user = map_from_json(user, false, &Origin::new(Source::ReleaseConfig { revision: 0 }));
+    let mut rec = Recorder::default();
+    // Without subcharts coalescing cannot fail.
+    let merged = coalesce_values(&chart, user, &mut rec).unwrap_or_default();
+    (map_to_json(&merged), rec.warnings)
 }
 
 #[cfg(test)]
@@ -117,7 +281,7 @@ mod tests {
     }
 
     fn co(chart: Value, user: Value) -> (Value, Vec<String>) {
-        let (m, w) = coalesce_values("parent", &map(chart), &map(user));
+        let (m, w) = coalesce_plain("parent", &map(chart), &map(user));
         (crate::values::sorted(&Value::Object(m)), w)
     }
 
@@ -158,5 +322,35 @@ mod tests {
     fn lists_are_replaced_not_merged() {
         let (v, _) = co(json!({"l": [1, 2, 3]}), json!({"l": [9]}));
         assert_eq!(v, json!({"l": [9]}));
+    }
+
+    fn chart(name: &str, values: Value, deps: Vec<ChartValues>) -> ChartValues {
+        ChartValues {
+            name: name.into(),
+            values: map_from_json(&map(values), true, &Origin::new(Source::ChartDefault { chart: name.into(), file: "values.yaml".into(), line: None, column: None })),
+            dependencies: deps,
+        }
+    }
+
+    #[test]
+    fn subchart_defaults_sit_under_the_parents_section_and_globals_flow_down() {
+        let sub = chart("sub", json!({"port": 80, "global": {"region": "sub-default", "tier": "sub"}}), vec![]);
+        let parent = chart("parent", json!({"global": {"region": "eu"}, "sub": {"port": 81}}), vec![sub]);
+        let mut rec = Recorder::default();
+        let out = coalesce_values(&parent, VMap::new(), &mut rec).unwrap();
+        let v = crate::values::sorted(&Value::Object(map_to_json(&out)));
+        assert_eq!(v, json!({"global": {"region": "eu"}, "sub": {"global": {"region": "eu", "tier": "sub"}, "port": 81.0}}));
+        // The subchart's default port lost to the parent's section, and that is recorded.
+        let events: Vec<(String, EventKind)> = rec.events.iter().map(|e| (e.path.to_string(), e.event)).collect();
+        assert!(events.contains(&("sub.port".to_string(), EventKind::Overridden)), "{events:?}");
+    }
+
+    #[test]
+    fn a_non_map_subchart_section_is_helms_type_mismatch_error() {
+        let sub = chart("sub", json!({}), vec![]);
+        let parent = chart("parent", json!({}), vec![sub]);
+        let user = map_from_json(&map(json!({"sub": "str"})), false, &Origin::new(Source::Helm { why: "t".into() }));
+        let err = coalesce_values(&parent, user, &mut Recorder::default()).unwrap_err();
+        assert_eq!(err.to_string(), "type mismatch on sub: %!t(string=str)");
     }
 }

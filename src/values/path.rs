@@ -39,12 +39,16 @@ impl Path {
         self.0.starts_with(&other.0)
     }
 
-    /// Parses the printed form back (for `--key`).
+    /// Parses the printed form back (for `--key`); `""` is the root.
     pub fn parse(text: &str) -> Result<Path, String> {
+        if text.is_empty() {
+            return Ok(Path::root());
+        }
         let mut segs = Vec::new();
         let mut key = String::new();
-        let mut chars = text.chars().peekable();
-        let mut pending_key = true;
+        // After `]` only `.`, `[` or the end may follow, and no key is pending.
+        let mut after_index = false;
+        let mut chars = text.chars();
         while let Some(c) = chars.next() {
             match c {
                 '\\' => match chars.next() {
@@ -52,37 +56,26 @@ impl Path {
                     None => return Err(format!("{text:?}: a trailing \\ escapes nothing")),
                 },
                 '.' => {
-                    if pending_key {
+                    if !after_index {
                         segs.push(Seg::Key(std::mem::take(&mut key)));
                     }
-                    pending_key = true;
+                    after_index = false;
                 }
                 '[' => {
-                    if pending_key && !(key.is_empty() && !segs.is_empty()) {
+                    if !after_index {
                         segs.push(Seg::Key(std::mem::take(&mut key)));
                     }
-                    let mut digits = String::new();
-                    loop {
-                        match chars.next() {
-                            Some(']') => break,
-                            Some(d) if d.is_ascii_digit() => digits.push(d),
-                            _ => return Err(format!("{text:?}: expected a list index like [0]")),
-                        }
-                    }
+                    let digits: String = chars.by_ref().take_while(|d| *d != ']').collect();
                     let i = digits.parse().map_err(|_| format!("{text:?}: expected a list index like [0]"))?;
                     segs.push(Seg::Index(i));
-                    pending_key = false;
+                    after_index = true;
                 }
-                other => {
-                    key.push(other);
-                    pending_key = true;
-                }
+                other if after_index => return Err(format!("{text:?}: expected . or [ after ], found {other:?}")),
+                other => key.push(other),
             }
         }
-        if pending_key && (!key.is_empty() || segs.is_empty() || matches!(segs.last(), Some(Seg::Key(_)))) {
-            if !(key.is_empty() && segs.is_empty() && text.is_empty()) {
-                segs.push(Seg::Key(key));
-            }
+        if !after_index {
+            segs.push(Seg::Key(key));
         }
         Ok(Path(segs))
     }

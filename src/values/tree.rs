@@ -1,0 +1,185 @@
+//! The value tree with provenance: every node remembers where it came from,
+//! so Helm's merge rules can run unchanged while `explain` learns who set,
+//! overrode or deleted each key. Numbers keep Go's types (int64 vs float64).
+
+use std::rc::Rc;
+
+use indexmap::IndexMap;
+use serde_json::{Number, Value};
+
+use super::path::Path;
+
+/// Where a value came from.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum Source {
+    /// A chart's own values.yaml (`chart` is the chart's name as Helm shows it).
+    ChartDefault { chart: String, file: String, line: Option<usize>, column: Option<usize> },
+    /// A parent chart's values.yaml section for a subchart.
+    ParentValues { chart: String, file: String, line: Option<usize>, column: Option<usize> },
+    /// `-f FILE`.
+    ValuesFile { file: String, line: Option<usize>, column: Option<usize> },
+    /// A `--set*` flag: which kind, its 0-based index among flags of that kind, the expression.
+    #[serde(rename = "set")]
+    SetFlag { flag: String, index: usize, expr: String },
+    /// Copied by `import-values` from a subchart.
+    ImportValues { chart: String, from: String },
+    /// Copied down from a parent's `global`.
+    Global { from_chart: String },
+    /// The stored config of a release revision.
+    ReleaseConfig { revision: i64 },
+    /// Created by Helm itself (an empty subchart section).
+    Helm { why: String },
+}
+
+impl Source {
+    /// The `kind` word of the JSON contract (`set` flags report their own flag).
+    pub fn kind_word(&self) -> String {
+        match self {
+            Source::ChartDefault { .. } => "chart-default".into(),
+            Source::ParentValues { .. } => "parent-values".into(),
+            Source::ValuesFile { .. } => "values-file".into(),
+            Source::SetFlag { flag, .. } => flag.trim_start_matches("--").to_string(),
+            Source::ImportValues { .. } => "import-values".into(),
+            Source::Global { .. } => "global".into(),
+            Source::ReleaseConfig { .. } => "release-config".into(),
+            Source::Helm { .. } => "helm".into(),
+        }
+    }
+}
+
+pub type Origin = Rc<Source>;
+
+#[derive(Debug, Clone)]
+pub enum Kind {
+    Null,
+    Bool(bool),
+    /// Go int64 (`--set` integers).
+    Int(i64),
+    /// Go float64 (every number from YAML or JSON).
+    Float(f64),
+    Str(String),
+    List(Vec<V>),
+    Map(IndexMap<String, V>),
+}
+
+/// A value and its origin.
+#[derive(Debug, Clone)]
+pub struct V {
+    pub kind: Kind,
+    pub origin: Origin,
+}
+
+pub type VMap = IndexMap<String, V>;
+
+impl V {
+    pub fn new(kind: Kind, origin: Origin) -> V {
+        V { kind, origin }
+    }
+
+    pub fn is_null(&self) -> bool {
+        matches!(self.kind, Kind::Null)
+    }
+
+    pub fn as_map(&self) -> Option<&VMap> {
+        match &self.kind {
+            Kind::Map(m) => Some(m),
+            _ => None,
+        }
+    }
+
+    pub fn as_map_mut(&mut self) -> Option<&mut VMap> {
+        match &mut self.kind {
+            Kind::Map(m) => Some(m),
+            _ => None,
+        }
+    }
+
+    pub fn is_map(&self) -> bool {
+        matches!(self.kind, Kind::Map(_))
+    }
+
+    /// Builds a tree from JSON, every node with the origin `origin_of(path)`.
+    /// `float_numbers`: every number becomes a float64 (YAML and JSON input).
+    pub fn from_json(value: &Value, path: &Path, float_numbers: bool, origin_of: &mut dyn FnMut(&Path) -> Origin) -> V {
+        let origin = origin_of(path);
+        let kind = match value {
+            Value::Null => Kind::Null,
+            Value::Bool(b) => Kind::Bool(*b),
+            Value::Number(n) => number_kind(n, float_numbers),
+            Value::String(s) => Kind::Str(s.clone()),
+            Value::Array(a) => Kind::List(a.iter().enumerate().map(|(i, x)| V::from_json(x, &path.index(i), float_numbers, origin_of)).collect()),
+            Value::Object(m) => Kind::Map(m.iter().map(|(k, x)| (k.clone(), V::from_json(x, &path.key(k), float_numbers, origin_of))).collect()),
+        };
+        V { kind, origin }
+    }
+
+    /// The plain value, keys in the tree's order.
+    pub fn to_json(&self) -> Value {
+        match &self.kind {
+            Kind::Null => Value::Null,
+            Kind::Bool(b) => Value::Bool(*b),
+            Kind::Int(i) => Value::Number((*i).into()),
+            Kind::Float(f) => Number::from_f64(*f).map_or(Value::Null, Value::Number),
+            Kind::Str(s) => Value::String(s.clone()),
+            Kind::List(l) => Value::Array(l.iter().map(V::to_json).collect()),
+            Kind::Map(m) => Value::Object(m.iter().map(|(k, v)| (k.clone(), v.to_json())).collect()),
+        }
+    }
+}
+
+/// A map of plain JSON turned into a tree map with one origin for everything.
+pub fn map_from_json(map: &serde_json::Map<String, Value>, float_numbers: bool, origin: &Origin) -> VMap {
+    let mut same = |_: &Path| origin.clone();
+    map.iter().map(|(k, v)| (k.clone(), V::from_json(v, &Path::root().key(k), float_numbers, &mut same))).collect()
+}
+
+pub fn map_to_json(map: &VMap) -> serde_json::Map<String, Value> {
+    map.iter().map(|(k, v)| (k.clone(), v.to_json())).collect()
+}
+
+fn number_kind(n: &Number, float_numbers: bool) -> Kind {
+    if !float_numbers && let Some(i) = n.as_i64() {
+        return Kind::Int(i);
+    }
+    Kind::Float(n.as_f64().unwrap_or(0.0))
+}
+
+/// What happened to a value that did not survive.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum EventKind {
+    /// A higher-priority source replaced it.
+    Overridden,
+    /// A null from a higher-priority source deleted the key.
+    DeletedByNull,
+    /// Helm ignored it because its type did not fit (a warning was printed).
+    SkippedTypeMismatch,
+}
+
+#[derive(Debug, Clone)]
+pub struct Event {
+    pub path: Path,
+    /// The value that lost.
+    pub value: V,
+    pub event: EventKind,
+    /// The value that won, when there is one.
+    pub by: Option<Origin>,
+}
+
+/// Collects what the merge engines discard, and Helm's warnings.
+#[derive(Debug, Default)]
+pub struct Recorder {
+    pub events: Vec<Event>,
+    pub warnings: Vec<String>,
+}
+
+impl Recorder {
+    pub fn lost(&mut self, path: Path, value: V, event: EventKind, by: Option<Origin>) {
+        self.events.push(Event { path, value, event, by });
+    }
+
+    pub fn warn(&mut self, text: String) {
+        self.warnings.push(text);
+    }
+}
