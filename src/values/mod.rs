@@ -4,6 +4,7 @@
 pub mod coalesce;
 pub mod gofmt;
 pub mod path;
+pub mod tree;
 
 use serde_json::{Map, Value};
 
