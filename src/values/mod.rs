@@ -2,6 +2,7 @@
 //! formatting of values in Helm's messages.
 
 pub mod coalesce;
+pub mod dependencies;
 pub mod gofmt;
 pub mod path;
 pub mod tree;

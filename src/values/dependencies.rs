@@ -1,0 +1,255 @@
+//! Helm's dependency processing before coalescing: aliases, tags,
+//! conditions, and import-values, on the provenance tree.
+//! helm: pkg/chart/v2/util/dependencies.go ProcessDependencies
+
+use super::coalesce::{ChartValues, CoalesceError, coalesce_tables, coalesce_values, merge_values};
+use super::path::Path;
+use super::tree::{Kind, Origin, Recorder, Source, V, VMap};
+
+/// A loaded chart before dependency processing.
+#[derive(Debug, Clone)]
+pub struct ChartSpec {
+    pub name: String,
+    pub version: String,
+    pub values: VMap,
+    /// Chart.yaml `dependencies` (requirements.yaml for apiVersion v1);
+    /// `None` when the chart declares none (then every loaded subchart stays).
+    pub requirements: Option<Vec<Requirement>>,
+    /// The charts found under `charts/`.
+    pub subcharts: Vec<ChartSpec>,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Requirement {
+    pub name: String,
+    pub version: String,
+    pub alias: Option<String>,
+    pub condition: String,
+    pub tags: Vec<String>,
+    pub import_values: Vec<ImportValue>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ImportValue {
+    /// `- data`: the child's `exports.data` merged at the parent's root.
+    Exports(String),
+    /// `- {child: X, parent: Y}` (both as Go's `%v` prints them).
+    Map { child: String, parent: String },
+}
+
+/// `ProcessDependencies(chart, user)` then the chart coalescing sees.
+pub fn process_dependencies(chart: &ChartSpec, user: &VMap, rec: &mut Recorder) -> Result<ChartValues, CoalesceError> {
+    let mut c = chart.clone();
+    process_enabled(&mut c, user, "", rec)?;
+    process_imports(&mut c, rec)?;
+    Ok(to_chart_values(&c))
+}
+
+fn to_chart_values(c: &ChartSpec) -> ChartValues {
+    ChartValues { name: c.name.clone(), values: c.values.clone(), dependencies: c.subcharts.iter().map(to_chart_values).collect() }
+}
+
+/// Masterminds semver's `IsCompatibleRange`: false when either side does not parse.
+pub fn is_compatible_range(constraint: &str, version: &str) -> bool {
+    let Ok(v) = semver::Version::parse(version.trim().trim_start_matches('v')) else { return false };
+    constraint.split("||").any(|alt| to_semver_req(alt).is_some_and(|req| req.matches(&v)))
+}
+
+/// Masterminds writes AND as spaces or commas and allows `>= 1.2`; the
+/// semver crate wants commas and no space after the operator.
+fn to_semver_req(text: &str) -> Option<semver::VersionReq> {
+    let mut parts: Vec<String> = Vec::new();
+    let mut pending_op = String::new();
+    for tok in text.split(|c: char| c.is_whitespace() || c == ',').filter(|t| !t.is_empty()) {
+        if tok.chars().all(|c| "<>=!~^".contains(c)) {
+            pending_op.push_str(tok);
+        } else {
+            parts.push(format!("{}{}", std::mem::take(&mut pending_op), tok.trim_start_matches('v')));
+        }
+    }
+    if parts.is_empty() {
+        return None;
+    }
+    semver::VersionReq::parse(&parts.join(", ")).ok()
+}
+
+fn spec_values(c: &ChartSpec) -> ChartValues {
+    to_chart_values(c)
+}
+
+/// `processDependencyEnabled`: rebuilds the subchart list (aliases), then
+/// drops the subcharts that tags or conditions disable, recursively.
+fn process_enabled(c: &mut ChartSpec, v: &VMap, path: &str, rec: &mut Recorder) -> Result<(), CoalesceError> {
+    let Some(mut reqs) = c.requirements.clone() else { return Ok(()) };
+    let loaded = std::mem::take(&mut c.subcharts);
+    // Loaded charts no entry claims stay as they are.
+    let mut charts: Vec<ChartSpec> = loaded
+        .iter()
+        .filter(|ch| !reqs.iter().any(|r| r.name == ch.name && is_compatible_range(&r.version, &ch.version)))
+        .cloned()
+        .collect();
+    for r in reqs.iter_mut() {
+        if let Some(found) = loaded.iter().find(|ch| ch.name == r.name && is_compatible_range(&r.version, &ch.version)) {
+            let mut copy = found.clone();
+            if let Some(alias) = r.alias.as_ref().filter(|a| !a.is_empty()) {
+                copy.name = alias.clone();
+            }
+            charts.push(copy);
+        }
+        if let Some(alias) = r.alias.as_ref().filter(|a| !a.is_empty()) {
+            r.name = alias.clone();
+        }
+    }
+    c.subcharts = charts;
+    // Conditions and tags read the coalesced values (warnings count, events do not).
+    let mut scratch = Recorder::default();
+    let cvals = coalesce_values(&spec_values(c), v.clone(), &mut scratch)?;
+    rec.warnings.append(&mut scratch.warnings);
+    let mut enabled = vec![true; reqs.len()];
+    apply_tags(&reqs, &cvals, &mut enabled, rec);
+    apply_conditions(&reqs, &cvals, path, &mut enabled, rec);
+    let disabled: Vec<String> = reqs.iter().zip(&enabled).filter(|(_, on)| !**on).map(|(r, _)| r.name.clone()).collect();
+    c.subcharts.retain(|ch| !disabled.contains(&ch.name));
+    for sub in c.subcharts.iter_mut() {
+        let subpath = format!("{path}{}.", sub.name);
+        process_enabled(sub, &cvals, &subpath, rec)?;
+    }
+    reqs.retain(|r| !disabled.contains(&r.name));
+    c.requirements = Some(reqs);
+    Ok(())
+}
+
+fn apply_tags(reqs: &[Requirement], cvals: &VMap, enabled: &mut [bool], rec: &mut Recorder) {
+    let Some(tags) = cvals.get("tags").and_then(V::as_map) else { return };
+    for (r, on) in reqs.iter().zip(enabled.iter_mut()) {
+        let (mut has_true, mut has_false) = (false, false);
+        for t in &r.tags {
+            match tags.get(t).map(|v| &v.kind) {
+                Some(Kind::Bool(true)) => has_true = true,
+                Some(Kind::Bool(false)) => has_false = true,
+                Some(_) => rec.warn(format!("returned non-bool value tag={t} chart={}", r.name)),
+                None => {}
+            }
+        }
+        if !has_true && has_false {
+            *on = false;
+        } else {
+            *on = true;
+        }
+    }
+}
+
+fn apply_conditions(reqs: &[Requirement], cvals: &VMap, path: &str, enabled: &mut [bool], rec: &mut Recorder) {
+    for (r, on) in reqs.iter().zip(enabled.iter_mut()) {
+        // Helm trims the whole condition, not each comma-separated part.
+        for cond in r.condition.trim().split(',').filter(|c| !c.is_empty()) {
+            match path_value(cvals, &format!("{path}{cond}")) {
+                Some(Kind::Bool(b)) => {
+                    *on = *b;
+                    break;
+                }
+                Some(_) => rec.warn(format!("returned non-bool value path={cond} chart={}", r.name)),
+                None => {}
+            }
+        }
+    }
+}
+
+/// `Values.Table(name)`: the map at a dotted path.
+fn table<'a>(vals: &'a VMap, dotted: &str) -> Option<&'a VMap> {
+    let mut cur = vals;
+    for part in dotted.split('.') {
+        cur = cur.get(part)?.as_map()?;
+    }
+    Some(cur)
+}
+
+/// `Values.PathValue(path)`: a non-map value at a dotted path.
+fn path_value<'a>(vals: &'a VMap, dotted: &str) -> Option<&'a Kind> {
+    let (parent, last) = match dotted.rsplit_once('.') {
+        Some((p, l)) => (table(vals, p)?, l),
+        None => (vals, dotted),
+    };
+    parent.get(last).filter(|v| !v.is_map()).map(|v| &v.kind)
+}
+
+/// `pathToMap(path, data)`: `data` nested under the dotted path (`.` is the root).
+fn path_to_map(dotted: &str, data: VMap, origin: &Origin) -> VMap {
+    if dotted == "." {
+        return data;
+    }
+    let mut cur = data;
+    for key in dotted.split('.').rev() {
+        let mut m = VMap::new();
+        m.insert(key.to_string(), V::new(Kind::Map(cur), origin.clone()));
+        cur = m;
+    }
+    cur
+}
+
+/// Marks every node of an imported table as imported (keeping nothing of the
+/// child's position: the JSON contract names the chart and the table).
+fn retag(m: &mut VMap, origin: &Origin) {
+    for v in m.values_mut() {
+        v.origin = origin.clone();
+        match &mut v.kind {
+            Kind::Map(sub) => retag(sub, origin),
+            Kind::List(items) => {
+                for it in items {
+                    it.origin = origin.clone();
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// `processDependencyImportValues`: bottom-up, each parent's values become
+/// its merged defaults with the imported tables under them.
+fn process_imports(c: &mut ChartSpec, rec: &mut Recorder) -> Result<(), CoalesceError> {
+    for sub in c.subcharts.iter_mut() {
+        process_imports(sub, rec)?;
+    }
+    let Some(reqs) = c.requirements.clone() else { return Ok(()) };
+    let mut scratch = Recorder::default();
+    let cvals = merge_values(&spec_values(c), VMap::new(), &mut scratch)?;
+    rec.warnings.append(&mut scratch.warnings);
+    let mut b = VMap::new();
+    for r in &reqs {
+        for iv in &r.import_values {
+            let (child, parent) = match iv {
+                ImportValue::Map { child, parent } => (child.clone(), parent.clone()),
+                ImportValue::Exports(name) => (format!("exports.{name}"), ".".to_string()),
+            };
+            let Some(found) = table(&cvals, &format!("{}.{child}", r.name)) else {
+                rec.warn(format!("ImportValues missing table from chart chart={} child={child}", r.name));
+                continue;
+            };
+            let origin = Origin::new(Source::ImportValues { chart: r.name.clone(), from: format!("{}.{child}", r.name) });
+            let mut imported = found.clone();
+            retag(&mut imported, &origin);
+            let src = path_to_map(&parent, imported, &origin);
+            coalesce_tables(&mut b, src, "", &Path::root(), true, &mut scratch);
+        }
+    }
+    let mut merged = cvals;
+    coalesce_tables(&mut merged, b, "", &Path::root(), true, &mut scratch);
+    c.values = merged;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn semver_ranges_follow_masterminds_spelling() {
+        assert!(is_compatible_range("0.1.0", "0.1.0"));
+        assert!(is_compatible_range(">= 1.2, < 2", "1.5.0"));
+        assert!(is_compatible_range(">=1.2 <2", "1.5.0"));
+        assert!(is_compatible_range("~1.2.0 || ^3", "3.1.0"));
+        assert!(is_compatible_range("1.x", "1.9.9"));
+        assert!(!is_compatible_range("", "1.0.0"), "an empty constraint does not parse in Masterminds semver");
+        assert!(!is_compatible_range("^2", "1.0.0"));
+    }
+}
