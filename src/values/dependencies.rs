@@ -131,11 +131,8 @@ fn apply_tags(reqs: &[Requirement], cvals: &VMap, enabled: &mut [bool], rec: &mu
                 None => {}
             }
         }
-        if !has_true && has_false {
-            *on = false;
-        } else {
-            *on = true;
-        }
+        // Any true tag enables; only false tags disable; no tag leaves it enabled.
+        *on = has_true || !has_false;
     }
 }
 

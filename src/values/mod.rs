@@ -3,6 +3,7 @@
 
 pub mod coalesce;
 pub mod dependencies;
+pub mod explain;
 pub mod gofmt;
 pub mod path;
 pub mod tree;

@@ -1,0 +1,177 @@
+//! From a merged provenance tree and the recorded events to `explain`'s
+//! entries: one per leaf (scalars, surviving nulls, empty maps, lists), with
+//! the winning source and what it overrode; plus the keys that were deleted
+//! by a null or skipped for a type mismatch.
+
+use std::collections::BTreeMap;
+
+use serde_json::{Value, json};
+
+use super::path::{Path, Seg};
+use super::tree::{Event, EventKind, Kind, Recorder, Source, V, VMap};
+
+#[derive(Debug, Clone)]
+pub struct Lost {
+    pub value: Value,
+    pub event: EventKind,
+    pub source: Source,
+}
+
+#[derive(Debug, Clone)]
+pub struct Entry {
+    pub path: Path,
+    /// `None` when the key is gone (deleted by a null, or never set because skipped).
+    pub value: Option<Value>,
+    pub source: Option<Source>,
+    pub overridden: Vec<Lost>,
+}
+
+/// Orders paths as Helm prints keys: byte order of keys, list indexes by number.
+fn path_order(a: &Path, b: &Path) -> std::cmp::Ordering {
+    for (x, y) in a.0.iter().zip(&b.0) {
+        let o = match (x, y) {
+            (Seg::Key(p), Seg::Key(q)) => p.as_bytes().cmp(q.as_bytes()),
+            (Seg::Index(p), Seg::Index(q)) => p.cmp(q),
+            (Seg::Key(_), Seg::Index(_)) => std::cmp::Ordering::Greater,
+            (Seg::Index(_), Seg::Key(_)) => std::cmp::Ordering::Less,
+        };
+        if o != std::cmp::Ordering::Equal {
+            return o;
+        }
+    }
+    a.0.len().cmp(&b.0.len())
+}
+
+fn leaves(v: &V, path: Path, out: &mut Vec<(Path, V)>) {
+    match &v.kind {
+        Kind::Map(m) if !m.is_empty() => {
+            for (k, child) in m {
+                leaves(child, path.key(k), out);
+            }
+        }
+        _ => out.push((path, v.clone())),
+    }
+}
+
+/// The entries for `values` (the final tree) given what the engines recorded.
+pub fn entries(values: &VMap, rec: &Recorder) -> Vec<Entry> {
+    let mut found = Vec::new();
+    for (k, v) in values {
+        leaves(v, Path::root().key(k), &mut found);
+    }
+    let mut by_path: BTreeMap<String, Entry> = BTreeMap::new();
+    for (path, v) in found {
+        by_path.insert(
+            path.to_string(),
+            Entry { path, value: Some(v.to_json()), source: Some((*v.origin).clone()), overridden: Vec::new() },
+        );
+    }
+    for Event { path, value, event, .. } in &rec.events {
+        // A lost value belongs to the leaf at its path, or to the leaf above
+        // it when a whole list or scalar replaced a deeper map.
+        let key = owning_leaf(&by_path, path).unwrap_or_else(|| path.to_string());
+        let entry = by_path.entry(key).or_insert_with(|| Entry { path: path.clone(), value: None, source: None, overridden: Vec::new() });
+        entry.overridden.push(Lost { value: value.to_json(), event: *event, source: (*value.origin).clone() });
+    }
+    let mut out: Vec<Entry> = by_path.into_values().collect();
+    out.sort_by(|a, b| path_order(&a.path, &b.path));
+    out
+}
+
+fn owning_leaf(by_path: &BTreeMap<String, Entry>, path: &Path) -> Option<String> {
+    (1..=path.0.len()).rev().map(|n| Path(path.0[..n].to_vec()).to_string()).find(|p| by_path.contains_key(p))
+}
+
+/// The `source` object of the JSON contract.
+pub fn source_json(s: &Source) -> Value {
+    let mut v = match s {
+        Source::ChartDefault { chart, file, line, column } | Source::ParentValues { chart, file, line, column } => {
+            json!({"chart": chart, "file": file, "line": line, "column": column})
+        }
+        Source::ValuesFile { file, line, column } => json!({"file": file, "line": line, "column": column}),
+        Source::SetFlag { flag, index, expr } => json!({"flag": flag, "index": index, "expr": expr}),
+        Source::ImportValues { chart, from } => json!({"chart": chart, "from": from}),
+        Source::Global { from_chart } => json!({"chart": from_chart}),
+        Source::ReleaseConfig { revision } => json!({"revision": revision}),
+        Source::Helm { why } => json!({"why": why}),
+    };
+    if let Some(m) = v.as_object_mut() {
+        m.retain(|_, x| !x.is_null());
+        let mut with_kind = serde_json::Map::new();
+        with_kind.insert("kind".into(), Value::String(s.kind_word()));
+        with_kind.extend(std::mem::take(m));
+        return Value::Object(with_kind);
+    }
+    v
+}
+
+fn event_word(e: EventKind) -> &'static str {
+    match e {
+        EventKind::Overridden => "overridden",
+        EventKind::DeletedByNull => "deleted-by-null",
+        EventKind::SkippedTypeMismatch => "skipped-type-mismatch",
+    }
+}
+
+/// The documented JSON form: `{"values", "entries", "warnings"}`.
+pub fn contract_json(values: &VMap, entries: &[Entry], warnings: &[String]) -> Value {
+    let plain = Value::Object(super::tree::map_to_json(values));
+    let entries: Vec<Value> = entries
+        .iter()
+        .map(|e| {
+            let mut o = serde_json::Map::new();
+            o.insert("path".into(), Value::String(e.path.to_string()));
+            match (&e.value, &e.source) {
+                (Some(v), Some(s)) => {
+                    o.insert("value".into(), v.clone());
+                    o.insert("source".into(), source_json(s));
+                }
+                _ => {
+                    o.insert("deleted".into(), Value::Bool(true));
+                }
+            }
+            o.insert(
+                "overridden".into(),
+                Value::Array(
+                    e.overridden
+                        .iter()
+                        .map(|l| json!({"value": l.value, "event": event_word(l.event), "source": source_json(&l.source)}))
+                        .collect(),
+                ),
+            );
+            Value::Object(o)
+        })
+        .collect();
+    json!({"values": super::sorted(&plain), "entries": entries, "warnings": warnings})
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::values::coalesce::{ChartValues, coalesce_values};
+    use crate::values::tree::{Origin, map_from_json};
+
+    #[test]
+    fn every_leaf_has_its_source_and_what_it_overrode() {
+        let chart_origin = Origin::new(Source::ChartDefault { chart: "c".into(), file: "values.yaml".into(), line: Some(1), column: Some(7) });
+        let chart = ChartValues {
+            name: "c".into(),
+            values: map_from_json(json!({"image": {"tag": "1.0", "repo": "r"}, "gone": 1}).as_object().unwrap(), true, &chart_origin),
+            dependencies: vec![],
+        };
+        let set = Origin::new(Source::SetFlag { flag: "--set".into(), index: 0, expr: "image.tag=2.0".into() });
+        let user = map_from_json(json!({"image": {"tag": "2.0"}, "gone": null}).as_object().unwrap(), false, &set);
+        let mut rec = Recorder::default();
+        let out = coalesce_values(&chart, user, &mut rec).unwrap();
+        let doc = contract_json(&out, &entries(&out, &rec), &rec.warnings);
+        assert_eq!(doc["values"], json!({"image": {"repo": "r", "tag": "2.0"}}));
+        let e = &doc["entries"];
+        assert_eq!(e[0]["path"], "gone");
+        assert_eq!(e[0]["deleted"], true);
+        assert_eq!(e[0]["overridden"][0]["event"], "deleted-by-null");
+        assert_eq!(e[2]["path"], "image.tag");
+        assert_eq!(e[2]["source"], json!({"kind": "set", "flag": "--set", "index": 0, "expr": "image.tag=2.0"}));
+        assert_eq!(e[2]["overridden"][0]["source"]["kind"], "chart-default");
+        assert_eq!(e[2]["overridden"][0]["value"], json!("1.0"));
+    }
+}
