@@ -19,6 +19,9 @@ _kubectl__releasex() {
             kubectl__releasex,completion)
                 cmd="kubectl__releasex__subcmd__completion"
                 ;;
+            kubectl__releasex,explain)
+                cmd="kubectl__releasex__subcmd__explain"
+                ;;
             kubectl__releasex,help)
                 cmd="kubectl__releasex__subcmd__help"
                 ;;
@@ -28,8 +31,14 @@ _kubectl__releasex() {
             kubectl__releasex,release)
                 cmd="kubectl__releasex__subcmd__release"
                 ;;
+            kubectl__releasex,values)
+                cmd="kubectl__releasex__subcmd__values"
+                ;;
             kubectl__releasex__subcmd__help,completion)
                 cmd="kubectl__releasex__subcmd__help__subcmd__completion"
+                ;;
+            kubectl__releasex__subcmd__help,explain)
+                cmd="kubectl__releasex__subcmd__help__subcmd__explain"
                 ;;
             kubectl__releasex__subcmd__help,help)
                 cmd="kubectl__releasex__subcmd__help__subcmd__help"
@@ -40,11 +49,17 @@ _kubectl__releasex() {
             kubectl__releasex__subcmd__help,release)
                 cmd="kubectl__releasex__subcmd__help__subcmd__release"
                 ;;
+            kubectl__releasex__subcmd__help,values)
+                cmd="kubectl__releasex__subcmd__help__subcmd__values"
+                ;;
             kubectl__releasex__subcmd__help__subcmd__release,decode)
                 cmd="kubectl__releasex__subcmd__help__subcmd__release__subcmd__decode"
                 ;;
             kubectl__releasex__subcmd__help__subcmd__release,history)
                 cmd="kubectl__releasex__subcmd__help__subcmd__release__subcmd__history"
+                ;;
+            kubectl__releasex__subcmd__help__subcmd__values,explain)
+                cmd="kubectl__releasex__subcmd__help__subcmd__values__subcmd__explain"
                 ;;
             kubectl__releasex__subcmd__release,decode)
                 cmd="kubectl__releasex__subcmd__release__subcmd__decode"
@@ -64,6 +79,18 @@ _kubectl__releasex() {
             kubectl__releasex__subcmd__release__subcmd__help,history)
                 cmd="kubectl__releasex__subcmd__release__subcmd__help__subcmd__history"
                 ;;
+            kubectl__releasex__subcmd__values,explain)
+                cmd="kubectl__releasex__subcmd__values__subcmd__explain"
+                ;;
+            kubectl__releasex__subcmd__values,help)
+                cmd="kubectl__releasex__subcmd__values__subcmd__help"
+                ;;
+            kubectl__releasex__subcmd__values__subcmd__help,explain)
+                cmd="kubectl__releasex__subcmd__values__subcmd__help__subcmd__explain"
+                ;;
+            kubectl__releasex__subcmd__values__subcmd__help,help)
+                cmd="kubectl__releasex__subcmd__values__subcmd__help__subcmd__help"
+                ;;
             *)
                 ;;
         esac
@@ -71,7 +98,7 @@ _kubectl__releasex() {
 
     case "${cmd}" in
         kubectl__releasex)
-            opts="-n -o -h -V --kubeconfig --context --namespace --output --color --help --version release patch completion help"
+            opts="-n -o -h -V --kubeconfig --context --namespace --output --color --help --version release values explain patch completion help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -154,8 +181,82 @@ _kubectl__releasex() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        kubectl__subcmd__releasex__subcmd__explain)
+            opts="-f -n -o -h --values --set --set-string --set-json --set-file --set-literal --key --show-overridden --skip-schema-validation --kubeconfig --context --namespace --output --color --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --values)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -f)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --set)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --set-string)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --set-json)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --set-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --set-literal)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kubeconfig)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "text json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "text json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         kubectl__subcmd__releasex__subcmd__help)
-            opts="release patch completion help"
+            opts="release values explain patch completion help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -169,6 +270,20 @@ _kubectl__releasex() {
             return 0
             ;;
         kubectl__subcmd__releasex__subcmd__help__subcmd__completion)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kubectl__subcmd__releasex__subcmd__help__subcmd__explain)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -239,6 +354,34 @@ _kubectl__releasex() {
             return 0
             ;;
         kubectl__subcmd__releasex__subcmd__help__subcmd__release__subcmd__history)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kubectl__subcmd__releasex__subcmd__help__subcmd__values)
+            opts="explain"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kubectl__subcmd__releasex__subcmd__help__subcmd__values__subcmd__explain)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -525,6 +668,164 @@ _kubectl__releasex() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kubectl__subcmd__releasex__subcmd__values)
+            opts="-n -o -h --kubeconfig --context --namespace --output --color --help explain help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --kubeconfig)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "text json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "text json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kubectl__subcmd__releasex__subcmd__values__subcmd__explain)
+            opts="-f -n -o -h --values --set --set-string --set-json --set-file --set-literal --key --show-overridden --skip-schema-validation --kubeconfig --context --namespace --output --color --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --values)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -f)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --set)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --set-string)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --set-json)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --set-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --set-literal)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kubeconfig)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "text json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "text json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kubectl__subcmd__releasex__subcmd__values__subcmd__help)
+            opts="explain help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kubectl__subcmd__releasex__subcmd__values__subcmd__help__subcmd__explain)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kubectl__subcmd__releasex__subcmd__values__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
                 *)
                     COMPREPLY=()
                     ;;

@@ -36,6 +36,8 @@ never\t''"
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_needs_command" -s V -l version -d 'Print version'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_needs_command" -f -a "release" -d 'Read what Helm stored about a release (Secrets, ConfigMaps, SQL rows, files)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_needs_command" -f -a "values" -d 'Where values come from'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_needs_command" -f -a "explain" -d 'Shorthand for `values explain`'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_needs_command" -f -a "patch" -d 'Compute the patch `helm upgrade` sends for one object (original = previous manifest\'s object, modified = new manifest\'s object, current = live object)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_needs_command" -f -a "completion" -d 'Print a shell completion script'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -94,6 +96,58 @@ complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand releas
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and __fish_seen_subcommand_from help" -f -a "decode" -d 'Decode one revision of a release record and show a view of it'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and __fish_seen_subcommand_from help" -f -a "history" -d 'One row per revision of a release, and what its state means for the next upgrade'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and not __fish_seen_subcommand_from explain help" -l kubeconfig -d 'Path to the kubeconfig file (default: $KUBECONFIG, else ~/.kube/config)' -r -F
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and not __fish_seen_subcommand_from explain help" -l context -d 'Kubeconfig context to use (default: the current context; $HELM_KUBECONTEXT under Helm)' -r
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and not __fish_seen_subcommand_from explain help" -s n -l namespace -d 'Namespace (default: the context\'s namespace, else "default"; $HELM_NAMESPACE under Helm)' -r
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and not __fish_seen_subcommand_from explain help" -s o -l output -d 'Output format (default: text; `patch` prints the raw patch bytes by default)' -r -f -a "text\t''
+json\t''
+yaml\t''"
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and not __fish_seen_subcommand_from explain help" -l color -d 'When to use colors (auto honours NO_COLOR, CLICOLOR, CLICOLOR_FORCE, HELM_COLOR and the terminal)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and not __fish_seen_subcommand_from explain help" -s h -l help -d 'Print help'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and not __fish_seen_subcommand_from explain help" -f -a "explain" -d 'The values a chart\'s templates will see, exactly as Helm computes them, with the source of every key'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and not __fish_seen_subcommand_from explain help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -s f -l values -d 'Values file (repeatable; comma-separated lists allowed; - reads stdin)' -r
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -l set -d 'Set a value (KEY=VALUE; repeatable)' -r
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -l set-string -d 'Set a STRING value (repeatable)' -r
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -l set-json -d 'Set a JSON value (KEY=JSON, or a whole JSON object; repeatable)' -r
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -l set-file -d 'Set a value from a file\'s contents (KEY=PATH; repeatable)' -r
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -l set-literal -d 'Set a literal STRING value (no parsing of the value; repeatable)' -r
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -l key -d 'Show only this key and what is below it, with its full history (repeatable)' -r
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -l kubeconfig -d 'Path to the kubeconfig file (default: $KUBECONFIG, else ~/.kube/config)' -r -F
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -l context -d 'Kubeconfig context to use (default: the current context; $HELM_KUBECONTEXT under Helm)' -r
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -s n -l namespace -d 'Namespace (default: the context\'s namespace, else "default"; $HELM_NAMESPACE under Helm)' -r
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -s o -l output -d 'Output format (default: text; `patch` prints the raw patch bytes by default)' -r -f -a "text\t''
+json\t''
+yaml\t''"
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -l color -d 'When to use colors (auto honours NO_COLOR, CLICOLOR, CLICOLOR_FORCE, HELM_COLOR and the terminal)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -l show-overridden -d 'Also show what each key overrode'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -l skip-schema-validation -d 'Skip values.schema.json validation, as Helm\'s --skip-schema-validation'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -s h -l help -d 'Print help'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from help" -f -a "explain" -d 'The values a chart\'s templates will see, exactly as Helm computes them, with the source of every key'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -s f -l values -d 'Values file (repeatable; comma-separated lists allowed; - reads stdin)' -r
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -l set -d 'Set a value (KEY=VALUE; repeatable)' -r
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -l set-string -d 'Set a STRING value (repeatable)' -r
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -l set-json -d 'Set a JSON value (KEY=JSON, or a whole JSON object; repeatable)' -r
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -l set-file -d 'Set a value from a file\'s contents (KEY=PATH; repeatable)' -r
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -l set-literal -d 'Set a literal STRING value (no parsing of the value; repeatable)' -r
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -l key -d 'Show only this key and what is below it, with its full history (repeatable)' -r
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -l kubeconfig -d 'Path to the kubeconfig file (default: $KUBECONFIG, else ~/.kube/config)' -r -F
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -l context -d 'Kubeconfig context to use (default: the current context; $HELM_KUBECONTEXT under Helm)' -r
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -s n -l namespace -d 'Namespace (default: the context\'s namespace, else "default"; $HELM_NAMESPACE under Helm)' -r
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -s o -l output -d 'Output format (default: text; `patch` prints the raw patch bytes by default)' -r -f -a "text\t''
+json\t''
+yaml\t''"
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -l color -d 'When to use colors (auto honours NO_COLOR, CLICOLOR, CLICOLOR_FORCE, HELM_COLOR and the terminal)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -l show-overridden -d 'Also show what each key overrode'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -l skip-schema-validation -d 'Skip values.schema.json validation, as Helm\'s --skip-schema-validation'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -s h -l help -d 'Print help'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand patch" -l type -d 'Patch type' -r -f -a "auto\t'Helm\'s choice for the object\'s kind'
 strategic\t'Three-way strategic merge patch'
 merge\t'JSON merge patch (two-way, as helm upgrade sends it)'"
@@ -119,9 +173,12 @@ complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand comple
 always\t''
 never\t''"
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand completion" -s h -l help -d 'Print help'
-complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand help; and not __fish_seen_subcommand_from release patch completion help" -f -a "release" -d 'Read what Helm stored about a release (Secrets, ConfigMaps, SQL rows, files)'
-complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand help; and not __fish_seen_subcommand_from release patch completion help" -f -a "patch" -d 'Compute the patch `helm upgrade` sends for one object (original = previous manifest\'s object, modified = new manifest\'s object, current = live object)'
-complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand help; and not __fish_seen_subcommand_from release patch completion help" -f -a "completion" -d 'Print a shell completion script'
-complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand help; and not __fish_seen_subcommand_from release patch completion help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand help; and not __fish_seen_subcommand_from release values explain patch completion help" -f -a "release" -d 'Read what Helm stored about a release (Secrets, ConfigMaps, SQL rows, files)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand help; and not __fish_seen_subcommand_from release values explain patch completion help" -f -a "values" -d 'Where values come from'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand help; and not __fish_seen_subcommand_from release values explain patch completion help" -f -a "explain" -d 'Shorthand for `values explain`'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand help; and not __fish_seen_subcommand_from release values explain patch completion help" -f -a "patch" -d 'Compute the patch `helm upgrade` sends for one object (original = previous manifest\'s object, modified = new manifest\'s object, current = live object)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand help; and not __fish_seen_subcommand_from release values explain patch completion help" -f -a "completion" -d 'Print a shell completion script'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand help; and not __fish_seen_subcommand_from release values explain patch completion help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand help; and __fish_seen_subcommand_from release" -f -a "decode" -d 'Decode one revision of a release record and show a view of it'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand help; and __fish_seen_subcommand_from release" -f -a "history" -d 'One row per revision of a release, and what its state means for the next upgrade'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand help; and __fish_seen_subcommand_from values" -f -a "explain" -d 'The values a chart\'s templates will see, exactly as Helm computes them, with the source of every key'

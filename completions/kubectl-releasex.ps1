@@ -33,6 +33,8 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-releasex' -ScriptBlock 
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('release', 'release', [CompletionResultType]::ParameterValue, 'Read what Helm stored about a release (Secrets, ConfigMaps, SQL rows, files)')
+            [CompletionResult]::new('values', 'values', [CompletionResultType]::ParameterValue, 'Where values come from')
+            [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'Shorthand for `values explain`')
             [CompletionResult]::new('patch', 'patch', [CompletionResultType]::ParameterValue, 'Compute the patch `helm upgrade` sends for one object (original = previous manifest''s object, modified = new manifest''s object, current = live object)')
             [CompletionResult]::new('completion', 'completion', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -105,6 +107,75 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-releasex' -ScriptBlock 
         'kubectl-releasex;release;help;help' {
             break
         }
+        'kubectl-releasex;values' {
+            [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file (default: $KUBECONFIG, else ~/.kube/config)')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Kubeconfig context to use (default: the current context; $HELM_KUBECONTEXT under Helm)')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace (default: the context''s namespace, else "default"; $HELM_NAMESPACE under Helm)')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace (default: the context''s namespace, else "default"; $HELM_NAMESPACE under Helm)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format (default: text; `patch` prints the raw patch bytes by default)')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format (default: text; `patch` prints the raw patch bytes by default)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colors (auto honours NO_COLOR, CLICOLOR, CLICOLOR_FORCE, HELM_COLOR and the terminal)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'The values a chart''s templates will see, exactly as Helm computes them, with the source of every key')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'kubectl-releasex;values;explain' {
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Values file (repeatable; comma-separated lists allowed; - reads stdin)')
+            [CompletionResult]::new('--values', '--values', [CompletionResultType]::ParameterName, 'Values file (repeatable; comma-separated lists allowed; - reads stdin)')
+            [CompletionResult]::new('--set', '--set', [CompletionResultType]::ParameterName, 'Set a value (KEY=VALUE; repeatable)')
+            [CompletionResult]::new('--set-string', '--set-string', [CompletionResultType]::ParameterName, 'Set a STRING value (repeatable)')
+            [CompletionResult]::new('--set-json', '--set-json', [CompletionResultType]::ParameterName, 'Set a JSON value (KEY=JSON, or a whole JSON object; repeatable)')
+            [CompletionResult]::new('--set-file', '--set-file', [CompletionResultType]::ParameterName, 'Set a value from a file''s contents (KEY=PATH; repeatable)')
+            [CompletionResult]::new('--set-literal', '--set-literal', [CompletionResultType]::ParameterName, 'Set a literal STRING value (no parsing of the value; repeatable)')
+            [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'Show only this key and what is below it, with its full history (repeatable)')
+            [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file (default: $KUBECONFIG, else ~/.kube/config)')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Kubeconfig context to use (default: the current context; $HELM_KUBECONTEXT under Helm)')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace (default: the context''s namespace, else "default"; $HELM_NAMESPACE under Helm)')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace (default: the context''s namespace, else "default"; $HELM_NAMESPACE under Helm)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format (default: text; `patch` prints the raw patch bytes by default)')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format (default: text; `patch` prints the raw patch bytes by default)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colors (auto honours NO_COLOR, CLICOLOR, CLICOLOR_FORCE, HELM_COLOR and the terminal)')
+            [CompletionResult]::new('--show-overridden', '--show-overridden', [CompletionResultType]::ParameterName, 'Also show what each key overrode')
+            [CompletionResult]::new('--skip-schema-validation', '--skip-schema-validation', [CompletionResultType]::ParameterName, 'Skip values.schema.json validation, as Helm''s --skip-schema-validation')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'kubectl-releasex;values;help' {
+            [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'The values a chart''s templates will see, exactly as Helm computes them, with the source of every key')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'kubectl-releasex;values;help;explain' {
+            break
+        }
+        'kubectl-releasex;values;help;help' {
+            break
+        }
+        'kubectl-releasex;explain' {
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Values file (repeatable; comma-separated lists allowed; - reads stdin)')
+            [CompletionResult]::new('--values', '--values', [CompletionResultType]::ParameterName, 'Values file (repeatable; comma-separated lists allowed; - reads stdin)')
+            [CompletionResult]::new('--set', '--set', [CompletionResultType]::ParameterName, 'Set a value (KEY=VALUE; repeatable)')
+            [CompletionResult]::new('--set-string', '--set-string', [CompletionResultType]::ParameterName, 'Set a STRING value (repeatable)')
+            [CompletionResult]::new('--set-json', '--set-json', [CompletionResultType]::ParameterName, 'Set a JSON value (KEY=JSON, or a whole JSON object; repeatable)')
+            [CompletionResult]::new('--set-file', '--set-file', [CompletionResultType]::ParameterName, 'Set a value from a file''s contents (KEY=PATH; repeatable)')
+            [CompletionResult]::new('--set-literal', '--set-literal', [CompletionResultType]::ParameterName, 'Set a literal STRING value (no parsing of the value; repeatable)')
+            [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'Show only this key and what is below it, with its full history (repeatable)')
+            [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file (default: $KUBECONFIG, else ~/.kube/config)')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Kubeconfig context to use (default: the current context; $HELM_KUBECONTEXT under Helm)')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace (default: the context''s namespace, else "default"; $HELM_NAMESPACE under Helm)')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace (default: the context''s namespace, else "default"; $HELM_NAMESPACE under Helm)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format (default: text; `patch` prints the raw patch bytes by default)')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format (default: text; `patch` prints the raw patch bytes by default)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colors (auto honours NO_COLOR, CLICOLOR, CLICOLOR_FORCE, HELM_COLOR and the terminal)')
+            [CompletionResult]::new('--show-overridden', '--show-overridden', [CompletionResultType]::ParameterName, 'Also show what each key overrode')
+            [CompletionResult]::new('--skip-schema-validation', '--skip-schema-validation', [CompletionResultType]::ParameterName, 'Skip values.schema.json validation, as Helm''s --skip-schema-validation')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
         'kubectl-releasex;patch' {
             [CompletionResult]::new('--type', '--type', [CompletionResultType]::ParameterName, 'Patch type')
             [CompletionResult]::new('--patch-meta', '--patch-meta', [CompletionResultType]::ParameterName, 'Patch metadata from an OpenAPI document instead of the embedded Kubernetes 1.36 table: v2 (`kubectl get --raw /openapi/v2`) or v3 (`kubectl get --raw /openapi/v3/apis/apps/v1`)')
@@ -134,6 +205,8 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-releasex' -ScriptBlock 
         }
         'kubectl-releasex;help' {
             [CompletionResult]::new('release', 'release', [CompletionResultType]::ParameterValue, 'Read what Helm stored about a release (Secrets, ConfigMaps, SQL rows, files)')
+            [CompletionResult]::new('values', 'values', [CompletionResultType]::ParameterValue, 'Where values come from')
+            [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'Shorthand for `values explain`')
             [CompletionResult]::new('patch', 'patch', [CompletionResultType]::ParameterValue, 'Compute the patch `helm upgrade` sends for one object (original = previous manifest''s object, modified = new manifest''s object, current = live object)')
             [CompletionResult]::new('completion', 'completion', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -148,6 +221,16 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-releasex' -ScriptBlock 
             break
         }
         'kubectl-releasex;help;release;history' {
+            break
+        }
+        'kubectl-releasex;help;values' {
+            [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'The values a chart''s templates will see, exactly as Helm computes them, with the source of every key')
+            break
+        }
+        'kubectl-releasex;help;values;explain' {
+            break
+        }
+        'kubectl-releasex;help;explain' {
             break
         }
         'kubectl-releasex;help;patch' {

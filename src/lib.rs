@@ -3,8 +3,10 @@
 //! The library holds every behaviour; the `kubectl-releasex` binary only
 //! parses arguments, calls in here, and prints (see `cli`).
 
+pub mod chart;
 pub mod cli;
 pub mod cluster;
+pub mod explain;
 pub mod manifest;
 pub mod patch;
 pub mod release;

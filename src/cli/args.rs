@@ -58,6 +58,11 @@ pub enum Command {
     /// Read what Helm stored about a release (Secrets, ConfigMaps, SQL rows, files)
     #[command(subcommand)]
     Release(ReleaseCommand),
+    /// Where values come from
+    #[command(subcommand)]
+    Values(ValuesCommand),
+    /// Shorthand for `values explain`
+    Explain(ExplainArgs),
     /// Compute the patch `helm upgrade` sends for one object (original = previous
     /// manifest's object, modified = new manifest's object, current = live object)
     #[command(after_help = PATCH_HELP)]
@@ -109,6 +114,61 @@ pub struct PatchArgs {
     /// Patch metadata from the cluster's OpenAPI (v3, else v2; read-only GETs)
     #[arg(long)]
     pub patch_meta_from_cluster: bool,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ValuesCommand {
+    /// The values a chart's templates will see, exactly as Helm computes them, with the source of every key
+    #[command(after_help = EXPLAIN_HELP)]
+    Explain(ExplainArgs),
+}
+
+const EXPLAIN_HELP: &str = "Value flags work exactly as in Helm: all -f files in order, then --set-json, --set,
+--set-string, --set-file and --set-literal (by kind, not by position), each parsed into the
+values accumulated so far.
+
+Examples:
+  kubectl releasex values explain ./mychart -f prod.yaml --set image.tag=1.2.1
+  kubectl releasex explain ./mychart -f prod.yaml --key image --show-overridden
+  kubectl releasex explain ./mychart -o json | jq '.entries[] | select(.path == \"image.tag\")'";
+
+#[derive(Debug, Args)]
+pub struct ValueFlagArgs {
+    /// Values file (repeatable; comma-separated lists allowed; - reads stdin)
+    #[arg(short = 'f', long = "values", value_name = "FILE", value_delimiter = ',')]
+    pub values: Vec<String>,
+    /// Set a value (KEY=VALUE; repeatable)
+    #[arg(long = "set", value_name = "EXPR")]
+    pub set: Vec<String>,
+    /// Set a STRING value (repeatable)
+    #[arg(long = "set-string", value_name = "EXPR")]
+    pub set_string: Vec<String>,
+    /// Set a JSON value (KEY=JSON, or a whole JSON object; repeatable)
+    #[arg(long = "set-json", value_name = "EXPR")]
+    pub set_json: Vec<String>,
+    /// Set a value from a file's contents (KEY=PATH; repeatable)
+    #[arg(long = "set-file", value_name = "EXPR")]
+    pub set_file: Vec<String>,
+    /// Set a literal STRING value (no parsing of the value; repeatable)
+    #[arg(long = "set-literal", value_name = "EXPR")]
+    pub set_literal: Vec<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct ExplainArgs {
+    /// Chart directory or .tgz
+    pub chart: PathBuf,
+    #[command(flatten)]
+    pub flags: ValueFlagArgs,
+    /// Show only this key and what is below it, with its full history (repeatable)
+    #[arg(long = "key", value_name = "PATH")]
+    pub keys: Vec<String>,
+    /// Also show what each key overrode
+    #[arg(long)]
+    pub show_overridden: bool,
+    /// Skip values.schema.json validation, as Helm's --skip-schema-validation
+    #[arg(long)]
+    pub skip_schema_validation: bool,
 }
 
 #[derive(Debug, Subcommand)]

@@ -6,6 +6,7 @@ pub mod context;
 pub mod output;
 
 pub mod completion;
+mod explain_cmd;
 mod inputs;
 mod patch_cmd;
 mod release_cmd;
@@ -67,6 +68,7 @@ pub fn run(argv: Vec<OsString>, env: Env) -> ExitCode {
     let result = match &cli.command {
         Command::Release(cmd) => release_cmd::run(cmd, &ctx),
         Command::Patch(args) => patch_cmd::run(args, &ctx),
+        Command::Values(args::ValuesCommand::Explain(args)) | Command::Explain(args) => explain_cmd::run(args, &ctx),
         Command::Completion { shell } => completion::run(*shell),
     };
     match result {

@@ -76,6 +76,65 @@ pub fn to_yaml<T: Serialize>(value: &T) -> Result<String, SerializeError> {
     Ok(if s.ends_with('\n') { s } else { s + "\n" })
 }
 
+/// Pretty JSON with numbers as Go's encoding/json writes them (a float64
+/// `42` prints `42`, `1.2345678901234567e19` prints `12345678901234567000`),
+/// so values print the way Helm's JSON would.
+pub fn to_json_go(value: &serde_json::Value) -> String {
+    let mut out = String::new();
+    write_json_go(&mut out, value, 0);
+    out.push('\n');
+    out
+}
+
+fn write_json_go(out: &mut String, v: &serde_json::Value, indent: usize) {
+    use serde_json::Value;
+    let pad = |n: usize| "  ".repeat(n);
+    match v {
+        Value::Number(n) if n.is_f64() => {
+            let f = n.as_f64().unwrap_or(0.0);
+            out.push_str(&crate::patch::gojson::format_go_float64(f).unwrap_or_else(|| n.to_string()));
+        }
+        Value::Array(a) if !a.is_empty() => {
+            out.push_str("[\n");
+            for (i, x) in a.iter().enumerate() {
+                out.push_str(&pad(indent + 1));
+                write_json_go(out, x, indent + 1);
+                out.push_str(if i + 1 < a.len() { ",\n" } else { "\n" });
+            }
+            out.push_str(&pad(indent));
+            out.push(']');
+        }
+        Value::Object(m) if !m.is_empty() => {
+            out.push_str("{\n");
+            for (i, (k, x)) in m.iter().enumerate() {
+                out.push_str(&pad(indent + 1));
+                out.push_str(&serde_json::to_string(k).unwrap_or_default());
+                out.push_str(": ");
+                write_json_go(out, x, indent + 1);
+                out.push_str(if i + 1 < m.len() { ",\n" } else { "\n" });
+            }
+            out.push_str(&pad(indent));
+            out.push('}');
+        }
+        other => out.push_str(&other.to_string()),
+    }
+}
+
+/// A value for YAML output: float64s that hold whole numbers below 2^53
+/// become integers, so they print as Helm's YAML prints them (`42`, not `42.0`).
+pub fn go_yaml_numbers(v: &serde_json::Value) -> serde_json::Value {
+    use serde_json::Value;
+    match v {
+        Value::Number(n) if n.is_f64() => {
+            let f = n.as_f64().unwrap_or(0.0);
+            if f.fract() == 0.0 && f.abs() < 9_007_199_254_740_992.0 { Value::Number((f as i64).into()) } else { v.clone() }
+        }
+        Value::Array(a) => Value::Array(a.iter().map(go_yaml_numbers).collect()),
+        Value::Object(m) => Value::Object(m.iter().map(|(k, x)| (k.clone(), go_yaml_numbers(x))).collect()),
+        other => other.clone(),
+    }
+}
+
 /// Sizes as people read them: bytes below 1 KiB, else KiB/MiB with one decimal.
 pub fn human_bytes(n: usize) -> String {
     const KIB: f64 = 1024.0;

@@ -15,6 +15,9 @@ use super::tree::{EventKind, Kind, Origin, Recorder, Source, V, VMap, map_from_j
 #[derive(Debug, Clone)]
 pub struct ChartValues {
     pub name: String,
+    /// Where the chart sits in the loaded chart tree (indexes into each
+    /// level's subcharts), so callers can find its files again.
+    pub loaded_at: Vec<usize>,
     pub values: VMap,
     pub dependencies: Vec<ChartValues>,
 }
@@ -261,6 +264,7 @@ pub fn go_v(v: &V) -> String {
 pub fn coalesce_plain(chart_name: &str, chart_values: &Map<String, Value>, user: &Map<String, Value>) -> (Map<String, Value>, Vec<String>) {
     let chart = ChartValues {
         name: chart_name.to_string(),
+        loaded_at: Vec::new(),
         values: map_from_json(chart_values, false, &Origin::new(Source::ChartDefault { chart: chart_name.into(), file: "values.yaml".into(), line: None, column: None })),
         dependencies: Vec::new(),
     };
@@ -327,6 +331,7 @@ mod tests {
     fn chart(name: &str, values: Value, deps: Vec<ChartValues>) -> ChartValues {
         ChartValues {
             name: name.into(),
+            loaded_at: Vec::new(),
             values: map_from_json(&map(values), true, &Origin::new(Source::ChartDefault { chart: name.into(), file: "values.yaml".into(), line: None, column: None })),
             dependencies: deps,
         }

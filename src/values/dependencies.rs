@@ -10,6 +10,8 @@ use super::tree::{Kind, Origin, Recorder, Source, V, VMap};
 #[derive(Debug, Clone)]
 pub struct ChartSpec {
     pub name: String,
+    /// Where the chart sits in the loaded chart tree (kept through aliasing).
+    pub loaded_at: Vec<usize>,
     pub version: String,
     pub values: VMap,
     /// Chart.yaml `dependencies` (requirements.yaml for apiVersion v1);
@@ -46,7 +48,12 @@ pub fn process_dependencies(chart: &ChartSpec, user: &VMap, rec: &mut Recorder) 
 }
 
 fn to_chart_values(c: &ChartSpec) -> ChartValues {
-    ChartValues { name: c.name.clone(), values: c.values.clone(), dependencies: c.subcharts.iter().map(to_chart_values).collect() }
+    ChartValues {
+        name: c.name.clone(),
+        loaded_at: c.loaded_at.clone(),
+        values: c.values.clone(),
+        dependencies: c.subcharts.iter().map(to_chart_values).collect(),
+    }
 }
 
 /// Masterminds semver's `IsCompatibleRange`: false when either side does not parse.

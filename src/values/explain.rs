@@ -71,7 +71,11 @@ pub fn entries(values: &VMap, rec: &Recorder) -> Vec<Entry> {
         // it when a whole list or scalar replaced a deeper map.
         let key = owning_leaf(&by_path, path).unwrap_or_else(|| path.to_string());
         let entry = by_path.entry(key).or_insert_with(|| Entry { path: path.clone(), value: None, source: None, overridden: Vec::new() });
-        entry.overridden.push(Lost { value: value.to_json(), event: *event, source: (*value.origin).clone() });
+        let lost = Lost { value: value.to_json(), event: *event, source: (*value.origin).clone() };
+        // Helm coalesces a subchart's defaults at two levels; one loss is one event.
+        if !entry.overridden.iter().any(|l| l.event == lost.event && l.source == lost.source && l.value == lost.value) {
+            entry.overridden.push(lost);
+        }
     }
     let mut out: Vec<Entry> = by_path.into_values().collect();
     out.sort_by(|a, b| path_order(&a.path, &b.path));
@@ -156,6 +160,7 @@ mod tests {
         let chart_origin = Origin::new(Source::ChartDefault { chart: "c".into(), file: "values.yaml".into(), line: Some(1), column: Some(7) });
         let chart = ChartValues {
             name: "c".into(),
+            loaded_at: vec![],
             values: map_from_json(json!({"image": {"tag": "1.0", "repo": "r"}, "gone": 1}).as_object().unwrap(), true, &chart_origin),
             dependencies: vec![],
         };

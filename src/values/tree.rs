@@ -176,6 +176,11 @@ pub struct Recorder {
 
 impl Recorder {
     pub fn lost(&mut self, path: Path, value: V, event: EventKind, by: Option<Origin>) {
+        // A value meeting itself again (Helm merges chart defaults more than
+        // once) is no history.
+        if event == EventKind::Overridden && by.as_ref().is_some_and(|b| **b == *value.origin) {
+            return;
+        }
         self.events.push(Event { path, value, event, by });
     }
 

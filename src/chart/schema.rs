@@ -1,0 +1,702 @@
+//! `values.schema.json` validation as Helm does it
+//! (helm: pkg/chart/common/util/jsonschema.go `ValidateAgainstSchema`):
+//! the chart's schema against all its values, then for every subchart its
+//! schema against the section named after it; a section that is missing or
+//! null is skipped, one that is not a map is an error of its own.
+//!
+//! Helm's validator is santhosh-tekuri/jsonschema v6; ours is the
+//! `jsonschema` crate. What is kept the same: the default draft (2020-12
+//! when `$schema` is absent), formats asserted only up to draft 7, a whole
+//! number is an `integer` even in draft 4 and even when it came from YAML as
+//! a float, relative `$ref`s resolve against `file:///values.schema.json`,
+//! and `urn:` references that cannot be resolved count as `true`. Helm
+//! would fetch `http(s)://` and `file://` references; we do not (pure, no
+//! I/O), so such a schema reports an error naming the reference. Messages
+//! are phrased as Helm's validator phrases them (`got string, want
+//! integer`, `missing property 'x'`, `minimum: got 0, want 1`), one line
+//! per violation, sorted by path; Helm nests some under a `validation
+//! failed` line and orders them as Go's map iteration falls.
+
+use super::Chart;
+use crate::values::gofmt::{go_float, go_v};
+use crate::values::path::{Path, Seg};
+use jsonschema::error::ValidationErrorKind as K;
+use serde_json::Value;
+use std::fmt;
+
+/// One failure.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SchemaError {
+    /// The chart's name as Helm prints it (the alias of an aliased subchart,
+    /// once dependencies are processed).
+    pub chart: String,
+    /// The chart's display path ([`Chart::path`]).
+    pub chart_path: String,
+    /// The schema file, relative to the top chart.
+    pub schema_file: String,
+    pub kind: SchemaErrorKind,
+    /// Where in the chart's own values, as a JSON pointer (`/image/tag`;
+    /// `""` is the chart's values as a whole).
+    pub instance_path: String,
+    /// The same place from the top of the values, as `values explain`
+    /// prints paths (`sub1.image.tag`).
+    pub values_path: Path,
+    pub message: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SchemaErrorKind {
+    /// A value breaks the schema.
+    Violation,
+    /// The schema itself cannot be used (not JSON, not a schema, an
+    /// unresolvable `$ref`).
+    InvalidSchema,
+    /// The subchart's section is not a map.
+    NotAMap,
+}
+
+/// Every failure, in chart order (parent first, then subcharts depth
+/// first), sorted by path within a chart.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SchemaErrors {
+    pub errors: Vec<SchemaError>,
+}
+
+impl fmt::Display for SchemaErrors {
+    /// Helm's layout: the heading `ToRenderValuesWithSchemaValidation`
+    /// adds, then each chart's name and its errors.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "values don't meet the specifications of the schema(s) in the following chart(s):"
+        )?;
+        // Two aliases of one subchart share a path but not a name.
+        let mut last: Option<(&str, &str)> = None;
+        for e in &self.errors {
+            let this = (e.chart.as_str(), e.chart_path.as_str());
+            if last != Some(this) {
+                writeln!(f, "{}:", e.chart)?;
+                last = Some(this);
+            }
+            match e.kind {
+                SchemaErrorKind::Violation => {
+                    writeln!(f, "- at {}: {}", quote(&e.instance_path), e.message)?
+                }
+                SchemaErrorKind::InvalidSchema | SchemaErrorKind::NotAMap => {
+                    writeln!(f, "{}", e.message)?
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for SchemaErrors {}
+
+/// Validates `values` (the coalesced values) against the schema of
+/// `chart` and of every subchart in `chart.dependencies`, each against the
+/// section named after the subchart's `metadata.name`. Pass the chart tree
+/// as dependency processing leaves it (disabled subcharts removed, aliased
+/// ones renamed to the alias), as Helm validates after processing.
+pub fn validate_values(chart: &Chart, values: &Value) -> Result<(), SchemaErrors> {
+    let mut errors = Vec::new();
+    validate_chart(chart, values, &Path::root(), &mut errors);
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(SchemaErrors { errors })
+    }
+}
+
+fn validate_chart(chart: &Chart, values: &Value, base: &Path, out: &mut Vec<SchemaError>) {
+    let error = |kind, instance_path: String, values_path: Path, message: String| SchemaError {
+        chart: chart.metadata.name.clone(),
+        chart_path: chart.path.clone(),
+        schema_file: chart.schema_file.clone(),
+        kind,
+        instance_path,
+        values_path,
+        message,
+    };
+    if let Some(message) = &chart.schema_error {
+        out.push(error(
+            SchemaErrorKind::InvalidSchema,
+            String::new(),
+            base.clone(),
+            message.clone(),
+        ));
+    } else if let Some(schema) = &chart.schema {
+        match validate_one(schema, values) {
+            Ok(found) => {
+                for (pointer, message) in found {
+                    let values_path = to_values_path(base, values, &pointer);
+                    out.push(error(
+                        SchemaErrorKind::Violation,
+                        pointer,
+                        values_path,
+                        message,
+                    ));
+                }
+            }
+            Err(message) => out.push(error(
+                SchemaErrorKind::InvalidSchema,
+                String::new(),
+                base.clone(),
+                message,
+            )),
+        }
+    }
+    for sub in &chart.dependencies {
+        let name = &sub.metadata.name;
+        match values.get(name) {
+            None | Some(Value::Null) => {}
+            Some(section @ Value::Object(_)) => validate_chart(sub, section, &base.key(name), out),
+            Some(other) => out.push(SchemaError {
+                chart: name.clone(),
+                chart_path: sub.path.clone(),
+                schema_file: sub.schema_file.clone(),
+                kind: SchemaErrorKind::NotAMap,
+                instance_path: String::new(),
+                values_path: base.key(name),
+                message: format!(
+                    "invalid type for values: expected object (map), got {}",
+                    go_type(other)
+                ),
+            }),
+        }
+    }
+}
+
+/// Go's `%T` of a value as Helm holds it.
+fn go_type(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "<nil>",
+        Value::Bool(_) => "bool",
+        Value::Number(n) if n.is_i64() => "int64",
+        Value::Number(n) if n.is_u64() => "uint64",
+        Value::Number(_) => "float64",
+        Value::String(_) => "string",
+        Value::Array(_) => "[]interface {}",
+        Value::Object(_) => "map[string]interface {}",
+    }
+}
+
+/// Helm's `urnLoader`: an unresolvable `urn:` reference is the schema
+/// `true`. Anything else is not fetched.
+struct Retriever;
+
+impl jsonschema::Retrieve for Retriever {
+    fn retrieve(
+        &self,
+        uri: &jsonschema::Uri<String>,
+    ) -> Result<Value, Box<dyn std::error::Error + Send + Sync>> {
+        if uri.as_str().starts_with("urn:") {
+            return Ok(Value::Bool(true));
+        }
+        Err(format!("{uri} is not fetched (Helm would load it; releasex validates without file or network access)").into())
+    }
+}
+
+/// Validates one schema; `Err` when the schema cannot be compiled.
+fn validate_one(schema: &Value, instance: &Value) -> Result<Vec<(String, String)>, String> {
+    let validator = jsonschema::options()
+        .with_base_uri("file:///values.schema.json")
+        .with_retriever(Retriever)
+        .build(schema)
+        .map_err(|e| e.to_string())?;
+    let instance = whole_floats_as_integers(instance);
+    let mut found: Vec<(String, String)> = Vec::new();
+    let mut missing: Vec<(String, Vec<String>)> = Vec::new();
+    for e in validator.iter_errors(&instance) {
+        let pointer = e.instance_path().as_str().to_string();
+        if let K::Required { property } = e.kind() {
+            let p = property
+                .as_str()
+                .map_or_else(|| property.to_string(), str::to_string);
+            match missing.iter_mut().find(|(ptr, _)| *ptr == pointer) {
+                Some((_, list)) => list.push(p),
+                None => missing.push((pointer, vec![p])),
+            }
+            continue;
+        }
+        // This crate reports `additionalProperties: false` with neither
+        // `properties` nor `patternProperties` as a false schema at the
+        // object; every key is then an additional property.
+        if matches!(e.kind(), K::FalseSchema)
+            && e.schema_path().as_str().ends_with("/additionalProperties")
+            && let Some(Value::Object(m)) = lookup(&instance, &pointer)
+        {
+            let keys: Vec<String> = m.keys().map(|k| quote(k)).collect();
+            found.push((
+                pointer,
+                format!("additional properties {} not allowed", keys.join(", ")),
+            ));
+            continue;
+        }
+        found.push((pointer, message(e.kind(), e.instance(), &e.to_string())));
+    }
+    for (pointer, props) in missing {
+        let msg = if props.len() == 1 {
+            format!("missing property {}", quote(&props[0]))
+        } else {
+            format!(
+                "missing properties {}",
+                props
+                    .iter()
+                    .map(|p| quote(p))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        };
+        found.push((pointer, msg));
+    }
+    found.sort_by_cached_key(|a| pointer_key(&a.0));
+    Ok(found)
+}
+
+/// Sort key: the pointer's tokens, numbers as numbers.
+fn pointer_key(p: &str) -> Vec<(u8, u64, String)> {
+    tokens(p)
+        .into_iter()
+        .map(|t| {
+            t.parse::<u64>()
+                .map_or((1, 0, t.clone()), |n| (0, n, String::new()))
+        })
+        .collect()
+}
+
+fn lookup<'a>(v: &'a Value, pointer: &str) -> Option<&'a Value> {
+    tokens(pointer).iter().try_fold(v, |cur, t| match cur {
+        Value::Object(m) => m.get(t),
+        Value::Array(a) => t.parse::<usize>().ok().and_then(|i| a.get(i)),
+        _ => None,
+    })
+}
+
+fn tokens(pointer: &str) -> Vec<String> {
+    if pointer.is_empty() {
+        return Vec::new();
+    }
+    pointer
+        .split('/')
+        .skip(1)
+        .map(|t| t.replace("~1", "/").replace("~0", "~"))
+        .collect()
+}
+
+fn to_values_path(base: &Path, values: &Value, pointer: &str) -> Path {
+    let mut path = base.clone();
+    let mut cur = Some(values);
+    for t in tokens(pointer) {
+        match cur {
+            Some(Value::Array(items)) if t.parse::<usize>().is_ok() => {
+                let i: usize = t.parse().unwrap_or(0);
+                cur = items.get(i);
+                path.0.push(Seg::Index(i));
+            }
+            Some(Value::Object(m)) => {
+                cur = m.get(&t);
+                path.0.push(Seg::Key(t));
+            }
+            _ => {
+                cur = None;
+                path.0.push(Seg::Key(t));
+            }
+        }
+    }
+    path
+}
+
+/// santhosh-tekuri/jsonschema counts any whole number as an integer, in
+/// every draft; values from YAML files are float64 in Helm.
+fn whole_floats_as_integers(v: &Value) -> Value {
+    match v {
+        Value::Number(n) if n.is_f64() => {
+            let f = n.as_f64().unwrap_or(f64::NAN);
+            if f.fract() == 0.0 && f.abs() < 9.2e18 {
+                Value::from(f as i64)
+            } else {
+                v.clone()
+            }
+        }
+        Value::Array(items) => Value::Array(items.iter().map(whole_floats_as_integers).collect()),
+        Value::Object(m) => Value::Object(
+            m.iter()
+                .map(|(k, v)| (k.clone(), whole_floats_as_integers(v)))
+                .collect(),
+        ),
+        other => other.clone(),
+    }
+}
+
+/// The jsonschema v6 wording for a violation (helm's validator); other
+/// kinds keep this crate's message.
+fn message(kind: &K, instance: &Value, fallback: &str) -> String {
+    let num = || instance.as_f64().map(group_number).unwrap_or_default();
+    let limit = |v: &Value| {
+        v.as_f64()
+            .map(group_number)
+            .unwrap_or_else(|| v.to_string())
+    };
+    let count = || match instance {
+        Value::String(s) => s.chars().count(),
+        Value::Array(a) => a.len(),
+        Value::Object(m) => m.len(),
+        _ => 0,
+    };
+    match kind {
+        K::Type { kind } => {
+            let want: Vec<&str> = match kind {
+                jsonschema::error::TypeKind::Single(t) => vec![t.as_str()],
+                jsonschema::error::TypeKind::Multiple(set) => {
+                    set.iter().map(|t| t.as_str()).collect()
+                }
+            };
+            let order = [
+                "null", "boolean", "number", "integer", "string", "array", "object",
+            ];
+            let mut want = want;
+            want.sort_by_key(|t| order.iter().position(|o| o == t));
+            format!("got {}, want {}", json_type(instance), want.join(" or "))
+        }
+        K::AdditionalProperties { unexpected } => {
+            format!(
+                "additional properties {} not allowed",
+                unexpected
+                    .iter()
+                    .map(|p| quote(p))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        }
+        K::Minimum { limit: l } => format!("minimum: got {}, want {}", num(), limit(l)),
+        K::Maximum { limit: l } => format!("maximum: got {}, want {}", num(), limit(l)),
+        K::ExclusiveMinimum { limit: l } => {
+            format!("exclusiveMinimum: got {}, want {}", num(), limit(l))
+        }
+        K::ExclusiveMaximum { limit: l } => {
+            format!("exclusiveMaximum: got {}, want {}", num(), limit(l))
+        }
+        K::MultipleOf { multiple_of } => format!(
+            "multipleOf: got {}, want {}",
+            num(),
+            group_number(*multiple_of)
+        ),
+        K::MinLength { limit } => format!("minLength: got {}, want {limit}", count()),
+        K::MaxLength { limit } => format!("maxLength: got {}, want {limit}", count()),
+        K::MinItems { limit } => format!("minItems: got {}, want {limit}", count()),
+        K::MaxItems { limit } => format!("maxItems: got {}, want {limit}", count()),
+        K::MinProperties { limit } => format!("minProperties: got {}, want {limit}", count()),
+        K::MaxProperties { limit } => format!("maxProperties: got {}, want {limit}", count()),
+        K::Enum { options } => match options.as_ref() {
+            Value::Array(items) if items.iter().all(|i| !i.is_array() && !i.is_object()) => {
+                if items.len() == 1 {
+                    format!("value must be {}", display(&items[0]))
+                } else {
+                    format!(
+                        "value must be one of {}",
+                        items.iter().map(display).collect::<Vec<_>>().join(", ")
+                    )
+                }
+            }
+            _ => "enum failed".into(),
+        },
+        K::Constant { expected_value } => match expected_value.as_ref() {
+            v @ (Value::Array(_) | Value::Object(_)) => {
+                let _ = v;
+                "const failed".into()
+            }
+            v => format!("value must be {}", display(v)),
+        },
+        K::Pattern { pattern } => format!(
+            "{} does not match pattern {}",
+            display(instance),
+            quote(pattern)
+        ),
+        K::Format { format } => format!("{} is not valid {format}", display(instance)),
+        K::UniqueItems => match instance.as_array().and_then(|a| first_duplicate(a)) {
+            Some((i, j)) => format!("items at {i} and {j} are equal"),
+            None => "items are not unique".into(),
+        },
+        K::FalseSchema => "false schema".into(),
+        K::Not { .. } => "'not' failed".into(),
+        K::AnyOf { .. } => "'anyOf' failed".into(),
+        K::OneOfNotValid { .. } => "'oneOf' failed, none matched".into(),
+        K::OneOfMultipleValid { .. } => "'oneOf' failed, more than one subschema matched".into(),
+        K::Contains => "no items match contains schema".into(),
+        K::AdditionalItems { limit } => {
+            let extra = instance
+                .as_array()
+                .map_or(0, |a| a.len().saturating_sub(*limit));
+            format!("last {extra} additionalItem(s) not allowed")
+        }
+        K::PropertyNames { error } => format!("invalid propertyName {}", display(error.instance())),
+        K::UnevaluatedProperties { unexpected } => {
+            format!(
+                "unevaluated properties {} not allowed",
+                unexpected
+                    .iter()
+                    .map(|p| quote(p))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        }
+        _ => fallback.to_string(),
+    }
+}
+
+fn json_type(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
+
+fn first_duplicate(items: &[Value]) -> Option<(usize, usize)> {
+    for i in 0..items.len() {
+        for j in i + 1..items.len() {
+            if json_equal(&items[i], &items[j]) {
+                return Some((i, j));
+            }
+        }
+    }
+    None
+}
+
+fn json_equal(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(a, b)| json_equal(a, b))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(k, v)| y.get(k).is_some_and(|w| json_equal(v, w)))
+        }
+        _ => a == b,
+    }
+}
+
+/// jsonschema v6 `display`: strings quoted, lists and maps as `value`,
+/// the rest as Go's `%v`.
+fn display(v: &Value) -> String {
+    match v {
+        Value::String(s) => quote(s),
+        Value::Array(_) | Value::Object(_) => "value".into(),
+        other => go_v(other),
+    }
+}
+
+/// jsonschema v6 `quote`: Go's `%q` in single quotes.
+fn quote(s: &str) -> String {
+    let q = super::metadata::go_quote(s);
+    let inner = &q[1..q.len() - 1];
+    format!("'{}'", inner.replace("\\\"", "\"").replace('\'', "\\'"))
+}
+
+/// A number as golang.org/x/text's English printer shows `%v` of a
+/// float64: thousands grouped (`5,000`), exponents as `1.5×10⁰⁶`.
+fn group_number(f: f64) -> String {
+    let s = go_float(f);
+    if s.contains("Inf") || s.contains("NaN") {
+        return s;
+    }
+    if let Some((mantissa, exp)) = s.split_once('e') {
+        let sup: String = exp
+            .chars()
+            .filter_map(|c| match c {
+                '-' => Some('⁻'),
+                '+' => None,
+                d => d
+                    .to_digit(10)
+                    .map(|d| ['⁰', '¹', '²', '³', '⁴', '⁵', '⁶', '⁷', '⁸', '⁹'][d as usize]),
+            })
+            .collect();
+        return format!("{mantissa}×10{sup}");
+    }
+    let (sign, rest) = s.strip_prefix('-').map_or(("", s.as_str()), |r| ("-", r));
+    let (int, frac) = rest
+        .split_once('.')
+        .map_or((rest, None), |(i, f)| (i, Some(f)));
+    let mut grouped = String::new();
+    for (i, c) in int.chars().enumerate() {
+        if i > 0 && (int.len() - i) % 3 == 0 {
+            grouped.push(',');
+        }
+        grouped.push(c);
+    }
+    match frac {
+        Some(f) => format!("{sign}{grouped}.{f}"),
+        None => format!("{sign}{grouped}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn chart(name: &str, schema: Option<Value>, deps: Vec<Chart>) -> Chart {
+        Chart {
+            metadata: crate::chart::Metadata {
+                name: name.into(),
+                version: "0.1.0".into(),
+                api_version: "v2".into(),
+                ..Default::default()
+            },
+            values_text: None,
+            values_file: "values.yaml".into(),
+            schema,
+            schema_error: None,
+            schema_file: "values.schema.json".into(),
+            chart_file: "Chart.yaml".into(),
+            dependencies: deps,
+            path: name.into(),
+            warnings: vec![],
+        }
+    }
+
+    fn lines(r: Result<(), SchemaErrors>) -> Vec<String> {
+        r.unwrap_err()
+            .errors
+            .iter()
+            .map(|e| {
+                format!(
+                    "{}|{}|{}|{}",
+                    e.chart, e.instance_path, e.values_path, e.message
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn messages_read_like_helms_validator() {
+        let schema = json!({"type": "object", "required": ["a", "b"], "properties": {
+            "n": {"type": "integer", "minimum": 1, "maximum": 1000},
+            "s": {"type": "string", "enum": ["x", "y"]},
+            "o": {"type": "object", "additionalProperties": false},
+            "l": {"type": "array", "items": {"type": "string"}, "uniqueItems": true}}});
+        let c = chart("p", Some(schema), vec![]);
+        let got = lines(validate_values(
+            &c,
+            &json!({"n": 5000.0, "s": "z", "o": {"k": 1, "j": 2}, "l": ["a", 1, "a"]}),
+        ));
+        assert_eq!(
+            got,
+            [
+                "p|||missing properties 'a', 'b'",
+                "p|/l|l|items at 0 and 2 are equal",
+                "p|/l/1|l[1]|got number, want string",
+                "p|/n|n|maximum: got 5,000, want 1,000",
+                "p|/o|o|additional properties 'k', 'j' not allowed",
+                "p|/s|s|value must be one of 'x', 'y'",
+            ]
+        );
+    }
+
+    #[test]
+    fn whole_floats_are_integers_even_in_draft_4() {
+        let schema = json!({"$schema": "http://json-schema.org/draft-04/schema#", "type": "object", "properties": {"a": {"type": "integer"}}});
+        let c = chart("p", Some(schema), vec![]);
+        assert!(validate_values(&c, &json!({"a": 1.0})).is_ok());
+        assert_eq!(
+            lines(validate_values(&c, &json!({"a": 1.5}))),
+            ["p|/a|a|got number, want integer"]
+        );
+    }
+
+    #[test]
+    fn subcharts_validate_their_own_section_and_skip_missing_ones() {
+        let sub = chart(
+            "sub",
+            Some(json!({"type": "object", "required": ["port"]})),
+            vec![],
+        );
+        let c = chart("p", None, vec![sub]);
+        assert!(
+            validate_values(&c, &json!({})).is_ok(),
+            "a missing section is not validated"
+        );
+        assert!(validate_values(&c, &json!({"sub": null})).is_ok());
+        assert_eq!(
+            lines(validate_values(&c, &json!({"sub": {}}))),
+            ["sub||sub|missing property 'port'"]
+        );
+        assert_eq!(
+            lines(validate_values(&c, &json!({"sub": 3}))),
+            ["sub||sub|invalid type for values: expected object (map), got int64"]
+        );
+    }
+
+    #[test]
+    fn display_groups_by_chart_like_helm() {
+        let sub = chart(
+            "sub",
+            Some(json!({"properties": {"port": {"type": "integer"}}})),
+            vec![],
+        );
+        let c = chart(
+            "p",
+            Some(json!({"properties": {"a": {"type": "string"}}})),
+            vec![sub],
+        );
+        let e = validate_values(&c, &json!({"a": 1, "sub": {"port": "x"}})).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "values don't meet the specifications of the schema(s) in the following chart(s):\np:\n- at '/a': got number, want string\nsub:\n- at '/port': got string, want integer\n"
+        );
+    }
+
+    #[test]
+    fn urn_references_are_permissive_and_others_are_not_fetched() {
+        let c = chart("p", Some(json!({"$ref": "urn:example:x"})), vec![]);
+        assert!(validate_values(&c, &json!({"a": 1})).is_ok());
+        let c = chart("p", Some(json!({"$ref": "other.json"})), vec![]);
+        let e = validate_values(&c, &json!({})).unwrap_err();
+        assert_eq!(e.errors[0].kind, SchemaErrorKind::InvalidSchema);
+        assert!(
+            e.errors[0].message.contains("file:///other.json"),
+            "{}",
+            e.errors[0].message
+        );
+    }
+
+    #[test]
+    fn formats_are_asserted_only_up_to_draft_7() {
+        let s7 = json!({"$schema": "http://json-schema.org/draft-07/schema#", "properties": {"a": {"format": "email"}}});
+        let s2020 = json!({"properties": {"a": {"format": "email"}}});
+        assert_eq!(
+            lines(validate_values(
+                &chart("p", Some(s7), vec![]),
+                &json!({"a": "foo"})
+            )),
+            ["p|/a|a|'foo' is not valid email"]
+        );
+        assert!(validate_values(&chart("p", Some(s2020), vec![]), &json!({"a": "foo"})).is_ok());
+    }
+
+    #[test]
+    fn an_unparsable_schema_fails_at_validation() {
+        let mut c = chart("p", None, vec![]);
+        c.schema_error = Some("EOF".into());
+        assert_eq!(
+            validate_values(&c, &json!({})).unwrap_err().to_string(),
+            "values don't meet the specifications of the schema(s) in the following chart(s):\np:\nEOF\n"
+        );
+    }
+
+    #[test]
+    fn numbers_group_thousands() {
+        assert_eq!(group_number(5000.0), "5,000");
+        assert_eq!(group_number(-123456.5), "-123,456.5");
+        assert_eq!(group_number(1234567.5), "1.2345675×10⁰⁶");
+        assert_eq!(group_number(0.00000001), "1×10⁻⁰⁸");
+        assert_eq!(group_number(123456789012.0), "1.23456789012×10¹¹");
+        assert_eq!(group_number(12.0), "12");
+    }
+}

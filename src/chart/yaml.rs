@@ -1,0 +1,418 @@
+//! Chart.yaml, requirements.yaml and the lock files as a YAML tree with
+//! positions, read the way Helm reads them: `sigs.k8s.io/yaml` over go-yaml
+//! v2 (YAML 1.1 booleans, legacy octal, duplicate keys last-wins, merge
+//! keys, only the first document).
+//!
+//! The tree is typed (null, bool, int, float, string, sequence, mapping) and
+//! every node keeps its 1-based line and column, so the Go-JSON-style
+//! decoding in `metadata.rs` can point at the offending value.
+
+use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde_saphyr::Spanned;
+use std::fmt;
+
+/// A YAML value with its position.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Node {
+    pub value: Yaml,
+    pub line: u64,
+    pub column: u64,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Yaml {
+    Null,
+    Bool(bool),
+    Int(i64),
+    UInt(u64),
+    Float(f64),
+    Str(String),
+    Seq(Vec<Node>),
+    /// Keys already stringified as sigs.k8s.io/yaml does; duplicates removed
+    /// (the last one wins).
+    Map(Vec<(String, Node)>),
+}
+
+impl Yaml {
+    /// The JSON kind Go's encoding/json names in type errors.
+    pub fn json_kind(&self) -> &'static str {
+        match self {
+            Yaml::Null => "null",
+            Yaml::Bool(_) => "bool",
+            Yaml::Int(_) | Yaml::UInt(_) | Yaml::Float(_) => "number",
+            Yaml::Str(_) => "string",
+            Yaml::Seq(_) => "array",
+            Yaml::Map(_) => "object",
+        }
+    }
+}
+
+/// A YAML syntax error with its position.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct SyntaxError {
+    pub line: u64,
+    pub column: u64,
+    pub message: String,
+}
+
+/// Parses the first YAML document of `text` (go-yaml v2's `Unmarshal` reads
+/// only that one). An empty document is `Null` at 1:1.
+pub(crate) fn parse_first_document(text: &str) -> Result<Node, SyntaxError> {
+    let doc = first_document(text);
+    let mut options = serde_saphyr::Options::default();
+    options.duplicate_keys = serde_saphyr::DuplicateKeyPolicy::LastWins;
+    options.legacy_octal_numbers = true;
+    options.strict_booleans = false;
+    options.with_snippet = false;
+    options.non_finite_float_policy = serde_saphyr::NonFiniteFloatPolicy::PassThrough;
+    match serde_saphyr::from_str_with_options::<Option<Node>>(doc, options) {
+        Ok(Some(node)) => Ok(node),
+        Ok(None) => Ok(Node {
+            value: Yaml::Null,
+            line: 1,
+            column: 1,
+        }),
+        Err(e) => {
+            let (line, column) = e.location().map_or((0, 0), |l| (l.line(), l.column()));
+            let mut message = e.to_string();
+            // The rendered message may repeat the position; keep it short.
+            if let Some(first) = message.lines().next() {
+                message = first.to_string();
+            }
+            let suffix = format!(" at line {line}, column {column}");
+            if let Some(stripped) = message.strip_suffix(&suffix) {
+                message = stripped.to_string();
+            }
+            Err(SyntaxError {
+                line,
+                column,
+                message,
+            })
+        }
+    }
+}
+
+/// The text of the first document: everything up to the line that ends it
+/// (`---` starting a second document, or `...`). Lines after that are never
+/// parsed, as go-yaml v2 never reads them.
+fn first_document(text: &str) -> &str {
+    let mut started = false;
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        let bare = line.trim_end_matches(['\n', '\r']);
+        let marker = |m: &str| {
+            bare == m || (bare.starts_with(m) && bare[m.len()..].starts_with([' ', '\t']))
+        };
+        if !started {
+            let t = bare.trim_start();
+            let preamble = t.is_empty() || t.starts_with('#') || bare.starts_with('%');
+            started = marker("---") || !preamble;
+        } else if marker("---") || marker("...") {
+            return &text[..offset];
+        }
+        offset += line.len();
+    }
+    text
+}
+
+impl<'de> Deserialize<'de> for Node {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let spanned = Spanned::<Yaml>::deserialize(deserializer)?;
+        Ok(Node {
+            value: spanned.value,
+            line: spanned.referenced.line(),
+            column: spanned.referenced.column(),
+        })
+    }
+}
+
+impl<'de> Deserialize<'de> for Yaml {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(YamlVisitor)
+    }
+}
+
+struct YamlVisitor;
+
+impl<'de> Visitor<'de> for YamlVisitor {
+    type Value = Yaml;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("any YAML value")
+    }
+    fn visit_bool<E>(self, v: bool) -> Result<Yaml, E> {
+        Ok(Yaml::Bool(v))
+    }
+    fn visit_i64<E>(self, v: i64) -> Result<Yaml, E> {
+        Ok(Yaml::Int(v))
+    }
+    fn visit_u64<E>(self, v: u64) -> Result<Yaml, E> {
+        Ok(i64::try_from(v).map_or(Yaml::UInt(v), Yaml::Int))
+    }
+    fn visit_i128<E: de::Error>(self, v: i128) -> Result<Yaml, E> {
+        // Beyond 64 bits go-yaml v2 falls back to a float.
+        Ok(i64::try_from(v)
+            .map(Yaml::Int)
+            .or_else(|_| u64::try_from(v).map(Yaml::UInt))
+            .unwrap_or(Yaml::Float(v as f64)))
+    }
+    fn visit_u128<E: de::Error>(self, v: u128) -> Result<Yaml, E> {
+        Ok(u64::try_from(v)
+            .map(|u| i64::try_from(u).map_or(Yaml::UInt(u), Yaml::Int))
+            .unwrap_or(Yaml::Float(v as f64)))
+    }
+    fn visit_f64<E>(self, v: f64) -> Result<Yaml, E> {
+        Ok(Yaml::Float(v))
+    }
+    fn visit_str<E>(self, v: &str) -> Result<Yaml, E> {
+        Ok(Yaml::Str(v.to_string()))
+    }
+    fn visit_string<E>(self, v: String) -> Result<Yaml, E> {
+        Ok(Yaml::Str(v))
+    }
+    fn visit_bytes<E>(self, v: &[u8]) -> Result<Yaml, E> {
+        Ok(Yaml::Str(String::from_utf8_lossy(v).into_owned()))
+    }
+    fn visit_unit<E>(self) -> Result<Yaml, E> {
+        Ok(Yaml::Null)
+    }
+    fn visit_none<E>(self) -> Result<Yaml, E> {
+        Ok(Yaml::Null)
+    }
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Yaml, D::Error> {
+        Yaml::deserialize(d)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Yaml, A::Error> {
+        let mut items = Vec::new();
+        while let Some(item) = seq.next_element::<Node>()? {
+            items.push(item);
+        }
+        Ok(Yaml::Seq(items))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Yaml, A::Error> {
+        let mut entries: Vec<(String, Node)> = Vec::new();
+        while let Some(key) = map.next_key::<Key>()? {
+            let value = map.next_value::<Node>()?;
+            let key = match key.0 {
+                Some(k) => k,
+                None => return Err(de::Error::custom("unsupported map key of type: <nil>")),
+            };
+            if let Some(slot) = entries.iter_mut().find(|(k, _)| *k == key) {
+                slot.1 = value;
+            } else {
+                entries.push((key, value));
+            }
+        }
+        Ok(Yaml::Map(entries))
+    }
+}
+
+/// A mapping key stringified as sigs.k8s.io/yaml does: integers in decimal,
+/// floats with `strconv.FormatFloat(f, 'g', -1, 32)`, booleans as
+/// `true`/`false`. `None` for a null key (an error in Go).
+struct Key(Option<String>);
+
+impl<'de> Deserialize<'de> for Key {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        Ok(Key(match Yaml::deserialize(deserializer)? {
+            Yaml::Null => None,
+            Yaml::Bool(b) => Some(b.to_string()),
+            Yaml::Int(i) => Some(i.to_string()),
+            Yaml::UInt(u) => Some(u.to_string()),
+            Yaml::Float(f) => Some(match go_format_float32(f).as_str() {
+                "+Inf" => ".inf".to_string(),
+                "-Inf" => "-.inf".to_string(),
+                "NaN" => ".nan".to_string(),
+                s => s.to_string(),
+            }),
+            Yaml::Str(s) => Some(s),
+            // Go fails on these (a map or slice cannot be a Go map key).
+            Yaml::Seq(_) | Yaml::Map(_) => {
+                return Err(de::Error::custom("invalid map key: a sequence or mapping"));
+            }
+        }))
+    }
+}
+
+/// Go's `strconv.FormatFloat(f, 'g', -1, 32)`: the shortest digits that
+/// read back as the same float32, in `%e` form when the exponent is below -4
+/// or at least 6 (as sigs.k8s.io/yaml writes a float into a string field:
+/// `appVersion: 1.10` becomes `"1.1"`).
+pub(crate) fn go_format_float32(f: f64) -> String {
+    let f = f as f32;
+    if f.is_nan() {
+        return "NaN".into();
+    }
+    if f.is_infinite() {
+        return if f > 0.0 {
+            "+Inf".into()
+        } else {
+            "-Inf".into()
+        };
+    }
+    if f == 0.0 {
+        return if f.is_sign_negative() {
+            "-0".into()
+        } else {
+            "0".into()
+        };
+    }
+    let sci = format!("{f:e}");
+    let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
+    let exp: i32 = exp.parse().unwrap_or(0);
+    if !(-4..6).contains(&exp) {
+        let sign = if exp < 0 { '-' } else { '+' };
+        format!("{mantissa}e{sign}{:02}", exp.abs())
+    } else {
+        format!("{f}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Yaml {
+        parse_first_document(text).unwrap().value
+    }
+
+    #[test]
+    fn keeps_positions_of_values() {
+        let node = parse_first_document("a: 1\nb:\n  c: [x, y]\n").unwrap();
+        let Yaml::Map(m) = node.value else { panic!() };
+        assert_eq!((m[0].1.line, m[0].1.column), (1, 4));
+        let Yaml::Map(inner) = &m[1].1.value else {
+            panic!()
+        };
+        assert_eq!((inner[0].1.line, inner[0].1.column), (3, 6));
+        let Yaml::Seq(items) = &inner[0].1.value else {
+            panic!()
+        };
+        assert_eq!((items[1].line, items[1].column), (3, 10));
+    }
+
+    #[test]
+    fn reads_yaml_1_1_scalars_like_go_yaml_v2() {
+        assert_eq!(
+            parse("a: yes\nb: off\nc: 0777\nd: 0x1F\ne: 1_000\nf: 1.10\ng: ~\nh: 2001-12-14\n"),
+            Yaml::Map(vec![
+                (
+                    "a".into(),
+                    Node {
+                        value: Yaml::Bool(true),
+                        line: 1,
+                        column: 4
+                    }
+                ),
+                (
+                    "b".into(),
+                    Node {
+                        value: Yaml::Bool(false),
+                        line: 2,
+                        column: 4
+                    }
+                ),
+                (
+                    "c".into(),
+                    Node {
+                        value: Yaml::Int(511),
+                        line: 3,
+                        column: 4
+                    }
+                ),
+                (
+                    "d".into(),
+                    Node {
+                        value: Yaml::Int(31),
+                        line: 4,
+                        column: 4
+                    }
+                ),
+                (
+                    "e".into(),
+                    Node {
+                        value: Yaml::Int(1000),
+                        line: 5,
+                        column: 4
+                    }
+                ),
+                (
+                    "f".into(),
+                    Node {
+                        value: Yaml::Float(1.1),
+                        line: 6,
+                        column: 4
+                    }
+                ),
+                (
+                    "g".into(),
+                    Node {
+                        value: Yaml::Null,
+                        line: 7,
+                        column: 4
+                    }
+                ),
+                (
+                    "h".into(),
+                    Node {
+                        value: Yaml::Str("2001-12-14".into()),
+                        line: 8,
+                        column: 4
+                    }
+                ),
+            ])
+        );
+    }
+
+    #[test]
+    fn duplicate_keys_last_wins() {
+        let Yaml::Map(m) = parse("a: 1\na: 2\n") else {
+            panic!()
+        };
+        assert_eq!(m.len(), 1);
+        assert_eq!(m[0].1.value, Yaml::Int(2));
+    }
+
+    #[test]
+    fn stringifies_keys_like_sigs_yaml() {
+        let Yaml::Map(m) = parse("1: a\n1.5: b\ntrue: c\n") else {
+            panic!()
+        };
+        let keys: Vec<&str> = m.iter().map(|(k, _)| k.as_str()).collect();
+        assert_eq!(keys, ["1", "1.5", "true"]);
+    }
+
+    #[test]
+    fn reads_only_the_first_document() {
+        assert_eq!(first_document("a: 1\n---\nb: [\n"), "a: 1\n");
+        assert_eq!(
+            first_document("# c\n---\na: 1\n...\nzzz: [\n"),
+            "# c\n---\na: 1\n"
+        );
+        assert_eq!(first_document("--- a\n--- b\n"), "--- a\n");
+        assert!(matches!(parse("a: 1\n---\nb: [\n"), Yaml::Map(_)));
+    }
+
+    #[test]
+    fn empty_document_is_null() {
+        assert_eq!(parse(""), Yaml::Null);
+        assert_eq!(parse("# only a comment\n"), Yaml::Null);
+    }
+
+    #[test]
+    fn syntax_errors_carry_line_and_column() {
+        let e = parse_first_document("a: 1\nb: [x\n").unwrap_err();
+        assert!(e.line >= 2, "{e:?}");
+        assert!(!e.message.is_empty());
+    }
+
+    #[test]
+    fn formats_float32_like_go() {
+        assert_eq!(go_format_float32(1.1), "1.1");
+        assert_eq!(go_format_float32(1.0), "1");
+        assert_eq!(go_format_float32(1.23456789), "1.2345679");
+        assert_eq!(go_format_float32(1e7), "1e+07");
+        assert_eq!(go_format_float32(123456.0), "123456");
+        assert_eq!(go_format_float32(0.00001), "1e-05");
+    }
+}

@@ -1,0 +1,125 @@
+//! `values explain CHART [value flags]` (alias `explain`).
+
+use std::io::Read;
+
+use anyhow::Context as _;
+use serde_json::Value;
+
+use super::args::{ExplainArgs, OutputFormat};
+use super::output::{go_yaml_numbers, to_json_go, to_yaml};
+use super::{Ctx, Outcome};
+use crate::explain::{Options, explain_chart};
+use crate::values::explain::{Entry, contract_json};
+use crate::values::path::Path;
+use crate::values::tree::{EventKind, Source};
+use crate::values::user::{ValueFlags, ValuesFile};
+
+pub fn run(args: &ExplainArgs, ctx: &Ctx) -> anyhow::Result<Outcome> {
+    let chart = crate::chart::load(&args.chart)?;
+    let mut files = Vec::new();
+    let mut stdin_used = false;
+    for name in args.flags.values.iter().map(|s| s.trim()).filter(|s| !s.is_empty()) {
+        let text = if name == "-" {
+            anyhow::ensure!(!stdin_used, "-f - can be given once (stdin is read once)");
+            stdin_used = true;
+            let mut buf = String::new();
+            std::io::stdin().read_to_string(&mut buf).context("cannot read stdin")?;
+            buf
+        } else {
+            std::fs::read_to_string(name).with_context(|| format!("cannot read values file {name}"))?
+        };
+        files.push(ValuesFile { name: name.to_string(), text });
+    }
+    let flags = ValueFlags {
+        files,
+        set_json: args.flags.set_json.clone(),
+        set: args.flags.set.clone(),
+        set_string: args.flags.set_string.clone(),
+        set_file: args.flags.set_file.clone(),
+        set_literal: args.flags.set_literal.clone(),
+    };
+    let mut read_file = |path: &str| std::fs::read_to_string(path).map_err(|e| format!("open {path}: {e}"));
+    let explanation = explain_chart(&chart, &flags, &mut read_file, Options { skip_schema_validation: args.skip_schema_validation })?;
+    let keys: Vec<Path> = args.keys.iter().map(|k| Path::parse(k).map_err(anyhow::Error::msg)).collect::<anyhow::Result<_>>()?;
+    let shown: Vec<&Entry> = explanation.entries.iter().filter(|e| keys.is_empty() || keys.iter().any(|k| e.path.starts_with(k))).collect();
+    if let (false, true) = (keys.is_empty(), shown.is_empty()) {
+        anyhow::bail!("no key {} in the values (try without --key to see every key)", args.keys.join(", "));
+    }
+    let mut outcome = Outcome { warnings: explanation.warnings.clone(), ..Outcome::default() };
+    outcome.stdout = match ctx.format() {
+        OutputFormat::Text => text(&shown, args.show_overridden || !keys.is_empty(), ctx),
+        format => {
+            let owned: Vec<Entry> = shown.into_iter().cloned().collect();
+            let doc = contract_json(&explanation.values, &owned, &[]);
+            let doc = serde_json::json!({"values": doc["values"], "entries": doc["entries"], "warnings": explanation.warnings});
+            if format == OutputFormat::Json { to_json_go(&doc) } else { to_yaml(&go_yaml_numbers(&doc))? }
+        }
+    };
+    // The warnings are part of the JSON document; in text they go to stderr.
+    if ctx.format() != OutputFormat::Text {
+        outcome.warnings.clear();
+    }
+    Ok(outcome)
+}
+
+/// A source as people read it: where to look.
+pub fn describe(s: &Source) -> String {
+    let at = |file: &str, line: &Option<usize>, column: &Option<usize>| match (line, column) {
+        (Some(l), Some(c)) => format!("{file}:{l}:{c}"),
+        _ => file.to_string(),
+    };
+    match s {
+        Source::ChartDefault { chart, file, line, column } => format!("{} (chart {chart} default)", at(file, line, column)),
+        Source::ParentValues { chart, file, line, column } => format!("{} (parent chart {chart})", at(file, line, column)),
+        Source::ValuesFile { file, line, column } => format!("-f {}", at(file, line, column)),
+        Source::SetFlag { flag, index, expr } => format!("{flag}[{index}] {expr}"),
+        Source::ImportValues { chart, from } => format!("import-values from {chart} ({from})"),
+        Source::Global { from_chart } => format!("global from {from_chart}"),
+        Source::ReleaseConfig { revision } => format!("release config (revision {revision})"),
+        Source::Helm { why } => format!("helm ({why})"),
+    }
+}
+
+fn short(v: &Value) -> String {
+    let s = match v {
+        Value::String(s) => serde_json::to_string(s).unwrap_or_default(),
+        other => super::output::to_json_go(other).replace(['\n', ' '], ""),
+    };
+    if s.chars().count() > 60 { format!("{}…", s.chars().take(59).collect::<String>()) } else { s }
+}
+
+fn text(entries: &[&Entry], history: bool, ctx: &Ctx) -> String {
+    let theme = &ctx.theme;
+    let width = entries.iter().map(|e| e.path.to_string().chars().count()).max().unwrap_or(0).min(48);
+    let vwidth = entries.iter().filter_map(|e| e.value.as_ref()).map(|v| short(v).chars().count()).max().unwrap_or(0).min(40);
+    let mut out = String::new();
+    for e in entries {
+        let path = e.path.to_string();
+        let pad = |s: &str, w: usize| " ".repeat(w.saturating_sub(s.chars().count()));
+        match (&e.value, &e.source) {
+            (Some(v), Some(src)) => {
+                let val = short(v);
+                out.push_str(&format!("{}{}  {}{}  {}\n", theme.heading(&path), pad(&path, width), val, pad(&val, vwidth), theme.dim(&describe(src))));
+            }
+            _ => {
+                let why = e.overridden.last().map_or("gone", |l| match l.event {
+                    EventKind::DeletedByNull => "deleted by null",
+                    EventKind::SkippedTypeMismatch => "skipped (type mismatch)",
+                    EventKind::Overridden => "replaced",
+                });
+                out.push_str(&format!("{}{}  {}\n", theme.heading(&path), pad(&path, width), theme.warn(&format!("<{why}>"))));
+            }
+        }
+        if history {
+            for l in e.overridden.iter().rev() {
+                let what = match l.event {
+                    EventKind::Overridden => "overrode",
+                    EventKind::DeletedByNull => "deleted",
+                    EventKind::SkippedTypeMismatch => "skipped",
+                };
+                out.push_str(&format!("    {} {} from {}\n", theme.dim(what), short(&l.value), theme.dim(&describe(&l.source))));
+            }
+        }
+    }
+    out
+}

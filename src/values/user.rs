@@ -1,0 +1,211 @@
+//! The user-supplied values as Helm's CLI builds them (`values.Options.MergeValues`):
+//! every `-f` file in order, then `--set-json`, `--set`, `--set-string`,
+//! `--set-file`, `--set-literal` (by kind, not by position), each parsed
+//! into the values accumulated so far, with the origin of every node and
+//! what each later source overrode.
+//! helm: pkg/cli/values/options.go MergeValues
+
+use serde_json::{Map, Value};
+
+use super::path::{Path, Seg};
+use super::strvals::{self, FlagError, SetKind};
+use super::tree::{EventKind, Kind, Origin, Recorder, Source, V, VMap, map_to_json};
+use super::yaml::{self, LoadedValues, YamlError};
+
+/// One values file already read: its name as the user gave it and its text.
+#[derive(Debug, Clone)]
+pub struct ValuesFile {
+    pub name: String,
+    pub text: String,
+}
+
+/// The value flags in the order given, per kind.
+#[derive(Debug, Clone, Default)]
+pub struct ValueFlags {
+    pub files: Vec<ValuesFile>,
+    pub set_json: Vec<String>,
+    pub set: Vec<String>,
+    pub set_string: Vec<String>,
+    pub set_file: Vec<String>,
+    pub set_literal: Vec<String>,
+}
+
+impl ValueFlags {
+    fn of_kind(&self, kind: SetKind) -> &[String] {
+        match kind {
+            SetKind::Json => &self.set_json,
+            SetKind::Set => &self.set,
+            SetKind::String => &self.set_string,
+            SetKind::File => &self.set_file,
+            SetKind::Literal => &self.set_literal,
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.files.is_empty() && SetKind::HELM_ORDER.iter().all(|k| self.of_kind(*k).is_empty())
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum UserValuesError {
+    #[error("{}", .0.helm_error())]
+    File(YamlError),
+    #[error("{0}")]
+    Flag(FlagError),
+}
+
+/// A values file as a tree whose every node points at its place in the file.
+pub fn file_tree(loaded: &LoadedValues, origin_for: &dyn Fn(&Path, Option<(usize, usize)>) -> Source) -> VMap {
+    let mut origin_of = |p: &Path| {
+        let pos = loaded.positions.get(p).map(|(_, value)| (value.line, value.column));
+        Origin::new(origin_for(p, pos))
+    };
+    loaded
+        .values
+        .iter()
+        .map(|(k, v)| (k.clone(), V::from_json(v, &Path::root().key(k), true, &mut origin_of)))
+        .collect()
+}
+
+/// Builds the user values; Helm's parse errors come back word for word.
+pub fn user_values(
+    flags: &ValueFlags,
+    read_file: &mut dyn FnMut(&str) -> Result<String, String>,
+    rec: &mut Recorder,
+) -> Result<VMap, UserValuesError> {
+    let mut tree = VMap::new();
+    for f in &flags.files {
+        let loaded = yaml::load_values(&f.text, &f.name).map_err(UserValuesError::File)?;
+        let name = f.name.clone();
+        let layer = file_tree(&loaded, &|_, pos| Source::ValuesFile { file: name.clone(), line: pos.map(|p| p.0), column: pos.map(|p| p.1) });
+        merge_maps(&mut tree, layer, &Path::root(), rec);
+    }
+    for kind in SetKind::HELM_ORDER {
+        for (index, expr) in flags.of_kind(kind).iter().enumerate() {
+            let origin = Origin::new(Source::SetFlag { flag: kind.flag().to_string(), index, expr: expr.clone() });
+            let mut plain = map_to_json(&tree);
+            let assignments = strvals::apply_flag(kind, expr, &mut plain, read_file).map_err(UserValuesError::Flag)?;
+            let written: Vec<Path> = assignments.into_iter().map(|a| a.path).collect();
+            for p in &written {
+                if let Some(old) = lookup(&tree, p) {
+                    rec.lost(p.clone(), old.clone(), EventKind::Overridden, Some(origin.clone()));
+                }
+            }
+            tree = reattribute(&plain, &tree, &written, &origin);
+        }
+    }
+    Ok(tree)
+}
+
+/// `loader.MergeMaps(dst, src)` on trees: maps merge, anything else from
+/// `src` (null included) replaces; nothing is deleted.
+pub fn merge_maps(dst: &mut VMap, src: VMap, at: &Path, rec: &mut Recorder) {
+    for (k, v) in src {
+        let here = at.key(&k);
+        match (dst.get_mut(&k), v) {
+            (Some(V { kind: Kind::Map(dm), .. }), V { kind: Kind::Map(sm), .. }) => merge_maps(dm, sm, &here, rec),
+            (Some(old), v) => {
+                let by = v.origin.clone();
+                let old = std::mem::replace(old, v);
+                rec.lost(here, old, EventKind::Overridden, Some(by));
+            }
+            (None, v) => {
+                dst.insert(k, v);
+            }
+        }
+    }
+}
+
+fn lookup<'a>(tree: &'a VMap, path: &Path) -> Option<&'a V> {
+    let mut segs = path.0.iter();
+    let Some(Seg::Key(first)) = segs.next() else { return None };
+    let mut cur = tree.get(first)?;
+    for s in segs {
+        cur = match (s, &cur.kind) {
+            (Seg::Key(k), Kind::Map(m)) => m.get(k)?,
+            (Seg::Index(i), Kind::List(l)) => l.get(*i)?,
+            _ => return None,
+        };
+    }
+    Some(cur)
+}
+
+/// The tree for `plain` (the values after a flag), keeping each node's old
+/// origin unless the flag wrote at or above it.
+fn reattribute(plain: &Map<String, Value>, old: &VMap, written: &[Path], origin: &Origin) -> VMap {
+    plain.iter().map(|(k, v)| (k.clone(), node(v, &Path::root().key(k), old, written, origin))).collect()
+}
+
+fn node(v: &Value, path: &Path, old: &VMap, written: &[Path], origin: &Origin) -> V {
+    let by_flag = written.iter().any(|w| path.starts_with(w));
+    let prior = lookup(old, path);
+    // A node the flag created on the way to what it wrote belongs to the flag too.
+    let own_origin = match prior {
+        Some(p) if !by_flag => p.origin.clone(),
+        _ => origin.clone(),
+    };
+    let kind = match v {
+        Value::Object(m) => Kind::Map(m.iter().map(|(k, x)| (k.clone(), node(x, &path.key(k), old, written, origin))).collect()),
+        Value::Array(a) => Kind::List(a.iter().enumerate().map(|(i, x)| node(x, &path.index(i), old, written, origin)).collect()),
+        Value::Null => Kind::Null,
+        Value::Bool(b) => Kind::Bool(*b),
+        Value::Number(n) => match (n.as_i64(), n.is_f64()) {
+            (Some(i), false) => Kind::Int(i),
+            _ => Kind::Float(n.as_f64().unwrap_or(0.0)),
+        },
+        Value::String(s) => Kind::Str(s.clone()),
+    };
+    V::new(kind, own_origin)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn no_files(_: &str) -> Result<String, String> {
+        Err("no files in this test".into())
+    }
+
+    #[test]
+    fn flags_apply_by_kind_and_remember_what_they_overrode() {
+        let flags = ValueFlags {
+            files: vec![ValuesFile { name: "prod.yaml".into(), text: "image:\n  tag: 1.2.0\n  repo: r\nlist: [1, 2, 3]\n".into() }],
+            set: vec!["image.tag=1.2.1".into(), "list[1]=x".into()],
+            set_string: vec!["image.tag=2".into()],
+            ..ValueFlags::default()
+        };
+        let mut rec = Recorder::default();
+        let tree = user_values(&flags, &mut no_files, &mut rec).unwrap();
+        assert_eq!(Value::Object(map_to_json(&tree)), json!({"image": {"tag": "2", "repo": "r"}, "list": [1.0, "x", 3.0]}));
+        let tag = lookup(&tree, &Path::parse("image.tag").unwrap()).unwrap();
+        assert_eq!(tag.origin.kind_word(), "set-string");
+        let repo = lookup(&tree, &Path::parse("image.repo").unwrap()).unwrap();
+        assert!(matches!(&*repo.origin, Source::ValuesFile { line: Some(3), column: Some(9), .. }), "{:?}", repo.origin);
+        let lost: Vec<(String, String)> = rec.events.iter().map(|e| (e.path.to_string(), e.value.origin.kind_word())).collect();
+        assert_eq!(
+            lost,
+            [("image.tag".to_string(), "values-file".to_string()), ("list[1]".into(), "values-file".into()), ("image.tag".into(), "set".into())]
+        );
+    }
+
+    #[test]
+    fn a_later_file_replaces_lists_and_merges_maps() {
+        let flags = ValueFlags {
+            files: vec![
+                ValuesFile { name: "a.yaml".into(), text: "m: {p: 1, q: 2}\nl: [1]\n".into() },
+                ValuesFile { name: "b.yaml".into(), text: "m: {q: 3}\nl: [9, 8]\n".into() },
+            ],
+            ..ValueFlags::default()
+        };
+        let tree = user_values(&flags, &mut no_files, &mut Recorder::default()).unwrap();
+        assert_eq!(Value::Object(map_to_json(&tree)), json!({"m": {"p": 1.0, "q": 3.0}, "l": [9.0, 8.0]}));
+    }
+
+    #[test]
+    fn helms_flag_errors_are_kept_word_for_word() {
+        let flags = ValueFlags { set: vec!["a".into()], ..ValueFlags::default() };
+        let err = user_values(&flags, &mut no_files, &mut Recorder::default()).unwrap_err();
+        assert_eq!(err.to_string(), "failed parsing --set data: key \"a\" has no value");
+    }
+}

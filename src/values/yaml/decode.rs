@@ -1,0 +1,532 @@
+//! Node tree -> what Helm's `sigs.k8s.io/yaml.Unmarshal` gives for one
+//! document: go-yaml v2 decoding into `interface{}` (merge keys, aliases,
+//! duplicate keys), then the YAML -> JSON conversion (map keys become
+//! strings, numbers become float64).
+
+use std::collections::{HashMap, HashSet};
+use std::hash::{Hash, Hasher};
+
+use indexmap::IndexMap;
+
+use super::parse::{Doc, NodeKind};
+use super::resolve::{self, Reading, Scalar, go_float_g, go_float_key, go_quote};
+use super::{NoteKind, Pos};
+use crate::values::path::Path;
+
+/// A failure with go-yaml's message (after `yaml: `) and where it happened.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Fail {
+    pub message: String,
+    pub pos: Pos,
+}
+
+/// A Go `map[interface{}]interface{}` key.
+#[derive(Debug, Clone)]
+pub(crate) enum GoKey {
+    Null,
+    Bool(bool),
+    Int(i64),
+    Uint(u64),
+    Float(f64),
+    Str(String),
+}
+
+impl PartialEq for GoKey {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (GoKey::Null, GoKey::Null) => true,
+            (GoKey::Bool(a), GoKey::Bool(b)) => a == b,
+            (GoKey::Int(a), GoKey::Int(b)) => a == b,
+            (GoKey::Uint(a), GoKey::Uint(b)) => a == b,
+            (GoKey::Float(a), GoKey::Float(b)) => a == b,
+            (GoKey::Str(a), GoKey::Str(b)) => a == b,
+            _ => false,
+        }
+    }
+}
+impl Eq for GoKey {}
+impl Hash for GoKey {
+    fn hash<H: Hasher>(&self, h: &mut H) {
+        std::mem::discriminant(self).hash(h);
+        match self {
+            GoKey::Null => {}
+            GoKey::Bool(b) => b.hash(h),
+            GoKey::Int(i) => i.hash(h),
+            GoKey::Uint(u) => u.hash(h),
+            GoKey::Float(f) => (if *f == 0.0 { 0.0f64 } else { *f }).to_bits().hash(h),
+            GoKey::Str(s) => s.hash(h),
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub(crate) struct DVal {
+    pub kind: DKind,
+    pub pos: Pos,
+}
+
+#[derive(Debug, Clone)]
+pub(crate) enum DKind {
+    Scalar { value: Scalar, reading: Reading, text: String },
+    Seq(Vec<DVal>),
+    Map(DMap),
+}
+
+/// How an entry got into its map, for notes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Origin {
+    Explicit,
+    /// Through a `<<` merge key at this position.
+    Merge(Pos),
+}
+
+#[derive(Debug, Clone)]
+pub(crate) struct DEntry {
+    pub key: GoKey,
+    pub key_text: String,
+    pub key_reading: Reading,
+    pub key_pos: Pos,
+    pub value: DVal,
+    pub origin: Origin,
+    /// Entries this one replaced in the same mapping: (key position, how).
+    pub replaced: Vec<(Pos, Origin)>,
+}
+
+#[derive(Debug, Clone, Default)]
+pub(crate) struct DMap {
+    pub entries: Vec<DEntry>,
+    index: HashMap<GoKey, usize>,
+}
+
+impl DMap {
+    fn set(&mut self, mut e: DEntry) {
+        if let Some(&i) = self.index.get(&e.key) {
+            let old = &mut self.entries[i];
+            let mut replaced = std::mem::take(&mut old.replaced);
+            replaced.push((old.key_pos, old.origin));
+            e.replaced = replaced;
+            *old = e;
+        } else {
+            self.index.insert(e.key.clone(), self.entries.len());
+            self.entries.push(e);
+        }
+    }
+}
+
+struct Decoder<'d> {
+    doc: &'d Doc,
+    active_aliases: HashSet<usize>,
+    decode_count: u64,
+    alias_count: u64,
+    alias_depth: u32,
+}
+
+fn allowed_alias_ratio(decode_count: u64) -> f64 {
+    const LOW: u64 = 400_000;
+    const HIGH: u64 = 4_000_000;
+    if decode_count <= LOW {
+        0.99
+    } else if decode_count >= HIGH {
+        0.10
+    } else {
+        0.99 - 0.89 * ((decode_count - LOW) as f64 / (HIGH - LOW) as f64)
+    }
+}
+
+const MERGE_TAG: &str = "tag:yaml.org,2002:merge";
+
+impl Decoder<'_> {
+    fn fail<T>(&self, message: impl Into<String>, pos: Pos) -> Result<T, Fail> {
+        Err(Fail { message: message.into(), pos })
+    }
+
+    fn count(&mut self, pos: Pos) -> Result<(), Fail> {
+        self.decode_count += 1;
+        if self.alias_depth > 0 {
+            self.alias_count += 1;
+        }
+        if self.alias_count > 100
+            && self.decode_count > 1000
+            && self.alias_count as f64 / self.decode_count as f64 > allowed_alias_ratio(self.decode_count)
+        {
+            return self.fail("document contains excessive aliasing", pos);
+        }
+        Ok(())
+    }
+
+    fn unmarshal(&mut self, id: usize) -> Result<DVal, Fail> {
+        let node = &self.doc.nodes[id];
+        self.count(node.pos)?;
+        match &node.kind {
+            NodeKind::Alias { target, name } => {
+                if self.active_aliases.contains(&id) {
+                    return self.fail(format!("anchor '{name}' value contains itself"), node.pos);
+                }
+                self.active_aliases.insert(id);
+                self.alias_depth += 1;
+                let r = self.unmarshal(*target);
+                self.alias_depth -= 1;
+                self.active_aliases.remove(&id);
+                let mut v = r?;
+                v.pos = node.pos;
+                Ok(v)
+            }
+            NodeKind::Scalar { text, tag, plain } => match resolve::resolve_node(text, tag.as_deref(), *plain) {
+                Ok(r) => Ok(DVal { kind: DKind::Scalar { value: r.value, reading: r.reading, text: text.clone() }, pos: node.pos }),
+                Err(m) => self.fail(m, node.pos),
+            },
+            NodeKind::Seq(items) => {
+                let mut out = Vec::with_capacity(items.len());
+                for &c in items {
+                    out.push(self.unmarshal(c)?);
+                }
+                Ok(DVal { kind: DKind::Seq(out), pos: node.pos })
+            }
+            NodeKind::Map(_) => {
+                let mut m = DMap::default();
+                self.mapping_into(id, &mut m, Origin::Explicit)?;
+                Ok(DVal { kind: DKind::Map(m), pos: node.pos })
+            }
+        }
+    }
+
+    fn is_merge(&self, id: usize) -> bool {
+        match &self.doc.nodes[id].kind {
+            NodeKind::Scalar { text, tag, plain } => {
+                text == "<<" && ((tag.is_none() && *plain) || tag.as_deref() == Some("!") || tag.as_deref() == Some(MERGE_TAG))
+            }
+            _ => false,
+        }
+    }
+
+    /// Decodes mapping node `id` into `out` (go-yaml v2 `d.mapping` into an existing map).
+    fn mapping_into(&mut self, id: usize, out: &mut DMap, origin: Origin) -> Result<(), Fail> {
+        let NodeKind::Map(pairs) = &self.doc.nodes[id].kind else { unreachable!("a mapping") };
+        for &(k, v) in pairs {
+            if self.is_merge(k) {
+                self.merge(v, out, self.doc.nodes[k].pos)?;
+                continue;
+            }
+            let kd = self.unmarshal(k)?;
+            let (key, key_text, key_reading) = match &kd.kind {
+                DKind::Scalar { value, reading, text } => (
+                    match value {
+                        Scalar::Null => GoKey::Null,
+                        Scalar::Bool(b) => GoKey::Bool(*b),
+                        Scalar::Int(i) => GoKey::Int(*i),
+                        Scalar::Uint(u) => GoKey::Uint(*u),
+                        Scalar::Float(f) => GoKey::Float(*f),
+                        Scalar::Str(s) => GoKey::Str(s.clone()),
+                    },
+                    text.clone(),
+                    *reading,
+                ),
+                _ => return self.fail(format!("invalid map key: {}", go_syntax(&kd, true)), kd.pos),
+            };
+            let value = self.unmarshal(v)?;
+            out.set(DEntry { key, key_text, key_reading, key_pos: kd.pos, value, origin, replaced: Vec::new() });
+        }
+        Ok(())
+    }
+
+    fn merge(&mut self, id: usize, out: &mut DMap, at: Pos) -> Result<(), Fail> {
+        let want_map = "map merge requires map or sequence of maps as the value";
+        let node = &self.doc.nodes[id];
+        match &node.kind {
+            NodeKind::Map(_) => {
+                self.count(node.pos)?;
+                self.mapping_into(id, out, Origin::Merge(at))
+            }
+            NodeKind::Alias { target, .. } => {
+                if !matches!(self.doc.nodes[*target].kind, NodeKind::Map(_)) {
+                    return self.fail(want_map, node.pos);
+                }
+                self.merge_alias(id, out, at)
+            }
+            NodeKind::Seq(items) => {
+                for &c in items.iter().rev() {
+                    match &self.doc.nodes[c].kind {
+                        NodeKind::Alias { target, .. } => {
+                            if !matches!(self.doc.nodes[*target].kind, NodeKind::Map(_)) {
+                                return self.fail(want_map, self.doc.nodes[c].pos);
+                            }
+                            self.merge_alias(c, out, at)?;
+                        }
+                        NodeKind::Map(_) => {
+                            self.count(self.doc.nodes[c].pos)?;
+                            self.mapping_into(c, out, Origin::Merge(at))?;
+                        }
+                        _ => return self.fail(want_map, self.doc.nodes[c].pos),
+                    }
+                }
+                Ok(())
+            }
+            NodeKind::Scalar { .. } => self.fail(want_map, node.pos),
+        }
+    }
+
+    fn merge_alias(&mut self, id: usize, out: &mut DMap, at: Pos) -> Result<(), Fail> {
+        let node = &self.doc.nodes[id];
+        self.count(node.pos)?;
+        let NodeKind::Alias { target, name } = &node.kind else { unreachable!("an alias") };
+        if self.active_aliases.contains(&id) {
+            return self.fail(format!("anchor '{name}' value contains itself"), node.pos);
+        }
+        self.active_aliases.insert(id);
+        self.alias_depth += 1;
+        let target = *target;
+        let r = self.count(self.doc.nodes[target].pos).and_then(|_| self.mapping_into(target, out, Origin::Merge(at)));
+        self.alias_depth -= 1;
+        self.active_aliases.remove(&id);
+        r
+    }
+}
+
+/// Decodes the document's root (go-yaml v2 into `interface{}`); `None` for an empty document.
+pub(crate) fn decode(doc: &Doc) -> Result<Option<DVal>, Fail> {
+    let Some(root) = doc.root else { return Ok(None) };
+    // The document node itself counts as one decode.
+    let mut d = Decoder { doc, active_aliases: HashSet::new(), decode_count: 1, alias_count: 0, alias_depth: 0 };
+    d.unmarshal(root).map(Some)
+}
+
+/// Go's `%#v` of a decoded value (`top`: not inside a collection, where a
+/// nil prints as `<nil>`).
+pub(crate) fn go_syntax(v: &DVal, top: bool) -> String {
+    match &v.kind {
+        DKind::Scalar { value, .. } => match value {
+            Scalar::Null => if top { "<nil>".into() } else { "interface {}(nil)".into() },
+            Scalar::Bool(b) => b.to_string(),
+            Scalar::Int(i) => i.to_string(),
+            Scalar::Uint(u) => format!("{u:#x}"),
+            Scalar::Float(f) => go_float_g(*f),
+            Scalar::Str(s) => go_quote(s),
+        },
+        DKind::Seq(items) => {
+            let inner: Vec<String> = items.iter().map(|i| go_syntax(i, false)).collect();
+            format!("[]interface {{}}{{{}}}", inner.join(", "))
+        }
+        DKind::Map(m) => {
+            let mut kv: Vec<(String, String)> = m
+                .entries
+                .iter()
+                .map(|e| {
+                    let k = match &e.key {
+                        GoKey::Null => "interface {}(nil)".to_string(),
+                        GoKey::Bool(b) => b.to_string(),
+                        GoKey::Int(i) => i.to_string(),
+                        GoKey::Uint(u) => format!("{u:#x}"),
+                        GoKey::Float(f) => go_float_g(*f),
+                        GoKey::Str(s) => go_quote(s),
+                    };
+                    (k, go_syntax(&e.value, false))
+                })
+                .collect();
+            kv.sort();
+            let inner: Vec<String> = kv.into_iter().map(|(k, v)| format!("{k}:{v}")).collect();
+            format!("map[interface {{}}]interface {{}}{{{}}}", inner.join(", "))
+        }
+    }
+}
+
+/// A value after the JSON round trip, with positions.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct PNode {
+    pub kind: PKind,
+    pub pos: Pos,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum PKind {
+    Null,
+    Bool(bool),
+    Num(f64),
+    Str(String),
+    Seq(Vec<PNode>),
+    /// key -> (key position, value)
+    Map(IndexMap<String, (Pos, PNode)>),
+}
+
+/// A note found while converting, with the path it concerns.
+#[derive(Debug, Clone)]
+pub(crate) struct RawNote {
+    pub kind: NoteKind,
+    pub pos: Pos,
+    pub path: Path,
+    pub message: String,
+}
+
+fn reading_note(reading: Reading, text: &str, value: &Scalar) -> Option<(NoteKind, String)> {
+    let shown = match value {
+        Scalar::Bool(b) => b.to_string(),
+        Scalar::Int(i) => i.to_string(),
+        Scalar::Uint(u) => u.to_string(),
+        Scalar::Float(f) => go_float_g(*f),
+        Scalar::Str(s) => format!("{s:?}"),
+        Scalar::Null => "null".into(),
+    };
+    Some(match reading {
+        Reading::Yaml11Bool => (NoteKind::ReadAsBoolean, format!("`{text}` is read as the boolean {shown} (YAML 1.1); quote it to keep the text")),
+        Reading::Radix(8) => (NoteKind::NumberBase, format!("`{text}` is an octal number: {shown}")),
+        Reading::Radix(16) => (NoteKind::NumberBase, format!("`{text}` is a hexadecimal number: {shown}")),
+        Reading::Radix(_) => (NoteKind::NumberBase, format!("`{text}` is a binary number: {shown}")),
+        Reading::Underscores => (NoteKind::NumberUnderscores, format!("`{text}` is the number {shown} (underscores are dropped)")),
+        Reading::LeadingZeroDecimal => (NoteKind::LeadingZero, format!("`{text}` is not octal (it has an 8 or 9) and is read as the number {shown}")),
+        Reading::Binary => (NoteKind::BinaryTag, format!("!!binary `{text}` is decoded from base64")),
+        Reading::CustomTag => (NoteKind::TagIgnored, format!("the tag on `{text}` is ignored; the value is the text")),
+        Reading::Plain | Reading::Timestamp => return None,
+    })
+}
+
+pub(crate) struct Converter {
+    pub notes: Vec<RawNote>,
+}
+
+impl Converter {
+    fn note(&mut self, kind: NoteKind, pos: Pos, path: &Path, message: String) {
+        self.notes.push(RawNote { kind, pos, path: path.clone(), message });
+    }
+
+    /// sigs.k8s.io/yaml's `convertToJSONableObject` plus the float64 typing of
+    /// the JSON round trip. The error is the conversion's message.
+    pub(crate) fn convert(&mut self, v: &DVal, path: &Path) -> Result<PNode, Fail> {
+        let kind = match &v.kind {
+            DKind::Scalar { value, reading, text } => {
+                if let Some((kind, msg)) = reading_note(*reading, text, value) {
+                    self.note(kind, v.pos, path, msg);
+                }
+                match value {
+                    Scalar::Null => PKind::Null,
+                    Scalar::Bool(b) => PKind::Bool(*b),
+                    Scalar::Int(i) => {
+                        let f = *i as f64;
+                        if f as i128 != *i as i128 {
+                            self.note(NoteKind::PrecisionLoss, v.pos, path, format!("`{text}` is above 2^53 and becomes {} as a float64", go_float_g(f)));
+                        }
+                        PKind::Num(f)
+                    }
+                    Scalar::Uint(u) => {
+                        let f = *u as f64;
+                        if f as u128 != *u as u128 {
+                            self.note(NoteKind::PrecisionLoss, v.pos, path, format!("`{text}` is above 2^53 and becomes {} as a float64", go_float_g(f)));
+                        }
+                        PKind::Num(f)
+                    }
+                    Scalar::Float(f) => PKind::Num(*f),
+                    Scalar::Str(s) => PKind::Str(s.clone()),
+                }
+            }
+            DKind::Seq(items) => {
+                let mut out = Vec::with_capacity(items.len());
+                for (i, item) in items.iter().enumerate() {
+                    out.push(self.convert(item, &path.index(i))?);
+                }
+                PKind::Seq(out)
+            }
+            DKind::Map(m) => {
+                let mut out: IndexMap<String, (Pos, PNode)> = IndexMap::with_capacity(m.entries.len());
+                let mut key_of: HashMap<String, usize> = HashMap::new();
+                for (ei, e) in m.entries.iter().enumerate() {
+                    let ks = match &e.key {
+                        GoKey::Str(s) => s.clone(),
+                        GoKey::Int(i) => i.to_string(),
+                        GoKey::Float(f) => go_float_key(*f),
+                        GoKey::Bool(b) => b.to_string(),
+                        GoKey::Null => {
+                            return Err(Fail {
+                                message: format!("unsupported map key of type: %!s(<nil>), key: <nil>, value: {}", go_syntax(&e.value, true)),
+                                pos: e.key_pos,
+                            });
+                        }
+                        GoKey::Uint(u) => {
+                            return Err(Fail {
+                                message: format!("unsupported map key of type: uint64, key: {u:#x}, value: {}", go_syntax(&e.value, true)),
+                                pos: e.key_pos,
+                            });
+                        }
+                    };
+                    let sub = path.key(&ks);
+                    if ks != e.key_text {
+                        let (kind, msg) = match &e.key {
+                            GoKey::Bool(_) if e.key_reading == Reading::Yaml11Bool => {
+                                (NoteKind::KeyReadAsBoolean, format!("the key `{}` is read as a boolean and becomes \"{ks}\"; quote it to keep the text", e.key_text))
+                            }
+                            GoKey::Str(_) => (NoteKind::KeyNormalized, String::new()),
+                            _ => (NoteKind::KeyNormalized, format!("the key `{}` is read as a {} and becomes \"{ks}\"", e.key_text, go_kind(&e.key))),
+                        };
+                        if !msg.is_empty() {
+                            self.note(kind, e.key_pos, &sub, msg);
+                        }
+                    }
+                    for (old, how) in &e.replaced {
+                        match (how, e.origin) {
+                            (Origin::Explicit, Origin::Explicit) => self.note(
+                                NoteKind::DuplicateKey { shadowed: *old },
+                                e.key_pos,
+                                &sub,
+                                format!("duplicate key \"{ks}\": this one wins over the one at line {}, column {}", old.line, old.column),
+                            ),
+                            (Origin::Explicit, Origin::Merge(at)) => self.note(
+                                NoteKind::MergeOverride { overridden: *old },
+                                at,
+                                &sub,
+                                format!(
+                                    "the merge `<<` replaces \"{ks}\" set before it at line {}, column {} (go-yaml v2 applies merges in order)",
+                                    old.line, old.column
+                                ),
+                            ),
+                            _ => {}
+                        }
+                    }
+                    let node = self.convert(&e.value, &sub)?;
+                    if let Some(&prev) = key_of.get(&ks) {
+                        let other = &m.entries[prev];
+                        self.note(
+                            NoteKind::KeyCollision { other: other.key_pos },
+                            e.key_pos,
+                            &sub,
+                            format!(
+                                "the keys `{}` (line {}, column {}) and `{}` both become \"{ks}\"; Helm keeps one of them at random",
+                                other.key_text, other.key_pos.line, other.key_pos.column, e.key_text
+                            ),
+                        );
+                    }
+                    key_of.insert(ks.clone(), ei);
+                    match out.get_mut(&ks) {
+                        Some(slot) => *slot = (e.key_pos, node),
+                        None => {
+                            out.insert(ks, (e.key_pos, node));
+                        }
+                    }
+                }
+                PKind::Map(out)
+            }
+        };
+        Ok(PNode { kind, pos: v.pos })
+    }
+}
+
+fn go_kind(k: &GoKey) -> &'static str {
+    match k {
+        GoKey::Null => "null",
+        GoKey::Bool(_) => "boolean",
+        GoKey::Int(_) | GoKey::Uint(_) => "number",
+        GoKey::Float(_) => "float",
+        GoKey::Str(_) => "string",
+    }
+}
+
+/// `encoding/json.Marshal`'s refusal of NaN and infinities, met in its
+/// order (map keys sorted).
+pub(crate) fn first_non_finite(n: &PNode) -> Option<(f64, Pos)> {
+    match &n.kind {
+        PKind::Num(f) if !f.is_finite() => Some((*f, n.pos)),
+        PKind::Seq(items) => items.iter().find_map(first_non_finite),
+        PKind::Map(m) => {
+            let mut keys: Vec<&String> = m.keys().collect();
+            keys.sort();
+            keys.into_iter().find_map(|k| first_non_finite(&m[k].1))
+        }
+        _ => None,
+    }
+}

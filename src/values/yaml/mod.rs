@@ -1,0 +1,280 @@
+//! Reading a Helm values file exactly as Helm v4.2.3 reads it, keeping the
+//! position of every key and scalar.
+//!
+//! Helm (`loader.LoadValues`) splits the file into documents with
+//! apimachinery's `YAMLReader` ([`reader`]), gives each to
+//! `sigs.k8s.io/yaml.Unmarshal` — go-yaml v2 (YAML 1.1: `yes`/`on`/`y` are
+//! booleans, also as keys; `0777` is octal; `1_000`; [`resolve`]) decoded into
+//! `interface{}` (merge keys, aliases, last duplicate wins; [`decode`]), then
+//! a JSON round trip (keys become strings, every number a float64) — and
+//! merges the documents with `loader.MergeMaps` (a later document wins, maps
+//! merge key by key). The YAML syntax comes from saphyr-parser, made to agree
+//! with libyaml where they differ ([`parse`]).
+//!
+//! Positions are 1-based lines and columns, columns counted in characters
+//! (a byte-order mark is not counted). A value's position is the first
+//! character of its text as written: its anchor or tag if it has one, the
+//! quote of a quoted scalar, the `|`/`>` of a block scalar, the `[`/`{` of a
+//! flow collection, the first key or `-` of a block collection, the `*` of an
+//! alias. Entries that come from an alias or a merge key keep the positions
+//! of the anchored text they were copied from.
+
+mod decode;
+mod parse;
+mod reader;
+mod resolve;
+
+use std::collections::HashMap;
+use std::fmt;
+
+use indexmap::IndexMap;
+use serde_json::{Map, Number, Value};
+
+use crate::values::path::Path;
+use decode::{PKind, PNode};
+
+/// A place in a file: 1-based line and column (characters).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct Pos {
+    pub line: usize,
+    pub column: usize,
+}
+
+impl fmt::Display for Pos {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.line, self.column)
+    }
+}
+
+/// What a [`Note`] is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NoteKind {
+    /// A key written `on`, `yes`, `y`, `off`, `no`, `n` (any of their YAML 1.1
+    /// spellings) that Helm reads as the key `"true"`/`"false"`.
+    KeyReadAsBoolean,
+    /// A key that Helm spells differently from the text (`0x1F:` -> `"31"`, `1.50:` -> `"1.5"`).
+    KeyNormalized,
+    /// A value written `yes`, `on`, `y`, `no`, `off`, `n`, ... read as a boolean.
+    ReadAsBoolean,
+    /// An integer in base 8, 16 or 2 (`0777`, `0x1F`, `0o17`, `0b101`).
+    NumberBase,
+    /// A number written with `_` separators.
+    NumberUnderscores,
+    /// `08`, `09.5`: a leading zero that cannot be octal; read as a decimal float.
+    LeadingZero,
+    /// An integer beyond 2^53 that the float64 cannot hold exactly.
+    PrecisionLoss,
+    /// A `!!binary` value, base64-decoded.
+    BinaryTag,
+    /// A tag Helm does not know; the value stays the text.
+    TagIgnored,
+    /// A key written twice in one mapping: the last one wins. `shadowed` is the lost key.
+    DuplicateKey { shadowed: Pos },
+    /// A `<<` merge that replaced a key written before it in the same mapping.
+    MergeOverride { overridden: Pos },
+    /// Two different keys that become the same string (`1` and `"1"`, `on` and `"true"`):
+    /// Helm keeps one of them at random (Go map order); we keep the later one.
+    KeyCollision { other: Pos },
+    /// A later document of the file replaces a value set by an earlier one.
+    DocumentOverride { overridden: Pos },
+    /// Text after an explicit `...` document end, which Helm never reads.
+    IgnoredAfterDocumentEnd,
+    /// Helm 4.2.3 loses an unterminated last line whose length is a multiple
+    /// of 4096 bytes (fixed in later Helm); so do we.
+    LastLineDropped,
+}
+
+/// Something about how Helm reads the file that a user may not expect.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Note {
+    pub kind: NoteKind,
+    pub pos: Pos,
+    /// The value path concerned, when there is one.
+    pub path: Option<Path>,
+    pub message: String,
+}
+
+/// A values file as Helm's `loader.LoadValues` returns it, with positions.
+#[derive(Debug, Clone, Default)]
+pub struct LoadedValues {
+    /// The values (all documents merged); every number is a float64.
+    pub values: Map<String, Value>,
+    /// Every key, nested ones included, and every list element (`[i]`; its key
+    /// position is its value position): (key position, value position).
+    pub positions: HashMap<Path, (Pos, Pos)>,
+    pub notes: Vec<Note>,
+}
+
+/// Why Helm refuses the file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct YamlError {
+    /// The file as named by the caller (Helm names it as given to `-f`).
+    pub source_name: String,
+    /// Where the problem is, when known.
+    pub pos: Option<Pos>,
+    /// Helm's message after `failed to parse <file>: `.
+    pub helm_message: String,
+    /// Whether `helm_message` is Helm's wording word for word; syntax errors
+    /// that libyaml words differently carry saphyr's description.
+    pub exact: bool,
+}
+
+impl YamlError {
+    /// The error as `helm install/template -f FILE` prints it (after `Error: `).
+    pub fn helm_error(&self) -> String {
+        format!("failed to parse {}: {}", self.source_name, self.helm_message)
+    }
+}
+
+impl fmt::Display for YamlError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.pos {
+            Some(p) => write!(f, "{}:{}:{}: {}", self.source_name, p.line, p.column, self.helm_message),
+            None => write!(f, "{}: {}", self.source_name, self.helm_message),
+        }
+    }
+}
+
+impl std::error::Error for YamlError {}
+
+const DOC: &str = "cannot unmarshal yaml document: ";
+const TO_JSON: &str = "error converting YAML to JSON: ";
+
+/// Reads `text` (the contents of values file `source_name`) as Helm does.
+pub fn load_values(text: &str, source_name: &str) -> Result<LoadedValues, YamlError> {
+    let err = |pos: Option<Pos>, helm_message: String, exact: bool| YamlError {
+        source_name: source_name.to_string(),
+        pos,
+        helm_message,
+        exact,
+    };
+    let split = reader::split_documents(text).map_err(|e| {
+        err(
+            Some(Pos { line: e.line + 1, column: 4 }),
+            format!("error reading yaml document: invalid Yaml document separator: {}", e.rest),
+            true,
+        )
+    })?;
+    let mut notes: Vec<Note> = Vec::new();
+    if let Some(l) = split.dropped_last_line {
+        notes.push(Note {
+            kind: NoteKind::LastLineDropped,
+            pos: Pos { line: l + 1, column: 1 },
+            path: None,
+            message: "Helm 4.2.3 drops this last line: it has no newline and its length is a multiple of 4096 bytes".into(),
+        });
+    }
+    let mut merged: IndexMap<String, (Pos, PNode)> = IndexMap::new();
+    for chunk in &split.chunks {
+        let doc = parse::parse_document(&chunk.text, chunk.first_line).map_err(|e| {
+            err(Some(e.pos), format!("{DOC}{TO_JSON}yaml: {}", e.message), e.exact)
+        })?;
+        if let Some(p) = doc.ignored_after_end {
+            notes.push(Note {
+                kind: NoteKind::IgnoredAfterDocumentEnd,
+                pos: p,
+                path: None,
+                message: "Helm ignores everything after this `...` up to the next `---`".into(),
+            });
+        }
+        let dval = decode::decode(&doc).map_err(|f| err(Some(f.pos), format!("{DOC}{TO_JSON}yaml: {}", f.message), true))?;
+        let mut conv = decode::Converter { notes: Vec::new() };
+        let node = match &dval {
+            None => None,
+            Some(v) => Some(conv.convert(v, &Path::root()).map_err(|f| err(Some(f.pos), format!("{DOC}{TO_JSON}{}", f.message), true))?),
+        };
+        if let Some(n) = &node
+            && let Some((f, pos)) = decode::first_non_finite(n)
+        {
+            return Err(err(Some(pos), format!("{DOC}{TO_JSON}json: unsupported value: {}", resolve::go_float_g(f)), true));
+        }
+        let map = match node {
+            None => IndexMap::new(),
+            Some(PNode { kind: PKind::Null, .. }) => IndexMap::new(),
+            Some(PNode { kind: PKind::Map(m), .. }) => m,
+            Some(other) => {
+                let what = match other.kind {
+                    PKind::Seq(_) => "array",
+                    PKind::Str(_) => "string",
+                    PKind::Num(_) => "number",
+                    PKind::Bool(_) => "bool",
+                    PKind::Null | PKind::Map(_) => unreachable!("handled above"),
+                };
+                return Err(err(
+                    Some(other.pos),
+                    format!("{DOC}error unmarshaling JSON: while decoding JSON: json: cannot unmarshal {what} into Go value of type map[string]interface {{}}"),
+                    true,
+                ));
+            }
+        };
+        notes.extend(conv.notes.into_iter().map(|n| Note { kind: n.kind, pos: n.pos, path: Some(n.path), message: n.message }));
+        merge_maps(&mut merged, map, &Path::root(), &mut notes);
+    }
+    let mut out = LoadedValues::default();
+    let mut values = Map::new();
+    for (k, (kpos, node)) in merged {
+        let path = Path::root().key(&k);
+        values.insert(k, to_json(node, kpos, path, &mut out.positions));
+    }
+    out.values = values;
+    out.notes = notes;
+    Ok(out)
+}
+
+/// `loader.MergeMaps(a, b)` into `a`: maps merge key by key, anything else in `b` replaces.
+fn merge_maps(a: &mut IndexMap<String, (Pos, PNode)>, b: IndexMap<String, (Pos, PNode)>, path: &Path, notes: &mut Vec<Note>) {
+    for (k, (kpos, v)) in b {
+        let sub = path.key(&k);
+        if let Some((old_kpos, old)) = a.get_mut(&k) {
+            if let (PKind::Map(_), PKind::Map(_)) = (&old.kind, &v.kind) {
+                let PKind::Map(bm) = v.kind else { unreachable!("a map") };
+                if let PKind::Map(am) = &mut old.kind {
+                    merge_maps(am, bm, &sub, notes);
+                }
+                continue;
+            }
+            notes.push(Note {
+                kind: NoteKind::DocumentOverride { overridden: old.pos },
+                pos: v.pos,
+                path: Some(sub.clone()),
+                message: format!("a later document replaces the value set at line {}, column {}", old.pos.line, old.pos.column),
+            });
+            *old_kpos = kpos;
+            *old = v;
+        } else {
+            a.insert(k, (kpos, v));
+        }
+    }
+}
+
+fn to_json(node: PNode, key_pos: Pos, path: Path, positions: &mut HashMap<Path, (Pos, Pos)>) -> Value {
+    let v = match node.kind {
+        PKind::Null => Value::Null,
+        PKind::Bool(b) => Value::Bool(b),
+        PKind::Num(f) => Number::from_f64(f).map_or(Value::Null, Value::Number),
+        PKind::Str(s) => Value::String(s),
+        PKind::Seq(items) => Value::Array(
+            items
+                .into_iter()
+                .enumerate()
+                .map(|(i, item)| {
+                    let p = item.pos;
+                    to_json(item, p, path.index(i), positions)
+                })
+                .collect(),
+        ),
+        PKind::Map(m) => {
+            let mut out = Map::new();
+            for (k, (kpos, v)) in m {
+                let sub = path.key(&k);
+                out.insert(k, to_json(v, kpos, sub, positions));
+            }
+            Value::Object(out)
+        }
+    };
+    positions.insert(path, (key_pos, node.pos));
+    v
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,851 @@
+//! One YAML document (as the document splitter hands it over) to a node
+//! tree with positions, through saphyr-parser's events.
+//!
+//! saphyr-parser implements YAML 1.2; go-yaml v2 is a port of libyaml
+//! (YAML 1.1). Where they disagree on what is well-formed, this module makes
+//! saphyr agree with libyaml:
+//! - text that libyaml accepts and saphyr refuses is retried with a
+//!   same-length stand-in (a tab after `:` or inside a quoted scalar's line
+//!   break becomes a space; `\'` in a double-quoted scalar becomes `\a` and
+//!   is put back afterwards);
+//! - text that saphyr accepts and libyaml refuses is caught afterwards: tabs
+//!   where libyaml expects indentation or a token, anchor names outside
+//!   libyaml's `[0-9A-Za-z_-]`, `\/` escapes, `?` inside a flow plain scalar.
+//!
+//! Syntax errors carry libyaml's wording where the error is one of the common
+//! ones, and its `line N:` rule (the line of the problem, counted from 0 for
+//! parser errors and from 1 for scanner errors, and left out on the first
+//! line of the document).
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+
+use saphyr_parser::{Event, Parser, ScalarStyle, ScanError, Span};
+
+use super::Pos;
+
+#[derive(Debug, Clone)]
+pub(crate) enum NodeKind {
+    Scalar {
+        text: String,
+        /// Full tag (`tag:yaml.org,2002:str`, `!`, `!foo`), `None` when untagged.
+        tag: Option<String>,
+        /// Written plain (unquoted, not a block scalar).
+        plain: bool,
+    },
+    Seq(Vec<usize>),
+    Map(Vec<(usize, usize)>),
+    Alias {
+        target: usize,
+        name: String,
+    },
+}
+
+#[derive(Debug, Clone)]
+pub(crate) struct Node {
+    pub kind: NodeKind,
+    /// First character of the node as written (its anchor or tag if any; the
+    /// `|`/`>` of a block scalar; `[`/`{`; a block collection's first entry).
+    pub pos: Pos,
+    pub anchor: Option<String>,
+}
+
+#[derive(Debug, Default)]
+pub(crate) struct Doc {
+    pub nodes: Vec<Node>,
+    pub root: Option<usize>,
+    /// An explicit `...` after which the document's text goes on: go-yaml
+    /// reads only the first document of what it is given.
+    pub ignored_after_end: Option<Pos>,
+    /// Something libyaml refuses, seen while building.
+    violation: Option<SyntaxError>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct SyntaxError {
+    pub pos: Pos,
+    /// go-yaml's message after `yaml: ` (with its `line N: ` when it has one).
+    pub message: String,
+    /// Whether `message` is libyaml's wording (otherwise saphyr's).
+    pub exact: bool,
+}
+
+/// Character index <-> byte offset and positions for a document's text.
+pub(crate) struct Src<'a> {
+    pub text: &'a str,
+    /// Byte offset of each char; empty when the text is ASCII.
+    offsets: Vec<usize>,
+    first_line: usize,
+}
+
+impl<'a> Src<'a> {
+    pub fn new(text: &'a str, first_line: usize) -> Self {
+        let offsets = if text.is_ascii() { Vec::new() } else { text.char_indices().map(|(i, _)| i).collect() };
+        Src { text, offsets, first_line }
+    }
+
+    fn byte(&self, ci: usize) -> usize {
+        if self.offsets.is_empty() {
+            ci.min(self.text.len())
+        } else {
+            self.offsets.get(ci).copied().unwrap_or(self.text.len())
+        }
+    }
+
+    fn slice(&self, from: usize, to: usize) -> &'a str {
+        &self.text[self.byte(from)..self.byte(to)]
+    }
+
+    fn rest_from(&self, ci: usize) -> &'a str {
+        &self.text[self.byte(ci)..]
+    }
+
+    pub fn pos(&self, line: usize, col: usize) -> Pos {
+        Pos { line: self.first_line + line + 1, column: col + 1 }
+    }
+
+    fn mpos(&self, m: &saphyr_parser::Marker) -> Pos {
+        self.pos(m.line().saturating_sub(1), m.col())
+    }
+}
+
+/// libyaml's kinds of error, for its `line N:` rule.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Stage {
+    Scanner,
+    Parser,
+}
+
+/// go-yaml's `line N: ` prefix for a problem on 0-based `line` of the document.
+fn where_(stage: Stage, line0: usize) -> String {
+    if line0 == 0 {
+        return String::new();
+    }
+    let n = if stage == Stage::Scanner { line0 + 1 } else { line0 };
+    format!("line {n}: ")
+}
+
+fn syntax(src: &Src, line0: usize, col0: usize, stage: Stage, problem: &str, exact: bool) -> SyntaxError {
+    SyntaxError { pos: src.pos(line0, col0), message: format!("{}{}", where_(stage, line0), problem), exact }
+}
+
+/// saphyr's message -> libyaml's problem and kind of error.
+fn libyaml_wording(info: &str) -> Option<(&'static str, Stage)> {
+    use Stage::*;
+    Some(match info {
+        "while parsing a block mapping, did not find expected key" => ("did not find expected key", Parser),
+        "while parsing a block collection, did not find expected '-' indicator" => ("did not find expected '-' indicator", Parser),
+        "while parsing a flow sequence, expected ',' or ']'" => ("did not find expected ',' or ']'", Parser),
+        "while parsing a flow mapping, did not find expected ',' or '}'" => ("did not find expected ',' or '}'", Parser),
+        "while parsing a node, did not find expected node content" => ("did not find expected node content", Parser),
+        "did not find expected <document start>" => ("did not find expected <document start>", Parser),
+        "mapping values are not allowed in this context" => ("mapping values are not allowed in this context", Scanner),
+        "block sequence entries are not allowed in this context" => ("block sequence entries are not allowed in this context", Scanner),
+        "mapping keys are not allowed in this context" => ("mapping keys are not allowed in this context", Scanner),
+        "simple key expect ':'" | "simple key expected" => ("could not find expected ':'", Scanner),
+        "while scanning a quoted scalar, found unexpected end of stream" => ("found unexpected end of stream", Scanner),
+        "while scanning a quoted scalar, found unexpected document indicator" => ("found unexpected document indicator", Scanner),
+        "while parsing a quoted scalar, found unknown escape character" => ("found unknown escape character", Scanner),
+        "while parsing a quoted scalar, found invalid Unicode character escape code" => ("found invalid Unicode character escape code", Scanner),
+        "while parsing a quoted scalar, did not find expected hexadecimal number" => ("did not find expected hexdecimal number", Scanner),
+        "while scanning an anchor or alias, did not find expected alphabetic or numeric character" => {
+            ("did not find expected alphabetic or numeric character", Scanner)
+        }
+        "while scanning a plain scalar, found a tab" => ("found a tab character that violates indentation", Scanner),
+        "while scanning a block scalar, found an indentation indicator equal to 0" => ("found an indentation indicator equal to 0", Scanner),
+        "while scanning a block scalar, did not find expected comment or line break" => ("did not find expected comment or line break", Scanner),
+        "tabs disallowed within this context (block indentation)" | "tabs disallowed in this context" => {
+            ("found character that cannot start any token", Scanner)
+        }
+        i if i.starts_with("unexpected character: ") => ("found character that cannot start any token", Scanner),
+        _ => return None,
+    })
+}
+
+fn map_scan_error(src: &Src, e: &ScanError) -> SyntaxError {
+    let m = e.marker();
+    let line0 = m.line().saturating_sub(1);
+    let info = e.info();
+    if info == "while parsing node, found unknown anchor" {
+        let name = anchor_name(src.rest_from(m.index()).trim_start_matches('*'));
+        return SyntaxError { pos: src.mpos(m), message: format!("unknown anchor '{name}' referenced"), exact: true };
+    }
+    match libyaml_wording(info) {
+        Some((problem, stage)) => syntax(src, line0, m.col(), stage, problem, true),
+        None => {
+            let problem = info.split_once(", ").filter(|(a, _)| a.starts_with("while ")).map_or(info, |(_, b)| b);
+            syntax(src, line0, m.col(), Stage::Scanner, problem, false)
+        }
+    }
+}
+
+/// An anchor or alias name as YAML 1.2 reads it (up to a blank or flow indicator).
+fn anchor_name(s: &str) -> &str {
+    let end = s.find(|c: char| c.is_whitespace() || matches!(c, ',' | '[' | ']' | '{' | '}')).unwrap_or(s.len());
+    &s[..end]
+}
+
+fn libyaml_anchor_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c == '_' || c == '-'
+}
+
+/// Same-length changes made so saphyr reads what libyaml reads.
+#[derive(Default)]
+struct Patches {
+    /// Char indexes of `\'` escapes rewritten as `\a`.
+    quote_escapes: Vec<usize>,
+}
+
+/// Tries to make saphyr accept what libyaml accepts at the place it failed.
+/// Returns whether `text` was changed.
+fn patch_for(text: &mut [char], e: &ScanError, patches: &mut Patches) -> bool {
+    let idx = e.marker().index();
+    let info = e.info();
+    match info {
+        "':' must be followed by a valid YAML whitespace" => {
+            for i in [idx, idx + 1, idx.wrapping_sub(1)] {
+                if text.get(i) == Some(&'\t') && i > 0 && text.get(i - 1) == Some(&':') {
+                    text[i] = ' ';
+                    return true;
+                }
+            }
+        }
+        "tab cannot be used as indentation" | "tabs disallowed within this context (block indentation)" | "tabs disallowed in this context" => {
+            // libyaml skips tabs inside quoted scalars' line breaks and in flow context;
+            // whether it accepts them here is decided afterwards by the tab check.
+            let line_start = text[..idx.min(text.len())].iter().rposition(|c| *c == '\n').map_or(0, |p| p + 1);
+            let mut i = idx.min(text.len().saturating_sub(1));
+            // the tab at or before the marker, within the line's leading blanks
+            loop {
+                if text.get(i) == Some(&'\t') {
+                    text[i] = ' ';
+                    return true;
+                }
+                if i == line_start {
+                    break;
+                }
+                i -= 1;
+            }
+            let mut j = idx;
+            while j < text.len() && (text[j] == ' ' || text[j] == '\t') {
+                if text[j] == '\t' {
+                    text[j] = ' ';
+                    return true;
+                }
+                j += 1;
+            }
+        }
+        "while scanning a plain scalar, found a tab" => {
+            // libyaml skips tabs in a plain scalar's continuation lines right of
+            // the indentation; the tab check decides afterwards.
+            let mut i = idx;
+            let mut after_break = false;
+            while i < text.len() {
+                match text[i] {
+                    '\n' => after_break = true,
+                    '\t' if after_break => {
+                        text[i] = ' ';
+                        return true;
+                    }
+                    ' ' | '\r' => {}
+                    _ => after_break = false,
+                }
+                i += 1;
+            }
+        }
+        // saphyr reports the scalar's start; find the first `\'` escape in it.
+        "while parsing a quoted scalar, found unknown escape character" if text.get(idx) == Some(&'"') => {
+            {
+                let mut i = idx + 1;
+                while i + 1 < text.len() && text[i] != '"' {
+                    if text[i] == '\\' {
+                        if text[i + 1] == '\'' {
+                            text[i + 1] = 'a';
+                            patches.quote_escapes.push(i);
+                            return true;
+                        }
+                        i += 2;
+                        continue;
+                    }
+                    i += 1;
+                }
+            }
+        }
+        _ => {}
+    }
+    false
+}
+
+struct Builder<'s, 'a> {
+    src: &'s Src<'a>,
+    nodes: Vec<Node>,
+    root: Option<usize>,
+    stack: Vec<(usize, Option<usize>)>,
+    anchors: HashMap<usize, usize>,
+    /// Scalar spans in order, for the checks done afterwards.
+    scalars: Vec<ScalarSpan>,
+    /// Block-collection indentation of the open collections (None for flow).
+    indents: Vec<Option<usize>>,
+    violation: Option<SyntaxError>,
+}
+
+#[derive(Debug, Clone)]
+pub(crate) struct ScalarSpan {
+    start: usize,
+    end: usize,
+    style: ScalarStyle,
+    /// Column of the innermost enclosing block collection, if any.
+    indent: Option<usize>,
+    in_flow: bool,
+}
+
+impl Builder<'_, '_> {
+    fn attach(&mut self, child: usize) {
+        match self.stack.last_mut() {
+            None => {
+                if self.root.is_none() {
+                    self.root = Some(child);
+                }
+            }
+            Some((parent, pending)) => {
+                let parent = *parent;
+                match &mut self.nodes[parent].kind {
+                    NodeKind::Seq(items) => items.push(child),
+                    NodeKind::Map(pairs) => match pending.take() {
+                        None => *pending = Some(child),
+                        Some(k) => pairs.push((k, child)),
+                    },
+                    _ => unreachable!("only collections are open"),
+                }
+            }
+        }
+    }
+
+    /// The anchor and tag in front of a node's text, and where the node proper starts.
+    fn props(&self, start: usize) -> (Option<String>, usize) {
+        let mut i = start;
+        let mut anchor = None;
+        for _ in 0..2 {
+            let rest = self.src.rest_from(i);
+            let Some(c) = rest.chars().next() else { break };
+            if c != '&' && c != '!' {
+                break;
+            }
+            let tok = anchor_name(rest);
+            if c == '&' {
+                anchor = Some(tok[1..].to_string());
+            }
+            i += tok.chars().count();
+            let after = self.src.rest_from(i);
+            let ws = after.len() - after.trim_start_matches([' ', '\t', '\n', '\r']).len();
+            i += after[..ws].chars().count();
+        }
+        (anchor, i)
+    }
+
+    /// The `|`/`>` header of a block scalar whose content starts at `span.start`.
+    fn block_header(&self, span: &Span) -> Pos {
+        let lines: Vec<&str> = self.src.text.split('\n').collect();
+        let start_line = span.start.line().saturating_sub(1);
+        let mut l = start_line;
+        for _ in 0..64 {
+            if l == 0 {
+                break;
+            }
+            l -= 1;
+            let line = lines[l];
+            if line.trim().is_empty() {
+                continue;
+            }
+            for (bi, c) in line.char_indices() {
+                if c != '|' && c != '>' {
+                    continue;
+                }
+                let rest = line[bi + 1..].trim_start_matches(|c: char| c.is_ascii_digit() || c == '+' || c == '-');
+                let rest = rest.trim_start_matches([' ', '\t']);
+                if rest.is_empty() || rest.starts_with('#') {
+                    return self.src.pos(l, line[..bi].chars().count());
+                }
+            }
+        }
+        self.src.mpos(&span.start)
+    }
+
+    fn innermost_indent(&self) -> (Option<usize>, bool) {
+        let in_flow = self.indents.iter().any(Option::is_none);
+        (self.indents.iter().rev().flatten().next().copied(), in_flow)
+    }
+
+    fn on_event(&mut self, ev: Event<'_>, span: Span) {
+        match ev {
+            Event::Scalar(text, style, anchor_id, tag) => {
+                let (anchor, _) = if anchor_id != 0 { self.props(span.start.index()) } else { (None, 0) };
+                let pos = if matches!(style, ScalarStyle::Literal | ScalarStyle::Folded) && anchor_id == 0 && tag.is_none() {
+                    self.block_header(&span)
+                } else {
+                    self.src.mpos(&span.start)
+                };
+                let tag = tag.map(|t| format!("{}{}", t.handle, t.suffix));
+                let (indent, in_flow) = self.innermost_indent();
+                // `: v` with no key in a block mapping: libyaml wants a key first.
+                if self.violation.is_none()
+                    && text.is_empty()
+                    && style == ScalarStyle::Plain
+                    && tag.is_none()
+                    && anchor_id == 0
+                    && matches!(self.stack.last(), Some((p, None)) if matches!(self.nodes[*p].kind, NodeKind::Map(_)))
+                    && matches!(self.indents.last(), Some(Some(_)))
+                    && self.src.rest_from(span.start.index()).starts_with(':')
+                {
+                    let line0 = span.start.line().saturating_sub(1);
+                    self.violation = Some(syntax(self.src, line0, span.start.col(), Stage::Parser, "did not find expected key", true));
+                }
+                if span.end.index() > span.start.index() {
+                    self.scalars.push(ScalarSpan { start: span.start.index(), end: span.end.index(), style, indent, in_flow });
+                }
+                let id = self.nodes.len();
+                self.nodes.push(Node {
+                    kind: NodeKind::Scalar { text: text.into_owned(), tag, plain: style == ScalarStyle::Plain },
+                    pos,
+                    anchor,
+                });
+                if anchor_id != 0 {
+                    self.anchors.insert(anchor_id, id);
+                }
+                self.attach(id);
+            }
+            Event::SequenceStart(anchor_id, _) | Event::MappingStart(anchor_id, _) => {
+                let is_map = matches!(ev, Event::MappingStart(..));
+                let (anchor, body) = self.props(span.start.index());
+                let first = self.src.rest_from(body).chars().next();
+                let flow = matches!(first, Some('[' | '{'));
+                let mut pos = self.src.mpos(&span.start);
+                let mut column = span.end.col();
+                let at = self.src.rest_from(span.start.index());
+                let dash_here = at.starts_with('-') && at[1..].starts_with([' ', '\t', '\n', '\r']);
+                if !is_map && !flow && anchor_id == 0 && !dash_here {
+                    // saphyr starts an indentless sequence at its first item: use its `-`
+                    let before = self.src.slice(0, span.start.index());
+                    let trimmed = before.trim_end_matches(' ');
+                    if trimmed.ends_with('-') {
+                        let dash = span.start.index() - (before.len() - trimmed.len()) - 1;
+                        let (l, c) = line_col(self.src, dash);
+                        pos = self.src.pos(l, c);
+                        column = c;
+                    }
+                }
+                let id = self.nodes.len();
+                self.nodes.push(Node { kind: if is_map { NodeKind::Map(Vec::new()) } else { NodeKind::Seq(Vec::new()) }, pos, anchor });
+                if anchor_id != 0 {
+                    self.anchors.insert(anchor_id, id);
+                }
+                self.attach(id);
+                self.stack.push((id, None));
+                self.indents.push(if flow { None } else { Some(column) });
+            }
+            Event::SequenceEnd | Event::MappingEnd => {
+                self.stack.pop();
+                self.indents.pop();
+            }
+            Event::Alias(anchor_id) => {
+                let name = self.src.slice(span.start.index() + 1, span.end.index()).to_string();
+                let target = *self.anchors.get(&anchor_id).expect("saphyr checks aliases");
+                let id = self.nodes.len();
+                self.nodes.push(Node { kind: NodeKind::Alias { target, name }, pos: self.src.mpos(&span.start), anchor: None });
+                self.attach(id);
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Parses the first document of `text` (lines from `first_line` of the file).
+pub(crate) fn parse_document(text: &str, first_line: usize) -> Result<Doc, SyntaxError> {
+    let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
+    let src = Src::new(text, first_line);
+    let mut patched: Option<String> = None;
+    let mut chars: Vec<char> = Vec::new();
+    let mut patches = Patches::default();
+    for _attempt in 0..10_000 {
+        let input = patched.as_deref().unwrap_or(text);
+        let psrc = Src::new(input, first_line);
+        match run(&src, &psrc) {
+            Ok((mut doc, scalars)) => {
+                restore_quote_escapes(&mut doc, &src, &patches);
+                check_libyaml(&src, &doc, &scalars)?;
+                return Ok(doc);
+            }
+            Err(e) => {
+                if chars.is_empty() {
+                    chars = text.chars().collect();
+                }
+                if patch_for(&mut chars, &e, &mut patches) {
+                    patched = Some(chars.iter().collect());
+                    continue;
+                }
+                // saphyr refused it for its own reason; if the document has tabs
+                // where libyaml refuses them, libyaml's message is the one Helm shows.
+                if chars.contains(&'\t')
+                    && let Some(found) = tab_error_with_spaces(&src, &chars)
+                {
+                    return Err(found);
+                }
+                return Err(map_scan_error(&src, &e));
+            }
+        }
+    }
+    Err(SyntaxError { pos: src.pos(0, 0), message: "too many tabs to read".into(), exact: false })
+}
+
+/// Reads the document with every tab in a line's leading blanks made a
+/// space; if that parses, the tab check on the real text says whether (and
+/// where) libyaml refuses a tab.
+fn tab_error_with_spaces(src: &Src, chars: &[char]) -> Option<SyntaxError> {
+    let mut spaced: Vec<char> = chars.to_vec();
+    let mut leading = true;
+    for c in spaced.iter_mut() {
+        match *c {
+            '\n' => leading = true,
+            '\t' if leading => *c = ' ',
+            ' ' => {}
+            _ => leading = false,
+        }
+    }
+    let text: String = spaced.into_iter().collect();
+    let psrc = Src::new(&text, src.first_line);
+    let (_, scalars) = run(src, &psrc).ok()?;
+    check_tabs(src, &scalars).err()
+}
+
+fn run(src: &Src, input: &Src) -> Result<(Doc, Vec<ScalarSpan>), ScanError> {
+    let mut parser = Parser::new_from_str(input.text);
+    // Names and text come from the original (`src`); spans are the same.
+    let mut b = Builder {
+        src,
+        nodes: Vec::new(),
+        root: None,
+        stack: Vec::new(),
+        anchors: HashMap::new(),
+        scalars: Vec::new(),
+        indents: Vec::new(),
+        violation: None,
+    };
+    let mut in_doc = false;
+    let mut ignored_after_end = None;
+    while let Some(item) = parser.next_event() {
+        let (ev, span) = item?;
+        match ev {
+            Event::StreamStart | Event::Nothing => {}
+            Event::StreamEnd => break,
+            Event::DocumentStart(_) => in_doc = true,
+            Event::DocumentEnd => {
+                if in_doc {
+                    let end = span.end.index();
+                    let explicit = span.end.index() > span.start.index();
+                    if explicit && !src.rest_from(end).trim().is_empty() {
+                        ignored_after_end = Some(src.mpos(&span.start));
+                    }
+                    break;
+                }
+            }
+            ev => {
+                // scalar text: take the parser's (it saw the patched input)
+                let ev = match ev {
+                    Event::Scalar(t, s, a, tag) => Event::Scalar(Cow::Owned(t.into_owned()), s, a, tag),
+                    other => other,
+                };
+                b.on_event(ev, span);
+            }
+        }
+    }
+    let scalars = std::mem::take(&mut b.scalars);
+    Ok((Doc { nodes: b.nodes, root: b.root, ignored_after_end, violation: b.violation }, scalars))
+}
+
+/// Puts back the `'` of `\'` escapes that were read as `\a` (BEL).
+fn restore_quote_escapes(doc: &mut Doc, src: &Src, patches: &Patches) {
+    if patches.quote_escapes.is_empty() {
+        return;
+    }
+    // Each scalar holding a patched escape: rebuild its BELs in escape order.
+    for node in &mut doc.nodes {
+        let NodeKind::Scalar { text, plain: false, .. } = &mut node.kind else { continue };
+        if !text.contains('\u{07}') {
+            continue;
+        }
+        // Find the scalar's raw text: from its position to the closing quote.
+        let line_start: usize = src.text.split('\n').take(node.pos.line - src.first_line - 1).map(|l| l.chars().count() + 1).sum();
+        let start = line_start + node.pos.column - 1;
+        let raw: Vec<char> = src.rest_from(start).chars().collect();
+        let Some(q) = raw.iter().position(|c| *c == '"') else { continue };
+        let mut kinds = Vec::new();
+        let mut i = q + 1;
+        while i + 1 < raw.len() && raw[i] != '"' {
+            if raw[i] == '\\' {
+                if raw[i + 1] == '\'' {
+                    kinds.push(true);
+                } else if raw[i + 1] == 'a' {
+                    kinds.push(false);
+                }
+                i += 2;
+                continue;
+            }
+            i += 1;
+        }
+        let mut k = kinds.into_iter();
+        *text = text.chars().map(|c| if c == '\u{07}' && k.next() == Some(true) { '\'' } else { c }).collect();
+    }
+}
+
+/// What libyaml refuses that saphyr accepted.
+fn check_libyaml(src: &Src, doc: &Doc, scalars: &[ScalarSpan]) -> Result<(), SyntaxError> {
+    if let Some(v) = &doc.violation {
+        return Err(v.clone());
+    }
+    // Anchor and alias names: libyaml takes [0-9A-Za-z_-]+ followed by a blank or one of ?:,]}%@`.
+    for n in &doc.nodes {
+        let name = match &n.kind {
+            NodeKind::Alias { name, .. } => Some(name.as_str()),
+            _ => n.anchor.as_deref(),
+        };
+        if let Some(name) = name {
+            let good: usize = name.chars().take_while(|c| libyaml_anchor_char(*c)).count();
+            if good == 0 || good < name.chars().count() {
+                let line0 = n.pos.line - src.first_line - 1;
+                return Err(syntax(src, line0, n.pos.column - 1, Stage::Scanner, "did not find expected alphabetic or numeric character", true));
+            }
+        }
+    }
+    for s in scalars {
+        let raw = src.slice(s.start, s.end);
+        match s.style {
+            ScalarStyle::DoubleQuoted => {
+                let body = raw.find('"').map_or(raw, |q| &raw[q..]);
+                let mut it = body.char_indices().peekable();
+                while let Some((_, c)) = it.next() {
+                    if c == '\\' {
+                        if let Some((bi, '/')) = it.peek().copied() {
+                            let ci = s.start + raw[..raw.len() - body.len() + bi].chars().count();
+                            let p = line_col(src, ci);
+                            return Err(syntax(src, p.0, p.1, Stage::Scanner, "found unknown escape character", true));
+                        }
+                        it.next();
+                    }
+                }
+            }
+            ScalarStyle::Plain if !s.in_flow && raw.contains(['\u{85}', '\u{2028}', '\u{2029}']) => {
+                // libyaml breaks lines at NEL, LS and PS too: the rest of the
+                // scalar starts a new line at column 0.
+                let bi = raw.find(['\u{85}', '\u{2028}', '\u{2029}']).unwrap_or(0);
+                let (l, c) = line_col(src, s.start + raw[..bi].chars().count());
+                return Err(syntax(src, l, c, Stage::Scanner, "could not find expected ':'", false));
+            }
+            ScalarStyle::Plain if s.in_flow => {
+                if let Some(bi) = raw.find('?') {
+                    let ci = s.start + raw[..bi].chars().count();
+                    let (l, c) = line_col(src, ci);
+                    return Err(syntax(src, l, c, Stage::Parser, "did not find expected ',' or ']'", false));
+                }
+            }
+            _ => {}
+        }
+    }
+    check_tabs(src, scalars)
+}
+
+fn advance(chars: &[char], i: &mut usize, line: &mut usize, col: &mut usize, to: usize) {
+    while *i < to && *i < chars.len() {
+        if chars[*i] == '\n' {
+            *line += 1;
+            *col = 0;
+        } else {
+            *col += 1;
+        }
+        *i += 1;
+    }
+}
+
+fn line_col(src: &Src, ci: usize) -> (usize, usize) {
+    let before = src.slice(0, ci);
+    let line = before.matches('\n').count();
+    let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count());
+    (line, col)
+}
+
+/// libyaml's tab rules in block context, over the text between scalars:
+/// a tab is skipped like a space only where no simple key may start (after
+/// a key's `:`, after a scalar, an anchor, a tag); at the start of a line or
+/// after `-`, `?` it "cannot start any token". After a plain scalar libyaml
+/// keeps reading blank lines, where a tab left of the indentation "violates
+/// indentation".
+fn check_tabs(src: &Src, scalars: &[ScalarSpan]) -> Result<(), SyntaxError> {
+    if !src.text.contains('\t') {
+        return Ok(());
+    }
+    let chars: Vec<char> = src.text.chars().collect();
+    let mut i = 0usize;
+    let mut line = 0usize;
+    let mut col = 0usize;
+    let mut flow = 0usize;
+    let mut sk = true; // simple_key_allowed
+    let mut key_on_line = false; // a simple-key candidate since the last line break
+    let mut next_scalar = 0usize;
+    while i < chars.len() {
+        // skip whitespace as libyaml's scan_to_next_token does
+        let c = chars[i];
+        if c == ' ' {
+            { let to = i + 1; advance(&chars, &mut i, &mut line, &mut col, to); }
+            continue;
+        }
+        if c == '\t' {
+            if flow > 0 || !sk {
+                { let to = i + 1; advance(&chars, &mut i, &mut line, &mut col, to); }
+                continue;
+            }
+            return Err(syntax(src, line, col, Stage::Scanner, "found character that cannot start any token", true));
+        }
+        if c == '#' {
+            while i < chars.len() && chars[i] != '\n' {
+                { let to = i + 1; advance(&chars, &mut i, &mut line, &mut col, to); }
+            }
+            continue;
+        }
+        if c == '\n' || c == '\r' {
+            { let to = i + 1; advance(&chars, &mut i, &mut line, &mut col, to); }
+            if flow == 0 {
+                sk = true;
+            }
+            key_on_line = false;
+            continue;
+        }
+        // a scalar (with its anchor/tag) starting here?
+        while next_scalar < scalars.len() && scalars[next_scalar].end <= i {
+            next_scalar += 1;
+        }
+        let at_scalar = next_scalar < scalars.len() && scalars[next_scalar].start <= i;
+        let block_header = (c == '|' || c == '>') && flow == 0;
+        if at_scalar || block_header {
+            if !at_scalar {
+                // header of a block scalar: its content is the next scalar span (if any)
+                let header_end = chars[i..].iter().position(|c| *c == '\n').map_or(chars.len(), |p| i + p);
+                let mut end = header_end;
+                if next_scalar < scalars.len() && matches!(scalars[next_scalar].style, ScalarStyle::Literal | ScalarStyle::Folded) {
+                    end = scalars[next_scalar].end.max(header_end);
+                    next_scalar += 1;
+                }
+                { let to = end; advance(&chars, &mut i, &mut line, &mut col, to); }
+                sk = true;
+                key_on_line = false;
+                continue;
+            }
+            let s = scalars[next_scalar].clone();
+            next_scalar += 1;
+            if sk {
+                key_on_line = true;
+            }
+            if s.style == ScalarStyle::Plain {
+                // libyaml's plain scanner: inside the scalar and on through the
+                // blanks and line breaks after it, a tab in a line's leading
+                // blanks left of the indentation is an error.
+                let indent = s.indent.map_or(0, |c| c + 1);
+                let (mut j, mut l, mut cc) = (i, line, col);
+                let mut leading = false;
+                let mut breaks_after = false;
+                while j < chars.len() {
+                    let ch = chars[j];
+                    if j >= s.end && !matches!(ch, ' ' | '\t' | '\n' | '\r') {
+                        break;
+                    }
+                    match ch {
+                        '\n' => {
+                            leading = true;
+                            if j >= s.end {
+                                breaks_after = true;
+                            }
+                            l += 1;
+                            cc = 0;
+                            j += 1;
+                            continue;
+                        }
+                        '\t' if leading && cc < indent => {
+                            return Err(syntax(src, l, cc, Stage::Scanner, "found a tab character that violates indentation", true));
+                        }
+                        ' ' | '\t' | '\r' => {}
+                        _ => leading = false,
+                    }
+                    cc += 1;
+                    j += 1;
+                }
+                if breaks_after {
+                    { let to = j; advance(&chars, &mut i, &mut line, &mut col, to); }
+                    if flow == 0 {
+                        sk = true;
+                    }
+                    key_on_line = false;
+                } else {
+                    { let to = s.end; advance(&chars, &mut i, &mut line, &mut col, to); }
+                    sk = false;
+                }
+            } else {
+                { let to = s.end; advance(&chars, &mut i, &mut line, &mut col, to); }
+                sk = matches!(s.style, ScalarStyle::Literal | ScalarStyle::Folded);
+            }
+            continue;
+        }
+        match c {
+            '-' if flow == 0 && matches!(chars.get(i + 1), None | Some(' ' | '\t' | '\n' | '\r')) && !(col == 0 && chars.get(i + 1) == Some(&'-')) => {
+                sk = true;
+                key_on_line = false;
+            }
+            '?' if matches!(chars.get(i + 1), None | Some(' ' | '\t' | '\n' | '\r')) || flow > 0 => {
+                sk = flow == 0;
+                key_on_line = false;
+            }
+            ':' => {
+                if key_on_line {
+                    sk = false;
+                } else {
+                    sk = flow == 0;
+                }
+                key_on_line = false;
+            }
+            '[' | '{' => {
+                if sk {
+                    key_on_line = true;
+                }
+                flow += 1;
+                sk = true;
+            }
+            ']' | '}' => {
+                flow = flow.saturating_sub(1);
+                sk = false;
+            }
+            ',' => sk = true,
+            '&' | '*' | '!' => {
+                if sk {
+                    key_on_line = true;
+                }
+                while i < chars.len() && !matches!(chars[i], ' ' | '\t' | '\n' | '\r' | ',' | '[' | ']' | '{' | '}') {
+                    { let to = i + 1; advance(&chars, &mut i, &mut line, &mut col, to); }
+                }
+                sk = false;
+                continue;
+            }
+            '-' | '.' if col == 0 => {
+                // document markers
+                { let to = i + 3; advance(&chars, &mut i, &mut line, &mut col, to); }
+                sk = false;
+                continue;
+            }
+            '%' if col == 0 => {
+                while i < chars.len() && chars[i] != '\n' {
+                    { let to = i + 1; advance(&chars, &mut i, &mut line, &mut col, to); }
+                }
+                continue;
+            }
+            _ => {}
+        }
+        { let to = i + 1; advance(&chars, &mut i, &mut line, &mut col, to); }
+    }
+    Ok(())
+}

@@ -1,0 +1,210 @@
+//! `values explain` against real Helm v4.2.3 (tests/oracle): for fixed
+//! scenarios and a seeded random generator of value flags over several
+//! charts, our `.Values` must equal Helm's, and where Helm fails we fail.
+//! Replay a run with EXPLAIN_SEED=<seed>.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+
+use releasex::explain::{Options, explain_chart};
+use releasex::values::tree::map_to_json;
+use releasex::values::user::{ValueFlags, ValuesFile};
+use serde_json::Value;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Runs many oracle requests in one process (its `batch` mode).
+fn oracle_batch(requests: &[Vec<String>]) -> Vec<Value> {
+    let python = root().join(".venv/bin/python");
+    assert!(python.exists(), "the Helm oracle is not installed: run tests/oracle/setup.sh (CI's .ci/run does)");
+    let mut child = Command::new(&python)
+        .arg(root().join("tests/oracle/helm_oracle.py"))
+        .arg("batch")
+        .current_dir(root())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start the oracle");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let input: String = requests.iter().map(|r| serde_json::to_string(r).unwrap() + "\n").collect();
+    let writer = std::thread::spawn(move || {
+        stdin.write_all(input.as_bytes()).expect("write requests");
+    });
+    let out: Vec<Value> = BufReader::new(child.stdout.take().expect("stdout"))
+        .lines()
+        .map(|l| serde_json::from_str(&l.expect("line")).expect("oracle JSON"))
+        .collect();
+    writer.join().unwrap();
+    child.wait().unwrap();
+    assert_eq!(out.len(), requests.len(), "the oracle answered every request");
+    out
+}
+
+/// Numbers compare as Go float64 (the oracle's JSON cannot tell int64 from float64).
+fn same(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
+        (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same(p, q)),
+        (Value::Object(x), Value::Object(y)) => x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same(v, w))),
+        _ => a == b,
+    }
+}
+
+struct Case {
+    chart: String,
+    args: Vec<String>,
+}
+
+fn ours(case: &Case) -> Result<Value, String> {
+    let chart = releasex::chart::load(&root().join(&case.chart)).map_err(|e| e.to_string())?;
+    let mut flags = ValueFlags::default();
+    let mut it = case.args.iter();
+    while let Some(flag) = it.next() {
+        let v = it.next().expect("flag value").clone();
+        match flag.as_str() {
+            "-f" => {
+                let text = std::fs::read_to_string(root().join(&v)).map_err(|e| e.to_string())?;
+                flags.files.push(ValuesFile { name: v, text });
+            }
+            "--set" => flags.set.push(v),
+            "--set-string" => flags.set_string.push(v),
+            "--set-json" => flags.set_json.push(v),
+            "--set-literal" => flags.set_literal.push(v),
+            other => panic!("unexpected flag {other}"),
+        }
+    }
+    let mut no_files = |p: &str| Err(format!("no --set-file in these tests ({p})"));
+    explain_chart(&chart, &flags, &mut no_files, Options::default())
+        .map(|e| Value::Object(map_to_json(&e.values)))
+        .map_err(|e| e.to_string())
+}
+
+fn check(cases: &[Case], seed: Option<u64>) {
+    let requests: Vec<Vec<String>> =
+        cases.iter().map(|c| [vec!["values".to_string(), c.chart.clone()], c.args.clone()].concat()).collect();
+    let answers = oracle_batch(&requests);
+    let mut failures = Vec::new();
+    for (case, helm) in cases.iter().zip(&answers) {
+        let mine = ours(case);
+        let verdict = match (helm.get("status").and_then(Value::as_str), &mine) {
+            (Some("ok"), Ok(v)) if same(v, &helm["values"]) => None,
+            (Some("ok"), Ok(v)) => Some(format!("values differ\n  helm: {}\n  ours: {v}", helm["values"])),
+            (Some("ok"), Err(e)) => Some(format!("we fail, Helm does not: {e}")),
+            (Some("error"), Ok(v)) => Some(format!("Helm fails ({}), we do not: {v}", helm["error"])),
+            (Some("error"), Err(_)) => None,
+            (other, _) => Some(format!("oracle status {other:?}: {helm}")),
+        };
+        if let Some(v) = verdict {
+            failures.push(format!("{} {}: {v}", case.chart, case.args.join(" ")));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} cases differ from Helm{}:\n{}",
+        failures.len(),
+        cases.len(),
+        seed.map(|s| format!(" (EXPLAIN_SEED={s})")).unwrap_or_default(),
+        failures.join("\n")
+    );
+}
+
+fn case(chart: &str, args: &[&str]) -> Case {
+    Case { chart: chart.to_string(), args: args.iter().map(|s| s.to_string()).collect() }
+}
+
+const PARENT: &str = "tests/oracle/charts/parent";
+
+#[test]
+fn fixed_scenarios_match_helm() {
+    let o = "tests/oracle/charts/overrides";
+    let cases = vec![
+        case(PARENT, &[]),
+        case(PARENT, &["--set", "replicaCount=3"]),
+        case(PARENT, &["--set", "sub1.enabled=false"]),
+        case(PARENT, &["--set", "tags.backend=false", "--set", "second.enabled=null"]),
+        case(PARENT, &["--set", "third.enabled=true"]),
+        case(PARENT, &["--set", "global.region=us", "--set", "sub1.global.x=1"]),
+        case(PARENT, &["--set", "sub1.nums={7}", "--set", "sub1.keep=null"]),
+        case(PARENT, &["--set", "sub1=null"]),
+        case(PARENT, &["--set", "sub1=str"]),
+        case(PARENT, &["--set-json", "sub1={\"a\":1}"]),
+        case(PARENT, &["--set-json", "{\"port\":1,\"nested\":{\"c\":[1,2]}}"]),
+        case(PARENT, &["--set-string", "port=1", "--set", "port=2"]),
+        case(PARENT, &["-f", &format!("{o}/nulls.yaml")]),
+        case(PARENT, &["-f", &format!("{o}/yaml11.yaml")]),
+        case(PARENT, &["-f", &format!("{o}/multi-doc.yaml")]),
+        case(PARENT, &["-f", &format!("{o}/list.yaml"), "--set", "list[1]=x"]),
+        case(PARENT, &["-f", &format!("{o}/bad.yaml")]),
+        case(PARENT, &["--set", "a"]),
+        case(PARENT, &["--set", "nested.a.b=1"]),
+        case(PARENT, &["--set", "nested=5"]),
+        case(PARENT, &["--set", "port.x=1"]),
+        case(PARENT, &["--set", "global=5"]),
+        case(PARENT, &["--set", "second.global.tier=child"]),
+        case("tests/oracle/charts/parent-v2", &["--set", "port=1"]),
+        case("tests/oracle/charts/web", &["--set", "replicaCount=0"]),
+        case("tests/fixtures/charts/secret-hook", &["--set", "password=x"]),
+        case("tests/fixtures/charts/secret-hook", &["--set", "replicas=notanumber"]),
+    ];
+    check(&cases, None);
+}
+
+/// A small deterministic generator (xorshift), so a failing seed replays.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        &items[(self.next() % items.len() as u64) as usize]
+    }
+}
+
+fn random_case(rng: &mut Rng) -> Case {
+    let charts = [PARENT, "tests/oracle/charts/parent-v2", "tests/oracle/charts/web"];
+    let chart = rng.pick(&charts).to_string();
+    let keys = [
+        "replicaCount", "port", "keepme", "nested.a", "nested.c", "list", "global.region", "global.newg",
+        "sub1.enabled", "sub1.keep", "sub1.nums", "sub1.global.region", "second.enabled", "second.extra",
+        "second.info.name", "third.enabled", "tags.backend", "imported.version", "newkey.deep", "image", "message",
+    ];
+    let values = ["1", "0", "-3", "true", "false", "null", "x", "\"q\"", "{a,b}", "{}", "1.5", "007", "1e3", ""];
+    let files = [
+        "tests/oracle/charts/overrides/nulls.yaml",
+        "tests/oracle/charts/overrides/yaml11.yaml",
+        "tests/oracle/charts/overrides/list.yaml",
+        "tests/oracle/charts/overrides/multi-doc.yaml",
+    ];
+    let mut args = Vec::new();
+    if rng.next() % 3 == 0 {
+        args.push("-f".to_string());
+        args.push(rng.pick(&files).to_string());
+    }
+    for _ in 0..(1 + rng.next() % 3) {
+        let flag = *rng.pick(&["--set", "--set", "--set", "--set-string", "--set-json"]);
+        let key = rng.pick(&keys);
+        let value = if flag == "--set-json" { *rng.pick(&["1", "\"s\"", "null", "[1,2]", "{\"k\":1}", "true"]) } else { *rng.pick(&values) };
+        args.push(flag.to_string());
+        args.push(format!("{key}={value}"));
+    }
+    Case { chart, args }
+}
+
+#[test]
+fn random_value_flags_match_helm() {
+    let seed = std::env::var("EXPLAIN_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or_else(|| {
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64) | 1
+    });
+    let mut rng = Rng(seed);
+    let cases: Vec<Case> = (0..300).map(|_| random_case(&mut rng)).collect();
+    check(&cases, Some(seed));
+}
+
