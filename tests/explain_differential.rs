@@ -153,6 +153,28 @@ fn fixed_scenarios_match_helm() {
     check(&cases, None);
 }
 
+/// The real-world corpus (kube-prometheus-stack, prometheus, their subcharts
+/// and their maintainers' CI override files) gives Helm's exact values.
+#[test]
+fn real_world_charts_and_their_ci_overrides_match_helm() {
+    let mut cases = Vec::new();
+    for chart in ["kube-prometheus-stack", "prometheus"] {
+        let dir = format!("tests/data/corpus/{chart}");
+        cases.push(case(&dir, &[]));
+        let mut overrides: Vec<String> = std::fs::read_dir(root().join(&dir).join("ci"))
+            .expect("ci overrides")
+            .filter_map(Result::ok)
+            .map(|e| format!("{dir}/ci/{}", e.file_name().to_string_lossy()))
+            .collect();
+        overrides.sort();
+        for f in overrides {
+            cases.push(case(&dir, &["-f", &f]));
+        }
+    }
+    assert!(cases.len() >= 26);
+    check(&cases, None);
+}
+
 /// A small deterministic generator (xorshift), so a failing seed replays.
 struct Rng(u64);
 
