@@ -182,12 +182,32 @@ _kubectl__releasex() {
             return 0
             ;;
         kubectl__subcmd__releasex__subcmd__explain)
-            opts="-f -n -o -h --values --set --set-string --set-json --set-file --set-literal --key --show-overridden --skip-schema-validation --kubeconfig --context --namespace --output --color --help"
+            opts="-f -n -o -h --release --revision --release-file --driver --sql-connection --values --set --set-string --set-json --set-file --set-literal --key --show-overridden --skip-schema-validation --kubeconfig --context --namespace --output --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --release)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --revision)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --release-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --driver)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sql-connection)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --values)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -718,12 +738,32 @@ _kubectl__releasex() {
             return 0
             ;;
         kubectl__subcmd__releasex__subcmd__values__subcmd__explain)
-            opts="-f -n -o -h --values --set --set-string --set-json --set-file --set-literal --key --show-overridden --skip-schema-validation --kubeconfig --context --namespace --output --color --help"
+            opts="-f -n -o -h --release --revision --release-file --driver --sql-connection --values --set --set-string --set-json --set-file --set-literal --key --show-overridden --skip-schema-validation --kubeconfig --context --namespace --output --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --release)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --revision)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --release-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --driver)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sql-connection)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --values)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

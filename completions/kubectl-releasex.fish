@@ -108,6 +108,11 @@ never\t''"
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and not __fish_seen_subcommand_from explain help" -s h -l help -d 'Print help'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and not __fish_seen_subcommand_from explain help" -f -a "explain" -d 'The values a chart\'s templates will see, exactly as Helm computes them, with the source of every key'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and not __fish_seen_subcommand_from explain help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -l release -d 'Explain a deployed release\'s values instead (what `helm get values --all` shows), read from the cluster' -r
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -l revision -d 'With --release: the revision (default: the latest)' -r
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -l release-file -d 'With --release: read the release records from FILE (as `release decode -f`)' -r -F
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -l driver -d 'With --release: Helm storage driver (secret, configmap or sql)' -r
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -l sql-connection -d 'With --release --driver sql: PostgreSQL connection string' -r
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -s f -l values -d 'Values file (repeatable; comma-separated lists allowed; - reads stdin)' -r
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -l set -d 'Set a value (KEY=VALUE; repeatable)' -r
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -l set-string -d 'Set a STRING value (repeatable)' -r
@@ -129,6 +134,11 @@ complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -s h -l help -d 'Print help'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from help" -f -a "explain" -d 'The values a chart\'s templates will see, exactly as Helm computes them, with the source of every key'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -l release -d 'Explain a deployed release\'s values instead (what `helm get values --all` shows), read from the cluster' -r
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -l revision -d 'With --release: the revision (default: the latest)' -r
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -l release-file -d 'With --release: read the release records from FILE (as `release decode -f`)' -r -F
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -l driver -d 'With --release: Helm storage driver (secret, configmap or sql)' -r
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -l sql-connection -d 'With --release --driver sql: PostgreSQL connection string' -r
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -s f -l values -d 'Values file (repeatable; comma-separated lists allowed; - reads stdin)' -r
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -l set -d 'Set a value (KEY=VALUE; repeatable)' -r
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -l set-string -d 'Set a STRING value (repeatable)' -r

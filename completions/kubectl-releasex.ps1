@@ -122,6 +122,11 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-releasex' -ScriptBlock 
             break
         }
         'kubectl-releasex;values;explain' {
+            [CompletionResult]::new('--release', '--release', [CompletionResultType]::ParameterName, 'Explain a deployed release''s values instead (what `helm get values --all` shows), read from the cluster')
+            [CompletionResult]::new('--revision', '--revision', [CompletionResultType]::ParameterName, 'With --release: the revision (default: the latest)')
+            [CompletionResult]::new('--release-file', '--release-file', [CompletionResultType]::ParameterName, 'With --release: read the release records from FILE (as `release decode -f`)')
+            [CompletionResult]::new('--driver', '--driver', [CompletionResultType]::ParameterName, 'With --release: Helm storage driver (secret, configmap or sql)')
+            [CompletionResult]::new('--sql-connection', '--sql-connection', [CompletionResultType]::ParameterName, 'With --release --driver sql: PostgreSQL connection string')
             [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Values file (repeatable; comma-separated lists allowed; - reads stdin)')
             [CompletionResult]::new('--values', '--values', [CompletionResultType]::ParameterName, 'Values file (repeatable; comma-separated lists allowed; - reads stdin)')
             [CompletionResult]::new('--set', '--set', [CompletionResultType]::ParameterName, 'Set a value (KEY=VALUE; repeatable)')
@@ -155,6 +160,11 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-releasex' -ScriptBlock 
             break
         }
         'kubectl-releasex;explain' {
+            [CompletionResult]::new('--release', '--release', [CompletionResultType]::ParameterName, 'Explain a deployed release''s values instead (what `helm get values --all` shows), read from the cluster')
+            [CompletionResult]::new('--revision', '--revision', [CompletionResultType]::ParameterName, 'With --release: the revision (default: the latest)')
+            [CompletionResult]::new('--release-file', '--release-file', [CompletionResultType]::ParameterName, 'With --release: read the release records from FILE (as `release decode -f`)')
+            [CompletionResult]::new('--driver', '--driver', [CompletionResultType]::ParameterName, 'With --release: Helm storage driver (secret, configmap or sql)')
+            [CompletionResult]::new('--sql-connection', '--sql-connection', [CompletionResultType]::ParameterName, 'With --release --driver sql: PostgreSQL connection string')
             [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Values file (repeatable; comma-separated lists allowed; - reads stdin)')
             [CompletionResult]::new('--values', '--values', [CompletionResultType]::ParameterName, 'Values file (repeatable; comma-separated lists allowed; - reads stdin)')
             [CompletionResult]::new('--set', '--set', [CompletionResultType]::ParameterName, 'Set a value (KEY=VALUE; repeatable)')

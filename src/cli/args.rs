@@ -156,8 +156,24 @@ pub struct ValueFlagArgs {
 
 #[derive(Debug, Args)]
 pub struct ExplainArgs {
-    /// Chart directory or .tgz
-    pub chart: PathBuf,
+    /// Chart directory or .tgz (not with --release)
+    #[arg(required_unless_present_any = ["release", "release_files"])]
+    pub chart: Option<PathBuf>,
+    /// Explain a deployed release's values instead (what `helm get values --all` shows), read from the cluster
+    #[arg(long, value_name = "NAME", conflicts_with = "chart")]
+    pub release: Option<String>,
+    /// With --release: the revision (default: the latest)
+    #[arg(long, value_name = "N")]
+    pub revision: Option<i64>,
+    /// With --release: read the release records from FILE (as `release decode -f`)
+    #[arg(long = "release-file", value_name = "FILE", conflicts_with = "chart")]
+    pub release_files: Vec<PathBuf>,
+    /// With --release: Helm storage driver (secret, configmap or sql)
+    #[arg(long, env = "HELM_DRIVER", value_parser = parse_driver, value_name = "DRIVER")]
+    pub driver: Option<StorageDriver>,
+    /// With --release --driver sql: PostgreSQL connection string
+    #[arg(long, env = "HELM_DRIVER_SQL_CONNECTION_STRING", hide_env_values = true, value_name = "URL")]
+    pub sql_connection: Option<String>,
     #[command(flatten)]
     pub flags: ValueFlagArgs,
     /// Show only this key and what is below it, with its full history (repeatable)
@@ -214,7 +230,7 @@ pub enum StorageDriver {
 }
 
 /// Accepts the names Helm accepts for HELM_DRIVER (helm: pkg/action/action.go Init).
-fn parse_driver(s: &str) -> Result<StorageDriver, String> {
+pub(crate) fn parse_driver(s: &str) -> Result<StorageDriver, String> {
     match s {
         "" | "secret" | "secrets" => Ok(StorageDriver::Secret),
         "configmap" | "configmaps" => Ok(StorageDriver::ConfigMap),

@@ -15,7 +15,11 @@ use crate::values::tree::{EventKind, Source};
 use crate::values::user::{ValueFlags, ValuesFile};
 
 pub fn run(args: &ExplainArgs, ctx: &Ctx) -> anyhow::Result<Outcome> {
-    let chart = crate::chart::load(&args.chart)?;
+    if args.release.is_some() || !args.release_files.is_empty() {
+        return release(args, ctx);
+    }
+    let Some(chart_path) = &args.chart else { anyhow::bail!("name a CHART, or a release with --release") };
+    let chart = crate::chart::load(chart_path)?;
     let mut files = Vec::new();
     let mut stdin_used = false;
     for name in args.flags.values.iter().map(|s| s.trim()).filter(|s| !s.is_empty()) {
@@ -40,6 +44,56 @@ pub fn run(args: &ExplainArgs, ctx: &Ctx) -> anyhow::Result<Outcome> {
     };
     let mut read_file = |path: &str| std::fs::read_to_string(path).map_err(|e| format!("open {path}: {e}"));
     let explanation = explain_chart(&chart, &flags, &mut read_file, Options { skip_schema_validation: args.skip_schema_validation })?;
+    render(args, ctx, explanation)
+}
+
+/// `--release`: the stored chart's values under the release config, as
+/// `helm get values --all` computes them.
+fn release(args: &ExplainArgs, ctx: &Ctx) -> anyhow::Result<Outcome> {
+    anyhow::ensure!(
+        args.flags.values.is_empty() && args.flags.set.is_empty() && args.flags.set_string.is_empty()
+            && args.flags.set_json.is_empty() && args.flags.set_file.is_empty() && args.flags.set_literal.is_empty(),
+        "value flags do not apply with --release: it explains what is stored (use upgrade-preview for an upgrade's values)"
+    );
+    let source = super::args::SourceArgs {
+        files: args.release_files.clone(),
+        driver: args.driver,
+        sql_connection: args.sql_connection.clone(),
+    };
+    let loaded = super::inputs::load(&source, args.release.as_deref(), ctx)?;
+    let record = crate::release::decode_revision(loaded.records, args.release.as_deref(), args.revision, &loaded.place)?;
+    let rel = &record.release;
+    let revision = rel.version();
+    let empty = serde_json::Map::new();
+    let chart_origin = std::rc::Rc::new(Source::ChartDefault {
+        chart: rel.chart_name().to_string(),
+        file: format!("values of the chart stored in revision {revision}"),
+        line: None,
+        column: None,
+    });
+    // Stored records are JSON: every number is a float64 there.
+    let chart = crate::values::coalesce::ChartValues {
+        name: rel.chart_name().to_string(),
+        loaded_at: Vec::new(),
+        values: crate::values::tree::map_from_json(rel.chart_values().unwrap_or(&empty), true, &chart_origin),
+        dependencies: Vec::new(),
+    };
+    let config_origin = std::rc::Rc::new(Source::ReleaseConfig { revision });
+    let user = crate::values::tree::map_from_json(rel.config().unwrap_or(&empty), true, &config_origin);
+    let mut rec = crate::values::tree::Recorder::default();
+    let values = crate::values::coalesce::coalesce_values(&chart, user, &mut rec)?;
+    let entries = crate::values::explain::entries(&values, &rec);
+    let mut warnings = record.warnings.clone();
+    warnings.extend(rec.warnings);
+    let mut outcome = render(args, ctx, crate::explain::Explanation { values, entries, warnings })?;
+    outcome.notes.push(format!(
+        "{} revision {revision}: a stored chart has no subcharts; Helm stored the subcharts' defaults inside the chart's values when it installed, so they show as the chart's defaults",
+        rel.name()
+    ));
+    Ok(outcome)
+}
+
+fn render(args: &ExplainArgs, ctx: &Ctx, explanation: crate::explain::Explanation) -> anyhow::Result<Outcome> {
     let keys: Vec<Path> = args.keys.iter().map(|k| Path::parse(k).map_err(anyhow::Error::msg)).collect::<anyhow::Result<_>>()?;
     let shown: Vec<&Entry> = explanation.entries.iter().filter(|e| keys.is_empty() || keys.iter().any(|k| e.path.starts_with(k))).collect();
     if let (false, true) = (keys.is_empty(), shown.is_empty()) {
@@ -117,7 +171,11 @@ fn text(entries: &[&Entry], history: bool, ctx: &Ctx) -> String {
                     EventKind::DeletedByNull => "deleted",
                     EventKind::SkippedTypeMismatch => "skipped",
                 };
-                out.push_str(&format!("    {} {} from {}\n", theme.dim(what), short(&l.value), theme.dim(&describe(&l.source))));
+                let by = match (l.event, &l.by) {
+                    (EventKind::DeletedByNull, Some(b)) => format!(" by the null at {}", describe(b)),
+                    _ => String::new(),
+                };
+                out.push_str(&format!("    {} {} from {}{}\n", theme.dim(what), short(&l.value), theme.dim(&describe(&l.source)), theme.dim(&by)));
             }
         }
     }

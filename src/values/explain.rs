@@ -15,6 +15,8 @@ pub struct Lost {
     pub value: Value,
     pub event: EventKind,
     pub source: Source,
+    /// What removed or replaced it (the null's source for a deletion).
+    pub by: Option<Source>,
 }
 
 #[derive(Debug, Clone)]
@@ -66,12 +68,12 @@ pub fn entries(values: &VMap, rec: &Recorder) -> Vec<Entry> {
             Entry { path, value: Some(v.to_json()), source: Some((*v.origin).clone()), overridden: Vec::new() },
         );
     }
-    for Event { path, value, event, .. } in &rec.events {
+    for Event { path, value, event, by } in &rec.events {
         // A lost value belongs to the leaf at its path, or to the leaf above
         // it when a whole list or scalar replaced a deeper map.
         let key = owning_leaf(&by_path, path).unwrap_or_else(|| path.to_string());
         let entry = by_path.entry(key).or_insert_with(|| Entry { path: path.clone(), value: None, source: None, overridden: Vec::new() });
-        let lost = Lost { value: value.to_json(), event: *event, source: (*value.origin).clone() };
+        let lost = Lost { value: value.to_json(), event: *event, source: (*value.origin).clone(), by: by.as_ref().map(|b| (**b).clone()) };
         // Helm coalesces a subchart's defaults at two levels; one loss is one event.
         if !entry.overridden.iter().any(|l| l.event == lost.event && l.source == lost.source && l.value == lost.value) {
             entry.overridden.push(lost);
@@ -139,7 +141,14 @@ pub fn contract_json(values: &VMap, entries: &[Entry], warnings: &[String]) -> V
                 Value::Array(
                     e.overridden
                         .iter()
-                        .map(|l| json!({"value": l.value, "event": event_word(l.event), "source": source_json(&l.source)}))
+                        .map(|l| {
+                            let mut o = json!({"value": l.value, "event": event_word(l.event), "source": source_json(&l.source)});
+                            // A deletion has no winning value: say which null did it.
+                            if let (EventKind::DeletedByNull, Some(by)) = (l.event, &l.by) {
+                                o["by"] = source_json(by);
+                            }
+                            o
+                        })
                         .collect(),
                 ),
             );

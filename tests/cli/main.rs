@@ -7,5 +7,6 @@ mod bad_input;
 mod cluster;
 mod completion;
 mod decode_files;
+mod explain_cmd;
 mod history;
 mod patch_cmd;

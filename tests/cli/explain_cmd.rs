@@ -1,0 +1,74 @@
+//! `values explain` / `explain`: values, sources and history.
+
+use crate::support::{fails, json, ok};
+
+const CHART: &str = "examples/charts/secret-hook";
+const PARENT: &str = "tests/oracle/charts/parent";
+
+#[test]
+fn text_shows_each_leaf_with_its_source() {
+    insta::assert_snapshot!(ok(&["values", "explain", CHART, "--set", "replicas=3", "--set-string", "image.tag=2"]));
+}
+
+#[test]
+fn explain_is_a_top_level_alias() {
+    assert_eq!(ok(&["explain", CHART]), ok(&["values", "explain", CHART]));
+}
+
+#[test]
+fn json_contract_names_sources_and_what_they_overrode() {
+    let doc = json(&ok(&["explain", CHART, "--set", "image.tag=1.2.1", "-o", "json"]));
+    assert_eq!(doc["values"]["image"]["tag"], "1.2.1");
+    let entry = doc["entries"].as_array().unwrap().iter().find(|e| e["path"] == "image.tag").expect("image.tag entry");
+    assert_eq!(entry["source"], serde_json::json!({"kind": "set", "flag": "--set", "index": 0, "expr": "image.tag=1.2.1"}));
+    assert_eq!(entry["overridden"][0]["event"], "overridden");
+    assert_eq!(entry["overridden"][0]["source"]["kind"], "chart-default");
+    assert_eq!(entry["overridden"][0]["source"]["file"], "values.yaml");
+    assert!(entry["overridden"][0]["source"]["line"].as_u64().is_some());
+    assert_eq!(doc["warnings"], serde_json::json!([]));
+}
+
+#[test]
+fn subchart_sections_globals_imports_and_nulls_are_attributed() {
+    let doc = json(&ok(&["explain", PARENT, "--set", "sub1.keep=null", "-o", "json"]));
+    let find = |p: &str| doc["entries"].as_array().unwrap().iter().find(|e| e["path"] == p).cloned().unwrap_or_default();
+    assert_eq!(find("sub1.fromParent")["source"]["kind"], "parent-values");
+    assert_eq!(find("sub1.keep")["deleted"], true);
+    assert_eq!(find("sub1.keep")["overridden"][0]["event"], "deleted-by-null");
+    assert_eq!(find("exportedKey")["source"]["kind"], "import-values");
+    assert_eq!(find("sub1.global.region")["source"]["chart"], "parent");
+    assert!(doc["values"].get("third").is_some(), "a disabled subchart's section stays in the values");
+    assert!(doc["values"]["third"].get("global").is_none(), "but it is not coalesced");
+}
+
+#[test]
+fn key_shows_one_subtree_with_history() {
+    insta::assert_snapshot!(ok(&["explain", PARENT, "-f", "tests/oracle/charts/overrides/nulls.yaml", "--key", "nested", "--key", "sub1.keep"]));
+    let err = fails(&["explain", PARENT, "--key", "nope"]);
+    assert!(err.contains("no key nope in the values"), "{err}");
+}
+
+#[test]
+fn helms_errors_are_kept() {
+    let err = fails(&["explain", CHART, "--set", "a"]);
+    assert_eq!(err, "error: failed parsing --set data: key \"a\" has no value\n");
+    let err = fails(&["explain", CHART, "--set", "replicas=many"]);
+    assert!(err.contains("values don't meet the specifications of the schema(s) in the following chart(s):"), "{err}");
+    assert!(err.contains("secret-hook"), "{err}");
+    ok(&["explain", CHART, "--set", "replicas=many", "--skip-schema-validation"]);
+    let err = fails(&["explain", "tests/fixtures/nope"]);
+    assert!(err.starts_with("error: "), "{err}");
+}
+
+#[test]
+fn release_values_are_explained_from_the_stored_record() {
+    let file = "tests/fixtures/releases/parent-3-revisions.list.json";
+    let doc = json(&ok(&["explain", "--release-file", file, "--revision", "3", "-o", "json"]));
+    let expected: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(crate::support::fixture("expected/parent-3-revisions.get-values.json")).unwrap()).unwrap();
+    assert_eq!(doc["values"], expected["3"]["all"], "what `helm get values --all` shows");
+    let port = doc["entries"].as_array().unwrap().iter().find(|e| e["path"] == "port").unwrap();
+    assert_eq!(port["source"], serde_json::json!({"kind": "release-config", "revision": 3}));
+    let err = fails(&["explain", "--release-file", file, "--set", "x=1"]);
+    assert!(err.contains("value flags do not apply with --release"), "{err}");
+}
