@@ -32,23 +32,20 @@
 //! from its compiled-in Go struct tags, like Helm.
 //!
 //! Knobs (environment): `RELEASEX_KUBECTL_CASES` (default 240),
-//! `RELEASEX_KUBECTL_SEED` (first seed, decimal or 0x-hex; case i has seed
-//! + i, so `RELEASEX_KUBECTL_SEED=<seed> RELEASEX_KUBECTL_CASES=1` reruns
-//! one printed case), `RELEASEX_KUBECTL` (the kubectl binary),
+//! `RELEASEX_KUBECTL_SEED` (first seed, decimal or 0x-hex; case i has the
+//! seed plus i, so `RELEASEX_KUBECTL_SEED=<seed> RELEASEX_KUBECTL_CASES=1`
+//! reruns one printed case), `RELEASEX_KUBECTL` (the kubectl binary),
 //! `RELEASEX_KUBECTL_SERVER_VERSION` (what the fixture's `/version` says;
 //! gcloud's kubectl dispatcher runs the matching release). Without a
-//! working kubectl the two kubectl tests print SKIPPED and pass.
+//! working kubectl the two kubectl tests print SKIPPED and pass, except in CI
+//! (`CI` set), where they fail.
 //!
-//! The benchmark `benches/patch.rs` is compiled in here too, as the ignored
-//! test `bench_three_way_500_deployments`:
+//! The benchmark of `benches/patch.rs` (`tests/patchgen/bench.rs`) runs here
+//! too, as the ignored test `bench_three_way_500_deployments`:
 //! `cargo test --release --test kubectl_patch -- --ignored --nocapture bench`.
 
 mod kubectl_support;
 mod patchgen;
-
-#[path = "../benches/patch.rs"]
-#[allow(dead_code)]
-mod bench_patch;
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -89,6 +86,12 @@ fn skip_without_kubectl(test: &str) -> bool {
     if kubectl_available() {
         return false;
     }
+    // CI machines have kubectl: there a missing one is a failure, not a skip.
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "{test}: no working `{}` in CI (set RELEASEX_KUBECTL to a kubectl binary)",
+        kubectl_bin()
+    );
     eprintln!("SKIPPED {test}: no working `{}` (set RELEASEX_KUBECTL to a kubectl binary)", kubectl_bin());
     true
 }
@@ -663,5 +666,5 @@ fn generator_is_deterministic_and_varied() {
 #[test]
 #[ignore = "benchmark: run with --release"]
 fn bench_three_way_500_deployments() {
-    assert!(bench_patch::run(), "benchmark target missed");
+    assert!(patchgen::bench::run(), "benchmark target missed");
 }

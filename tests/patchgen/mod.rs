@@ -15,6 +15,8 @@
 
 #![allow(dead_code)]
 
+pub mod bench;
+
 use serde_json::{Map, Value, json};
 
 /// xorshift64* seeded through splitmix64.
