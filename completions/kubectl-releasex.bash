@@ -416,7 +416,7 @@ _kubectl__releasex() {
             return 0
             ;;
         kubectl__subcmd__releasex__subcmd__patch)
-            opts="-n -o -h --type --patch-meta --patch-meta-from-cluster --kubeconfig --context --namespace --output --color --help"
+            opts="-n -o -h --type --patch-meta --patch-meta-from-cluster --take-ownership --kubeconfig --context --namespace --output --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -172,6 +172,7 @@ complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand patch"
 always\t''
 never\t''"
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand patch" -l patch-meta-from-cluster -d 'Patch metadata from the cluster\'s OpenAPI (v3, else v2; read-only GETs)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand patch" -l take-ownership -d 'The patch of `helm install --take-ownership` (client-side apply): unknown kinds get the three-way JSON merge patch with the apiVersion/kind/name preconditions instead of the two-way one'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand patch" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand completion" -l kubeconfig -d 'Path to the kubeconfig file (default: $KUBECONFIG, else ~/.kube/config)' -r -F
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand completion" -l context -d 'Kubeconfig context to use (default: the current context; $HELM_KUBECONTEXT under Helm)' -r

@@ -114,6 +114,10 @@ pub struct PatchArgs {
     /// Patch metadata from the cluster's OpenAPI (v3, else v2; read-only GETs)
     #[arg(long)]
     pub patch_meta_from_cluster: bool,
+    /// The patch of `helm install --take-ownership` (client-side apply): unknown kinds get the
+    /// three-way JSON merge patch with the apiVersion/kind/name preconditions instead of the two-way one
+    #[arg(long)]
+    pub take_ownership: bool,
 }
 
 #[derive(Debug, Subcommand)]

@@ -35,7 +35,8 @@ pub fn run(args: &PatchArgs, ctx: &Ctx) -> anyhow::Result<Outcome> {
         PatchTypeArg::Strategic => Requested::Strategic,
         PatchTypeArg::Merge => Requested::Merge,
     };
-    let patch = helm::helm_patch(&original, &modified, &current, Options { requested, openapi: openapi.as_ref(), ..Options::default() })?;
+    let action = if args.take_ownership { helm::Action::TakeOwnership } else { helm::Action::Upgrade };
+    let patch = helm::helm_patch(&original, &modified, &current, Options { requested, action, openapi: openapi.as_ref() })?;
     let stdout = match ctx.global.output {
         None => format!("{}\n", patch.bytes),
         Some(OutputFormat::Json | OutputFormat::Yaml) => {

@@ -59,6 +59,20 @@ fn unchanged_object_prints_an_empty_patch() {
 }
 
 #[test]
+fn take_ownership_uses_the_three_way_merge_patch_for_custom_resources() {
+    // The live-only jobLabel is not in the new manifest; the three-way form still keeps it
+    // (JSON merge patch never deletes what only the live object has) but compares against live.
+    let p = patch(MONITOR, &["--take-ownership"]);
+    assert_eq!(p, "{\"spec\":{\"endpoints\":[{\"interval\":\"15s\",\"port\":\"metrics\"}]}}\n");
+    // A renamed object violates Helm's preconditions.
+    let dir = tempfile::tempdir().unwrap();
+    let renamed = dir.path().join("m.yaml");
+    std::fs::write(&renamed, std::fs::read_to_string(crate::support::fixture("patch/servicemonitor-modified.yaml")).unwrap().replace("name: web", "name: other")).unwrap();
+    let err = fails(&["patch", MONITOR[0], renamed.to_str().unwrap(), MONITOR[2]]);
+    assert!(err.contains("give three versions of the same object"), "{err}");
+}
+
+#[test]
 fn type_flag_forces_the_patch_type() {
     let out = json(&patch(DEPLOY, &["--type", "merge", "-o", "json"]));
     assert_eq!(out["type"], "merge");

@@ -30,7 +30,9 @@ impl JsonError {
         match self {
             JsonError::Syntax(m) => m.clone(),
             JsonError::Eof => "unexpected EOF".into(),
-            JsonError::Range(n) => format!("json: cannot unmarshal number {n} into Go value of type float64"),
+            JsonError::Range(n) => {
+                format!("json: cannot unmarshal number {n} into Go value of type float64")
+            }
         }
     }
 
@@ -44,7 +46,10 @@ impl JsonError {
 }
 
 fn syntax(c: u8, context: &str) -> JsonError {
-    JsonError::Syntax(format!("invalid character {} {context}", json_quote_char(c)))
+    JsonError::Syntax(format!(
+        "invalid character {} {context}",
+        json_quote_char(c)
+    ))
 }
 
 fn is_ws(c: u8) -> bool {
@@ -113,7 +118,12 @@ impl Scan<'_> {
                                 match self.b.get(self.i + k) {
                                     None => return Err(JsonError::Eof),
                                     Some(h) if h.is_ascii_hexdigit() => {}
-                                    Some(&h) => return Err(syntax(h, "in \\u hexadecimal character escape")),
+                                    Some(&h) => {
+                                        return Err(syntax(
+                                            h,
+                                            "in \\u hexadecimal character escape",
+                                        ));
+                                    }
                                 }
                             }
                             let r = self.hex4(self.i + 1).unwrap_or(0xfffd);
@@ -121,7 +131,9 @@ impl Scan<'_> {
                             if (0xd800..0xe000).contains(&r) {
                                 // A valid pair needs a following \uXXXX low surrogate.
                                 let next = self.i + 1;
-                                let low = if self.b.get(next) == Some(&b'\\') && self.b.get(next + 1) == Some(&b'u') {
+                                let low = if self.b.get(next) == Some(&b'\\')
+                                    && self.b.get(next + 1) == Some(&b'u')
+                                {
                                     self.hex4(next + 2)
                                 } else {
                                     None
@@ -247,7 +259,11 @@ impl Scan<'_> {
                     let close = if c == b'{' { b'}' } else { b']' };
                     if self.peek()? == close {
                         self.i += 1;
-                        if c == b'{' { Value::Object(Map::new()) } else { Value::Array(Vec::new()) }
+                        if c == b'{' {
+                            Value::Object(Map::new())
+                        } else {
+                            Value::Array(Vec::new())
+                        }
                     } else if c == b'{' {
                         let k = self.object_key()?;
                         stack.push(Frame::Object(Map::new(), k));
@@ -278,7 +294,9 @@ impl Scan<'_> {
                             }
                             b']' => {
                                 self.i += 1;
-                                let Some(Frame::Array(items)) = stack.pop() else { unreachable!() };
+                                let Some(Frame::Array(items)) = stack.pop() else {
+                                    unreachable!()
+                                };
                                 v = Value::Array(items);
                             }
                             c => return Err(syntax(c, "after array element")),
@@ -298,7 +316,9 @@ impl Scan<'_> {
                             }
                             b'}' => {
                                 self.i += 1;
-                                let Some(Frame::Object(map, _)) = stack.pop() else { unreachable!() };
+                                let Some(Frame::Object(map, _)) = stack.pop() else {
+                                    unreachable!()
+                                };
                                 v = Value::Object(map);
                             }
                             c => return Err(syntax(c, "after object key:value pair")),
@@ -315,7 +335,12 @@ impl Scan<'_> {
 /// used (leading whitespace included). Whatever follows the value is not
 /// looked at, so `1x` gives 1 and leaves `x`.
 pub fn decode_prefix(s: &str) -> Result<(Value, usize), JsonError> {
-    let mut scan = Scan { s, b: s.as_bytes(), i: 0, range_err: None };
+    let mut scan = Scan {
+        s,
+        b: s.as_bytes(),
+        i: 0,
+        range_err: None,
+    };
     let v = scan.value()?;
     if let Some(n) = scan.range_err {
         return Err(JsonError::Range(n));
@@ -325,7 +350,12 @@ pub fn decode_prefix(s: &str) -> Result<(Value, usize), JsonError> {
 
 /// `json.Unmarshal([]byte(s), &v)`: exactly one value, whitespace around it.
 pub fn unmarshal(s: &str) -> Result<Value, JsonError> {
-    let mut scan = Scan { s, b: s.as_bytes(), i: 0, range_err: None };
+    let mut scan = Scan {
+        s,
+        b: s.as_bytes(),
+        i: 0,
+        range_err: None,
+    };
     let v = scan.value()?;
     scan.skip_ws();
     if let Some(&c) = scan.b.get(scan.i) {
@@ -352,7 +382,10 @@ mod tests {
         assert_eq!(dec("1x"), Ok((json!(1.0), 1)));
         assert_eq!(dec("truex"), Ok((json!(true), 4)));
         assert_eq!(dec("\"a\"b"), Ok((json!("a"), 3)));
-        assert_eq!(dec("{\"a\": [1, {}]} ,x"), Ok((json!({"a": [1.0, {}]}), 14)));
+        assert_eq!(
+            dec("{\"a\": [1, {}]} ,x"),
+            Ok((json!({"a": [1.0, {}]}), 14))
+        );
         assert_eq!(dec("01"), Ok((json!(0.0), 1)));
     }
 
@@ -363,32 +396,86 @@ mod tests {
         let (v, _) = decode_prefix("-0").unwrap();
         assert!(v.as_f64().unwrap().is_sign_negative());
         assert_eq!(dec("1e-400"), Ok((json!(0.0), 6)));
-        assert_eq!(dec("[1e400, x]"), Err("invalid character 'x' looking for beginning of value".into()));
-        assert_eq!(dec("[1e400, 2e400]"), Err("json: cannot unmarshal number 1e400 into Go value of type float64".into()));
+        assert_eq!(
+            dec("[1e400, x]"),
+            Err("invalid character 'x' looking for beginning of value".into())
+        );
+        assert_eq!(
+            dec("[1e400, 2e400]"),
+            Err("json: cannot unmarshal number 1e400 into Go value of type float64".into())
+        );
     }
 
     #[test]
     fn syntax_errors_read_as_go_scanner_errors() {
-        assert_eq!(dec("x"), Err("invalid character 'x' looking for beginning of value".into()));
-        assert_eq!(dec("é"), Err("invalid character 'Ã' looking for beginning of value".into()));
+        assert_eq!(
+            dec("x"),
+            Err("invalid character 'x' looking for beginning of value".into())
+        );
+        assert_eq!(
+            dec("é"),
+            Err("invalid character 'Ã' looking for beginning of value".into())
+        );
         assert_eq!(dec("tru"), Err("unexpected EOF".into()));
-        assert_eq!(dec("trux"), Err("invalid character 'x' in literal true (expecting 'e')".into()));
-        assert_eq!(dec("nul "), Err("invalid character ' ' in literal null (expecting 'l')".into()));
-        assert_eq!(dec("-x"), Err("invalid character 'x' in numeric literal".into()));
-        assert_eq!(dec("1.x"), Err("invalid character 'x' after decimal point in numeric literal".into()));
+        assert_eq!(
+            dec("trux"),
+            Err("invalid character 'x' in literal true (expecting 'e')".into())
+        );
+        assert_eq!(
+            dec("nul "),
+            Err("invalid character ' ' in literal null (expecting 'l')".into())
+        );
+        assert_eq!(
+            dec("-x"),
+            Err("invalid character 'x' in numeric literal".into())
+        );
+        assert_eq!(
+            dec("1.x"),
+            Err("invalid character 'x' after decimal point in numeric literal".into())
+        );
         assert_eq!(dec("1e+"), Err("unexpected EOF".into()));
-        assert_eq!(dec("1ex"), Err("invalid character 'x' in exponent of numeric literal".into()));
-        assert_eq!(dec("{1"), Err("invalid character '1' looking for beginning of object key string".into()));
-        assert_eq!(dec("{\"a\" 1"), Err("invalid character '1' after object key".into()));
-        assert_eq!(dec("{\"a\":1 2"), Err("invalid character '2' after object key:value pair".into()));
-        assert_eq!(dec("[1 2"), Err("invalid character '2' after array element".into()));
-        assert_eq!(dec("[1,]"), Err("invalid character ']' looking for beginning of value".into()));
-        assert_eq!(dec("\"a\nb\""), Err("invalid character '\\n' in string literal".into()));
-        assert_eq!(dec("\"\\x\""), Err("invalid character 'x' in string escape code".into()));
-        assert_eq!(dec("\"\\u12g4\""), Err("invalid character 'g' in \\u hexadecimal character escape".into()));
+        assert_eq!(
+            dec("1ex"),
+            Err("invalid character 'x' in exponent of numeric literal".into())
+        );
+        assert_eq!(
+            dec("{1"),
+            Err("invalid character '1' looking for beginning of object key string".into())
+        );
+        assert_eq!(
+            dec("{\"a\" 1"),
+            Err("invalid character '1' after object key".into())
+        );
+        assert_eq!(
+            dec("{\"a\":1 2"),
+            Err("invalid character '2' after object key:value pair".into())
+        );
+        assert_eq!(
+            dec("[1 2"),
+            Err("invalid character '2' after array element".into())
+        );
+        assert_eq!(
+            dec("[1,]"),
+            Err("invalid character ']' looking for beginning of value".into())
+        );
+        assert_eq!(
+            dec("\"a\nb\""),
+            Err("invalid character '\\n' in string literal".into())
+        );
+        assert_eq!(
+            dec("\"\\x\""),
+            Err("invalid character 'x' in string escape code".into())
+        );
+        assert_eq!(
+            dec("\"\\u12g4\""),
+            Err("invalid character 'g' in \\u hexadecimal character escape".into())
+        );
         assert_eq!(dec("[1,"), Err("unexpected EOF".into()));
         let deep = "[".repeat(10_001);
-        assert_eq!(dec(&deep), Err("invalid character '[' exceeded max depth".into()));
+        assert_eq!(
+            dec(&deep),
+            Err("invalid character '[' exceeded max depth".into())
+        );
         assert_eq!(dec(&"[".repeat(10_000)), Err("unexpected EOF".into()));
     }
 
@@ -397,7 +484,10 @@ mod tests {
         assert_eq!(dec(r#""\u00e9\n\/""#).unwrap().0, json!("é\n/"));
         assert_eq!(dec(r#""\ud83d\ude00""#).unwrap().0, json!("😀"));
         assert_eq!(dec(r#""\ud83dx""#).unwrap().0, json!("\u{fffd}x"));
-        assert_eq!(dec(r#""\ude00\ud83d""#).unwrap().0, json!("\u{fffd}\u{fffd}"));
+        assert_eq!(
+            dec(r#""\ude00\ud83d""#).unwrap().0,
+            json!("\u{fffd}\u{fffd}")
+        );
         assert_eq!(dec(r#""\ud83d\u0041""#).unwrap().0, json!("\u{fffd}A"));
     }
 
@@ -413,6 +503,9 @@ mod tests {
             unmarshal("{} x").map_err(|e| e.unmarshal_text()),
             Err("invalid character 'x' after top-level value".into())
         );
-        assert_eq!(unmarshal("{").map_err(|e| e.unmarshal_text()), Err("unexpected end of JSON input".into()));
+        assert_eq!(
+            unmarshal("{").map_err(|e| e.unmarshal_text()),
+            Err("unexpected end of JSON input".into())
+        );
     }
 }

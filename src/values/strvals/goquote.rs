@@ -271,7 +271,10 @@ mod tests {
         assert_eq!(quote("\u{7}\u{8}\u{c}\n\r\t\u{b}"), r#""\a\b\f\n\r\t\v""#);
         assert_eq!(quote("\u{0}\u{1f}\u{7f}"), r#""\x00\x1f\x7f""#);
         assert_eq!(quote("é ü 世"), "\"é ü 世\"");
-        assert_eq!(quote("\u{a0}\u{ad}\u{85}\u{200b}"), r#""\u00a0\u00ad\u0085\u200b""#);
+        assert_eq!(
+            quote("\u{a0}\u{ad}\u{85}\u{200b}"),
+            r#""\u00a0\u00ad\u0085\u200b""#
+        );
         assert_eq!(quote("\u{e0001}\u{10ffff}"), r#""\U000e0001\U0010ffff""#);
         assert_eq!(quote("'"), "\"'\"");
     }

@@ -57,7 +57,13 @@ pub enum SetKind {
 impl SetKind {
     /// The order in which Helm applies the flags, whatever their order on
     /// the command line (after all `-f` files).
-    pub const HELM_ORDER: [SetKind; 5] = [SetKind::Json, SetKind::Set, SetKind::String, SetKind::File, SetKind::Literal];
+    pub const HELM_ORDER: [SetKind; 5] = [
+        SetKind::Json,
+        SetKind::Set,
+        SetKind::String,
+        SetKind::File,
+        SetKind::Literal,
+    ];
 
     /// The command-line flag.
     pub fn flag(self) -> &'static str {
@@ -125,7 +131,10 @@ pub enum StrvalsError {
     /// not map[string]interface {}`: a path through a value of another
     /// type (Go's type names: `string`, `int64`, `float64`, `bool`, `nil`,
     /// `[]interface {}`, `map[string]interface {}`).
-    TypeConflict { found: &'static str, wanted: &'static str },
+    TypeConflict {
+        found: &'static str,
+        wanted: &'static str,
+    },
     /// `value name nested level is greater than maximum supported nested
     /// level of 30`.
     NestedTooDeep,
@@ -144,22 +153,42 @@ impl fmt::Display for StrvalsError {
         use goquote::{quote, quote_runes};
         match self {
             StrvalsError::KeyNoValue(k) => write!(f, "key {} has no value", quote(k)),
-            StrvalsError::KeyNoValueComma(k) => write!(f, "key {} has no value (cannot end with ,)", quote(k)),
+            StrvalsError::KeyNoValueComma(k) => {
+                write!(f, "key {} has no value (cannot end with ,)", quote(k))
+            }
             StrvalsError::KeyMapNoValue(k) => write!(f, "key map {} has no value", quote(k)),
             StrvalsError::IndexSyntax(s) => {
-                write!(f, "error parsing index: strconv.Atoi: parsing {}: invalid syntax", quote(s))
+                write!(
+                    f,
+                    "error parsing index: strconv.Atoi: parsing {}: invalid syntax",
+                    quote(s)
+                )
             }
             StrvalsError::IndexRange(s) => {
-                write!(f, "error parsing index: strconv.Atoi: parsing {}: value out of range", quote(s))
+                write!(
+                    f,
+                    "error parsing index: strconv.Atoi: parsing {}: value out of range",
+                    quote(s)
+                )
             }
-            StrvalsError::IndexTrailingData(s) => write!(f, "unexpected data at end of array index: {}", quote_runes(s)),
+            StrvalsError::IndexTrailingData(s) => write!(
+                f,
+                "unexpected data at end of array index: {}",
+                quote_runes(s)
+            ),
             StrvalsError::NegativeIndex(i) => write!(f, "negative {i} index not allowed"),
             StrvalsError::IndexTooLarge(i) => {
-                write!(f, "index of {i} is greater than maximum supported index of {MAX_INDEX}")
+                write!(
+                    f,
+                    "index of {i} is greater than maximum supported index of {MAX_INDEX}"
+                )
             }
             StrvalsError::ListUnterminated => f.write_str("list must terminate with '}'"),
             StrvalsError::TypeConflict { found, wanted } => {
-                write!(f, "unable to parse key: interface conversion: interface {{}} is {found}, not {wanted}")
+                write!(
+                    f,
+                    "unable to parse key: interface conversion: interface {{}} is {found}, not {wanted}"
+                )
             }
             StrvalsError::NestedTooDeep => write!(
                 f,
@@ -193,8 +222,12 @@ pub enum FlagCause {
 impl fmt::Display for FlagError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match (&self.cause, self.kind) {
-            (FlagCause::JsonObject(_), _) => write!(f, "failed parsing --set-json data JSON: {}", self.value),
-            (FlagCause::Strvals(_), SetKind::Json) => write!(f, "{}{}", cli_prefix(SetKind::Json), self.value),
+            (FlagCause::JsonObject(_), _) => {
+                write!(f, "failed parsing --set-json data JSON: {}", self.value)
+            }
+            (FlagCause::Strvals(_), SetKind::Json) => {
+                write!(f, "{}{}", cli_prefix(SetKind::Json), self.value)
+            }
             (FlagCause::Strvals(e), kind) => write!(f, "{}{e}", cli_prefix(kind)),
         }
     }
@@ -207,7 +240,9 @@ impl std::error::Error for FlagError {}
 /// accumulated so far. Returns what the expression wrote, in order. For
 /// `File`, `read_file` turns a path into the file's contents (or an error
 /// text, returned as [`StrvalsError::File`]); it is called once per path
-/// value, in order, and never for an empty value.
+/// value, in order: also for an empty one before a `,` or inside `{}`
+/// (Helm then fails with `open : no such file or directory`), but not for
+/// a `key=` that ends the expression (that sets `""`).
 ///
 /// On error `base` keeps whatever was written before the error, as in Helm.
 pub fn parse_into(
@@ -218,8 +253,9 @@ pub fn parse_into(
 ) -> Result<Vec<Assignment>, StrvalsError> {
     // List indexes (`a[0][0]...`) and `[0].` chains nest without Helm's
     // 30-level limit, and Go's stacks grow; a long chain runs on a thread
-    // with a stack to match.
-    let nesting = expr.bytes().filter(|&b| b == b'[' || b == b'.' || b == b'{').count();
+    // with a stack to match. (A value nested that deep is still deep: serde_json
+    // drops, clones and prints it recursively.)
+    let nesting = nesting_of(expr);
     if nesting <= INLINE_NESTING {
         return Parser::new(kind, expr, &mut FileReads::Direct(read_file)).run(base);
     }
@@ -237,18 +273,31 @@ pub fn apply_flag(
     base: &mut Map<String, Value>,
     read_file: &mut dyn FnMut(&str) -> Result<String, String>,
 ) -> Result<Vec<Assignment>, FlagError> {
-    let fail = |cause| FlagError { kind, value: value.to_string(), cause };
+    let fail = |cause| FlagError {
+        kind,
+        value: value.to_string(),
+        cause,
+    };
     if kind == SetKind::Json {
         let trimmed = value.trim_matches(char::is_whitespace);
         if trimmed.starts_with('{') {
-            let obj = match gojson::unmarshal(trimmed) {
-                Ok(Value::Object(m)) => m,
-                Ok(_) => return Err(fail(FlagCause::JsonObject("not an object".into()))),
-                Err(e) => return Err(fail(FlagCause::JsonObject(e.unmarshal_text()))),
+            let mut merge = move || -> Result<Vec<Assignment>, String> {
+                let obj = match gojson::unmarshal(trimmed) {
+                    Ok(Value::Object(m)) => m,
+                    Ok(_) => return Err("not an object".into()),
+                    Err(e) => return Err(e.unmarshal_text()),
+                };
+                let mut out = Vec::new();
+                merge_maps_recording(base, obj, &mut Vec::new(), &mut out);
+                Ok(out)
             };
-            let mut out = Vec::new();
-            merge_maps_recording(base, obj, &mut Vec::new(), &mut out);
-            return Ok(out);
+            let nesting = nesting_of(trimmed);
+            let r = if nesting <= INLINE_NESTING {
+                merge()
+            } else {
+                on_big_stack(nesting, merge)
+            };
+            return r.map_err(|e| fail(FlagCause::JsonObject(e)));
         }
     }
     parse_into(kind, value, base, read_file).map_err(|e| fail(FlagCause::Strvals(e)))
@@ -260,7 +309,12 @@ pub fn merge_maps(a: &mut Map<String, Value>, b: Map<String, Value>) {
     merge_maps_recording(a, b, &mut Vec::new(), &mut Vec::new());
 }
 
-fn merge_maps_recording(a: &mut Map<String, Value>, b: Map<String, Value>, at: &mut Vec<Seg>, out: &mut Vec<Assignment>) {
+fn merge_maps_recording(
+    a: &mut Map<String, Value>,
+    b: Map<String, Value>,
+    at: &mut Vec<Seg>,
+    out: &mut Vec<Assignment>,
+) {
     for (k, v) in b {
         if let Value::Object(bm) = v {
             if let Some(Value::Object(am)) = a.get_mut(&k) {
@@ -282,7 +336,10 @@ fn record(out: &mut Vec<Assignment>, at: &[Seg], last: Seg, value: &Value) {
     let mut p = Vec::with_capacity(at.len() + 1);
     p.extend_from_slice(at);
     p.push(last);
-    out.push(Assignment { path: Path(p), value: value.clone() });
+    out.push(Assignment {
+        path: Path(p),
+        value: value.clone(),
+    });
 }
 
 /// Go's name for the dynamic type of a decoded value, as a failed type
@@ -303,8 +360,8 @@ fn go_type(v: &Value) -> &'static str {
 // The parser
 
 /// Expressions with at most this many `[`, `.` and `{` run on the caller's
-/// stack.
-const INLINE_NESTING: usize = 512;
+/// stack (a nesting level takes about 3 KiB of stack in a debug build).
+const INLINE_NESTING: usize = 100;
 
 enum FileReads<'r> {
     Direct(&'r mut dyn FnMut(&str) -> Result<String, String>),
@@ -327,6 +384,31 @@ impl FileReads<'_> {
     }
 }
 
+/// An upper bound on how deep `s` can nest values (and our recursion).
+fn nesting_of(s: &str) -> usize {
+    s.bytes()
+        .filter(|&b| matches!(b, b'[' | b'.' | b'{'))
+        .count()
+}
+
+/// A thread whose stack fits `nesting` levels.
+fn big_stack(nesting: usize) -> std::thread::Builder {
+    std::thread::Builder::new().stack_size((16 << 20) + nesting.saturating_mul(4 << 10))
+}
+
+/// Runs `f` on a thread whose stack fits `nesting` levels.
+fn on_big_stack<R: Send>(nesting: usize, f: impl FnOnce() -> R + Send) -> R {
+    std::thread::scope(|s| {
+        let t = big_stack(nesting)
+            .spawn_scoped(s, f)
+            .expect("spawning a strvals thread");
+        t.join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+    })
+}
+
+/// `parse_into` on a big stack; file reads still happen on the caller's
+/// thread (the reader need not be `Send`).
 fn run_on_big_stack(
     kind: SetKind,
     expr: &str,
@@ -337,25 +419,22 @@ fn run_on_big_stack(
     use std::sync::mpsc::channel;
     let (ask_tx, ask_rx) = channel::<String>();
     let (answer_tx, answer_rx) = channel::<Result<String, String>>();
-    let stack = (64 << 20) + nesting.saturating_mul(8 << 10);
     std::thread::scope(|s| {
-        let parser = std::thread::Builder::new()
-            .stack_size(stack)
+        let parser = big_stack(nesting)
             .spawn_scoped(s, move || {
                 let mut reads = FileReads::Remote(ask_tx, answer_rx);
                 Parser::new(kind, expr, &mut reads).run(base)
             })
-            .expect("spawning the strvals parser thread");
+            .expect("spawning a strvals thread");
         // Serve file reads until the parser is done (it drops its sender).
         for path in ask_rx {
             if answer_tx.send(read_file(&path)).is_err() {
                 break;
             }
         }
-        match parser.join() {
-            Ok(r) => r,
-            Err(panic) => std::panic::resume_unwind(panic),
-        }
+        parser
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
     })
 }
 
@@ -395,7 +474,14 @@ struct Parser<'s, 'r, 'f> {
 
 impl<'s, 'r, 'f> Parser<'s, 'r, 'f> {
     fn new(kind: SetKind, src: &'s str, reads: &'r mut FileReads<'f>) -> Self {
-        Parser { src, pos: 0, kind, reads, at: Vec::new(), out: Vec::new() }
+        Parser {
+            src,
+            pos: 0,
+            kind,
+            reads,
+            at: Vec::new(),
+            out: Vec::new(),
+        }
     }
 
     fn run(mut self, base: &mut Map<String, Value>) -> Result<Vec<Assignment>, StrvalsError> {
@@ -463,7 +549,11 @@ impl<'s, 'r, 'f> Parser<'s, 'r, 'f> {
 
     /// `parser.key`: one assignment into `data`, `level` dots deep.
     fn key(&mut self, data: &mut Map<String, Value>, level: usize) -> Step {
-        let stops: &[char] = if self.literal() { &['=', '[', '.'] } else { &['=', '[', ',', '.'] };
+        let stops: &[char] = if self.literal() {
+            &['=', '[', '.']
+        } else {
+            &['=', '[', ',', '.']
+        };
         let (k, last) = self.runes_until(stops);
         match last {
             None if k.is_empty() => Err(Stop::Eof),
@@ -529,9 +619,16 @@ impl<'s, 'r, 'f> Parser<'s, 'r, 'f> {
             Some(Value::Object(inner)) => {
                 // Go edits the existing map in place.
                 let e = self.key(inner, level);
-                if e.is_ok() && inner.is_empty() { fail(StrvalsError::KeyMapNoValue(k)) } else { e }
+                if e.is_ok() && inner.is_empty() {
+                    fail(StrvalsError::KeyMapNoValue(k))
+                } else {
+                    e
+                }
             }
-            Some(other) => fail(StrvalsError::TypeConflict { found: go_type(other), wanted: GO_MAP }),
+            Some(other) => fail(StrvalsError::TypeConflict {
+                found: go_type(other),
+                wanted: GO_MAP,
+            }),
             None => {
                 let mark = self.out.len();
                 let mut inner = Map::new();
@@ -565,7 +662,12 @@ impl<'s, 'r, 'f> Parser<'s, 'r, 'f> {
             // (see below); work on a copy.
             Some(Value::Array(a)) if k.is_empty() => (a.clone(), true),
             Some(Value::Array(a)) => (std::mem::take(a), true),
-            Some(other) => return fail(StrvalsError::TypeConflict { found: go_type(other), wanted: GO_LIST }),
+            Some(other) => {
+                return fail(StrvalsError::TypeConflict {
+                    found: go_type(other),
+                    wanted: GO_LIST,
+                });
+            }
         };
         let orig_len = list.len();
         let mark = self.out.len();
@@ -574,7 +676,12 @@ impl<'s, 'r, 'f> Parser<'s, 'r, 'f> {
         self.at.pop();
         if !k.is_empty() {
             if !existed && self.out.len() == mark && !matches!(e, Err(Stop::Fail(_))) {
-                record(&mut self.out, &self.at, Seg::Key(k.clone()), &Value::Array(list.clone()));
+                record(
+                    &mut self.out,
+                    &self.at,
+                    Seg::Key(k.clone()),
+                    &Value::Array(list.clone()),
+                );
             }
             data.insert(k, Value::Array(list));
         } else if existed && i >= 0 && (i as u64) < orig_len as u64 {
@@ -652,7 +759,13 @@ impl<'s, 'r, 'f> Parser<'s, 'r, 'f> {
                     }
                     Some(other) => {
                         let found = go_type(other);
-                        return (list, fail(StrvalsError::TypeConflict { found, wanted: GO_LIST }));
+                        return (
+                            list,
+                            fail(StrvalsError::TypeConflict {
+                                found,
+                                wanted: GO_LIST,
+                            }),
+                        );
                     }
                 };
                 self.at.push(Seg::Index(iu));
@@ -678,7 +791,9 @@ impl<'s, 'r, 'f> Parser<'s, 'r, 'f> {
                     if replaced {
                         list[iu] = Value::Object(Map::new());
                     }
-                    let Value::Object(inner) = &mut list[iu] else { unreachable!() };
+                    let Value::Object(inner) = &mut list[iu] else {
+                        unreachable!()
+                    };
                     let e = self.key(inner, level);
                     self.at.pop();
                     if replaced && self.out.len() == mark && !matches!(e, Err(Stop::Fail(_))) {
@@ -926,7 +1041,11 @@ fn atoi(s: &str) -> Result<i64, StrvalsError> {
     if (!neg && n >= LIMIT) || (neg && n > LIMIT) {
         return Err(range());
     }
-    Ok(if neg { (n as i64).wrapping_neg() } else { n as i64 })
+    Ok(if neg {
+        (n as i64).wrapping_neg()
+    } else {
+        n as i64
+    })
 }
 
 #[cfg(test)]
