@@ -149,6 +149,12 @@ fn fixed_scenarios_match_helm() {
         case("tests/oracle/charts/web", &["--set", "replicaCount=0"]),
         case("tests/fixtures/charts/secret-hook", &["--set", "password=x"]),
         case("tests/fixtures/charts/secret-hook", &["--set", "replicas=notanumber"]),
+        // Go shares nested global maps between parent and subcharts (tests/data/explain/global-aliasing).
+        case("tests/data/explain/global-aliasing", &[]),
+        case("tests/data/explain/global-aliasing", &["--set", "global.nested.deep.w=1"]),
+        case("tests/data/explain/global-aliasing", &["--set", "sub.global.nested.deep.x=null"]),
+        case("tests/data/explain/global-aliasing", &["--set", "other.global.nested.deep.q=7", "--set", "global.nested.flat=null"]),
+        case("tests/data/explain/global-aliasing", &["--set", "global.nested=null"]),
     ];
     check(&cases, None);
 }

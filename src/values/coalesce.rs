@@ -7,7 +7,7 @@
 use serde_json::{Map, Value};
 
 use super::gofmt::go_float;
-use super::path::Path;
+use super::path::{Path, Seg};
 use super::tree::{EventKind, Kind, Origin, Recorder, Source, V, VMap, map_from_json, map_to_json};
 
 /// A chart as coalescing sees it: its name (the alias after dependency
@@ -33,28 +33,76 @@ pub enum CoalesceError {
 
 /// `CoalesceValues(chart, user)`: what templates see as `.Values`.
 pub fn coalesce_values(chart: &ChartValues, user: VMap, rec: &mut Recorder) -> Result<VMap, CoalesceError> {
-    let mut dest = user;
-    coalesce(chart, &mut dest, "", &Path::root(), false, rec)?;
-    Ok(dest)
+    run(chart, user, false, rec)
 }
 
 /// `MergeValues(chart, user)`: like coalescing but nulls are kept.
 pub fn merge_values(chart: &ChartValues, user: VMap, rec: &mut Recorder) -> Result<VMap, CoalesceError> {
+    run(chart, user, true, rec)
+}
+
+fn run(chart: &ChartValues, user: VMap, merge: bool, rec: &mut Recorder) -> Result<VMap, CoalesceError> {
     let mut dest = user;
-    coalesce(chart, &mut dest, "", &Path::root(), true, rec)?;
+    let mut shared = Vec::new();
+    coalesce(chart, &mut dest, "", &Path::root(), merge, rec, &mut shared)?;
+    unify_shared_globals(&mut dest, &shared);
     Ok(dest)
+}
+
+/// Every map Go shares between a parent's and a subchart's `global` is one
+/// object: at the end all its places hold its final state, which the
+/// top-most place has (each subchart's changes are written back upwards as
+/// it finishes). `edges` are (parent place, subchart place) pairs.
+fn unify_shared_globals(dest: &mut VMap, edges: &[(Path, Path)]) {
+    let parent_of = |p: &Path| edges.iter().find(|(_, child)| child == p).map(|(parent, _)| parent.clone());
+    for (_, member) in edges {
+        let mut root = member.clone();
+        while let Some(up) = parent_of(&root) {
+            root = up;
+        }
+        let Some(final_state) = lookup(dest, &root).filter(|v| v.is_map()).cloned() else { continue };
+        if let Some(slot) = lookup_mut(dest, member).filter(|v| v.is_map()) {
+            *slot = final_state;
+        }
+    }
+}
+
+fn lookup<'a>(m: &'a VMap, path: &Path) -> Option<&'a V> {
+    let mut keys = path.0.iter().map(|s| match s {
+        Seg::Key(k) => Some(k.as_str()),
+        Seg::Index(_) => None,
+    });
+    let mut cur = m.get(keys.next()??)?;
+    for k in keys {
+        cur = cur.as_map()?.get(k?)?;
+    }
+    Some(cur)
+}
+
+fn lookup_mut<'a>(m: &'a mut VMap, path: &Path) -> Option<&'a mut V> {
+    let mut keys = path.0.iter().map(|s| match s {
+        Seg::Key(k) => Some(k.as_str()),
+        Seg::Index(_) => None,
+    });
+    let mut cur = m.get_mut(keys.next()??)?;
+    for k in keys {
+        cur = cur.as_map_mut()?.get_mut(k?)?;
+    }
+    Some(cur)
 }
 
 fn concat(a: &str, b: &str) -> String {
     if a.is_empty() { b.to_string() } else { format!("{a}.{b}") }
 }
 
-fn coalesce(ch: &ChartValues, dest: &mut VMap, prefix: &str, path: &Path, merge: bool, rec: &mut Recorder) -> Result<(), CoalesceError> {
+type Shared = Vec<(Path, Path)>;
+
+fn coalesce(ch: &ChartValues, dest: &mut VMap, prefix: &str, path: &Path, merge: bool, rec: &mut Recorder, shared: &mut Shared) -> Result<(), CoalesceError> {
     coalesce_chart_values(ch, dest, prefix, path, merge, rec);
-    coalesce_deps(ch, dest, prefix, path, merge, rec)
+    coalesce_deps(ch, dest, prefix, path, merge, rec, shared)
 }
 
-fn coalesce_deps(ch: &ChartValues, dest: &mut VMap, prefix: &str, path: &Path, merge: bool, rec: &mut Recorder) -> Result<(), CoalesceError> {
+fn coalesce_deps(ch: &ChartValues, dest: &mut VMap, prefix: &str, path: &Path, merge: bool, rec: &mut Recorder, shared: &mut Shared) -> Result<(), CoalesceError> {
     for sub in &ch.dependencies {
         let (mut dv, origin) = match dest.shift_remove(&sub.name) {
             None => (VMap::new(), Origin::new(Source::Helm { why: format!("section for subchart {}", sub.name) })),
@@ -62,8 +110,11 @@ fn coalesce_deps(ch: &ChartValues, dest: &mut VMap, prefix: &str, path: &Path, m
             Some(v) => return Err(type_mismatch(&sub.name, &v)),
         };
         let sub_prefix = concat(prefix, &ch.name);
-        coalesce_globals(&mut dv, dest, &sub_prefix, &ch.name, path, rec);
-        coalesce(sub, &mut dv, &sub_prefix, &path.key(&sub.name), merge, rec)?;
+        let pairs = coalesce_globals(&mut dv, dest, &sub_prefix, &ch.name, path, rec);
+        let sub_path = path.key(&sub.name);
+        shared.extend(pairs.iter().map(|(k, c)| (path.key("global").key(k).key(c), sub_path.key("global").key(k).key(c))));
+        coalesce(sub, &mut dv, &sub_prefix, &sub_path, merge, rec, shared)?;
+        write_back_shared_globals(&pairs, &dv, dest);
         dest.insert(sub.name.clone(), V::new(Kind::Map(dv), origin));
     }
     Ok(())
@@ -81,15 +132,35 @@ fn type_mismatch(name: &str, v: &V) -> CoalesceError {
     }
 }
 
-/// Copies the parent's `global` down into a subchart's section (never up).
-fn coalesce_globals(dest: &mut VMap, parent: &VMap, prefix: &str, parent_name: &str, path: &Path, rec: &mut Recorder) {
+/// Go quirk: `coalesceGlobals` copies each map of the parent's `global`
+/// shallowly, so the maps one level further down are the same Go objects in
+/// the parent and in the subchart. Whatever the subchart's processing adds
+/// to or removes from them (its own `global` values, its chart defaults)
+/// shows in the parent's `global` too, and in every later sibling.
+/// (Checked with Helm v4.2.3: `global.nested.deep` gains a subchart's keys.)
+fn write_back_shared_globals(shared: &[(String, String)], sub: &VMap, parent: &mut VMap) {
+    let Some(sub_global) = sub.get("global").and_then(V::as_map) else { return };
+    let Some(parent_global) = parent.get_mut("global").and_then(V::as_map_mut) else { return };
+    for (key, child) in shared {
+        let Some(after) = sub_global.get(key).and_then(V::as_map).and_then(|m| m.get(child)).filter(|v| v.is_map()) else { continue };
+        if let Some(slot) = parent_global.get_mut(key).and_then(V::as_map_mut).and_then(|m| m.get_mut(child)) {
+            *slot = after.clone();
+        }
+    }
+}
+
+/// Copies the parent's `global` down into a subchart's section. Returns the
+/// (key, child) pairs whose maps Go shares between the two (see
+/// [`write_back_shared_globals`]).
+fn coalesce_globals(dest: &mut VMap, parent: &VMap, prefix: &str, parent_name: &str, path: &Path, rec: &mut Recorder) -> Vec<(String, String)> {
+    let mut shared = Vec::new();
     let mut dg = match dest.shift_remove("global") {
         None => V::new(Kind::Map(VMap::new()), Origin::new(Source::Global { from_chart: parent_name.to_string() })),
         Some(v) if v.is_map() => v,
         Some(v) => {
             rec.warn("warning: skipping globals because destination global is not a table.".into());
             dest.insert("global".into(), v);
-            return;
+            return shared;
         }
     };
     let sg = match parent.get("global") {
@@ -98,7 +169,7 @@ fn coalesce_globals(dest: &mut VMap, parent: &VMap, prefix: &str, parent_name: &
         Some(_) => {
             rec.warn("warning: skipping globals because source global is not a table.".into());
             dest.insert("global".into(), dg);
-            return;
+            return shared;
         }
     };
     let gpath = path.key("global");
@@ -106,12 +177,14 @@ fn coalesce_globals(dest: &mut VMap, parent: &VMap, prefix: &str, parent_name: &
         for (key, val) in sg {
             match (&val.kind, dgm.get_mut(key)) {
                 (Kind::Map(pv), None) => {
+                    shared.extend(pv.iter().filter(|(_, c)| c.is_map()).map(|(c, _)| (key.clone(), c.clone())));
                     dgm.insert(key.clone(), V::new(Kind::Map(pv.clone()), val.origin.clone()));
                 }
                 (Kind::Map(_), Some(existing)) if !existing.is_map() => {
                     rec.warn(format!("Conflict: cannot merge map onto non-map for {key:?}. Skipping."));
                 }
                 (Kind::Map(pv), Some(existing)) => {
+                    shared.extend(pv.iter().filter(|(_, c)| c.is_map()).map(|(c, _)| (key.clone(), c.clone())));
                     // The parent's global wins; the subchart's fills gaps (merge keeps nulls).
                     let mut vv = pv.clone();
                     let sub_side = existing.as_map().cloned().unwrap_or_default();
@@ -132,6 +205,7 @@ fn coalesce_globals(dest: &mut VMap, parent: &VMap, prefix: &str, parent_name: &
         }
     }
     dest.insert("global".into(), dg);
+    shared
 }
 
 /// `coalesceValues`: this chart's defaults under the values in `v`.
