@@ -212,7 +212,7 @@ fn random_case(rng: &mut Rng) -> Case {
         "tests/oracle/charts/overrides/multi-doc.yaml",
     ];
     let mut args = Vec::new();
-    if rng.next() % 3 == 0 {
+    if rng.next().is_multiple_of(3) {
         args.push("-f".to_string());
         args.push(rng.pick(&files).to_string());
     }

@@ -54,8 +54,11 @@ pub enum UserValuesError {
     Flag(FlagError),
 }
 
+/// Names the source of the value at a path of a file, given its (line, column).
+pub type SourceAt<'a> = &'a dyn Fn(&Path, Option<(usize, usize)>) -> Source;
+
 /// A values file as a tree whose every node points at its place in the file.
-pub fn file_tree(loaded: &LoadedValues, origin_for: &dyn Fn(&Path, Option<(usize, usize)>) -> Source) -> VMap {
+pub fn file_tree(loaded: &LoadedValues, origin_for: SourceAt<'_>) -> VMap {
     let mut origin_of = |p: &Path| {
         let pos = loaded.positions.get(p).map(|(_, value)| (value.line, value.column));
         Origin::new(origin_for(p, pos))
