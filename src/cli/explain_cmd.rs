@@ -144,16 +144,18 @@ fn short(v: &Value) -> String {
 
 fn text(entries: &[&Entry], history: bool, ctx: &Ctx) -> String {
     let theme = &ctx.theme;
-    let width = entries.iter().map(|e| e.path.to_string().chars().count()).max().unwrap_or(0).min(48);
-    let vwidth = entries.iter().filter_map(|e| e.value.as_ref()).map(|v| short(v).chars().count()).max().unwrap_or(0).min(40);
+    // Each path and value is formatted once.
+    let paths: Vec<String> = entries.iter().map(|e| e.path.to_string()).collect();
+    let values: Vec<Option<String>> = entries.iter().map(|e| e.value.as_ref().map(short)).collect();
+    let width = paths.iter().map(|p| p.chars().count()).max().unwrap_or(0).min(48);
+    let vwidth = values.iter().flatten().map(|v| v.chars().count()).max().unwrap_or(0).min(40);
     let mut out = String::new();
-    for e in entries {
-        let path = e.path.to_string();
+    for (i, e) in entries.iter().enumerate() {
+        let path = &paths[i];
         let pad = |s: &str, w: usize| " ".repeat(w.saturating_sub(s.chars().count()));
-        match (&e.value, &e.source) {
-            (Some(v), Some(src)) => {
-                let val = short(v);
-                out.push_str(&format!("{}{}  {}{}  {}\n", theme.heading(&path), pad(&path, width), val, pad(&val, vwidth), theme.dim(&describe(src))));
+        match (&values[i], &e.source) {
+            (Some(val), Some(src)) => {
+                out.push_str(&format!("{}{}  {}{}  {}\n", theme.heading(path), pad(path, width), val, pad(val, vwidth), theme.dim(&describe(src))));
             }
             _ => {
                 let why = e.overridden.last().map_or("gone", |l| match l.event {
@@ -161,7 +163,7 @@ fn text(entries: &[&Entry], history: bool, ctx: &Ctx) -> String {
                     EventKind::SkippedTypeMismatch => "skipped (type mismatch)",
                     EventKind::Overridden => "replaced",
                 });
-                out.push_str(&format!("{}{}  {}\n", theme.heading(&path), pad(&path, width), theme.warn(&format!("<{why}>"))));
+                out.push_str(&format!("{}{}  {}\n", theme.heading(path), pad(path, width), theme.warn(&format!("<{why}>"))));
             }
         }
         if history {

@@ -3,7 +3,7 @@
 //! the winning source and what it overrode; plus the keys that were deleted
 //! by a null or skipped for a type mismatch.
 
-use std::collections::BTreeMap;
+use std::collections::HashMap;
 
 use serde_json::{Value, json};
 
@@ -61,31 +61,33 @@ pub fn entries(values: &VMap, rec: &Recorder) -> Vec<Entry> {
     for (k, v) in values {
         leaves(v, Path::root().key(k), &mut found);
     }
-    let mut by_path: BTreeMap<String, Entry> = BTreeMap::new();
+    let mut out: Vec<Entry> = Vec::with_capacity(found.len());
+    let mut index: HashMap<Path, usize> = HashMap::with_capacity(found.len());
     for (path, v) in found {
-        by_path.insert(
-            path.to_string(),
-            Entry { path, value: Some(v.to_json()), source: Some((*v.origin).clone()), overridden: Vec::new() },
-        );
+        index.insert(path.clone(), out.len());
+        out.push(Entry { path, value: Some(v.to_json()), source: Some((*v.origin).clone()), overridden: Vec::new() });
     }
     for Event { path, value, event, by } in &rec.events {
         // A lost value belongs to the leaf at its path, or to the leaf above
         // it when a whole list or scalar replaced a deeper map.
-        let key = owning_leaf(&by_path, path).unwrap_or_else(|| path.to_string());
-        let entry = by_path.entry(key).or_insert_with(|| Entry { path: path.clone(), value: None, source: None, overridden: Vec::new() });
+        let owner = (1..=path.0.len()).rev().find_map(|n| index.get(&Path(path.0[..n].to_vec())).copied());
+        let at = match owner {
+            Some(i) => i,
+            None => {
+                index.insert(path.clone(), out.len());
+                out.push(Entry { path: path.clone(), value: None, source: None, overridden: Vec::new() });
+                out.len() - 1
+            }
+        };
         let lost = Lost { value: value.to_json(), event: *event, source: (*value.origin).clone(), by: by.as_ref().map(|b| (**b).clone()) };
         // Helm coalesces a subchart's defaults at two levels; one loss is one event.
+        let entry = &mut out[at];
         if !entry.overridden.iter().any(|l| l.event == lost.event && l.source == lost.source && l.value == lost.value) {
             entry.overridden.push(lost);
         }
     }
-    let mut out: Vec<Entry> = by_path.into_values().collect();
     out.sort_by(|a, b| path_order(&a.path, &b.path));
     out
-}
-
-fn owning_leaf(by_path: &BTreeMap<String, Entry>, path: &Path) -> Option<String> {
-    (1..=path.0.len()).rev().map(|n| Path(path.0[..n].to_vec()).to_string()).find(|p| by_path.contains_key(p))
 }
 
 /// The `source` object of the JSON contract.
