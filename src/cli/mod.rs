@@ -75,7 +75,12 @@ pub fn run(argv: Vec<OsString>, env: Env) -> ExitCode {
         Ok(outcome) => {
             let mut stderr = std::io::stderr().lock();
             for w in &outcome.warnings {
-                let _ = writeln!(stderr, "warning: {w}");
+                // Helm's own texts already start with "warning:"; keep them as Helm prints them.
+                if w.starts_with("warning:") {
+                    let _ = writeln!(stderr, "{w}");
+                } else {
+                    let _ = writeln!(stderr, "warning: {w}");
+                }
             }
             let mut stdout = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
             // A closed pipe (`| head`) is not an error.

@@ -72,3 +72,15 @@ fn release_values_are_explained_from_the_stored_record() {
     let err = fails(&["explain", "--release-file", file, "--set", "x=1"]);
     assert!(err.contains("value flags do not apply with --release"), "{err}");
 }
+
+#[test]
+fn helms_coalescing_warnings_go_to_stderr_as_helm_prints_them() {
+    let r = crate::support::run(crate::support::releasex().args(["explain", PARENT, "--set", "port.x=1", "--key", "port"]));
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    // Helm coalesces twice (dependency processing, then rendering) and warns each time.
+    assert_eq!(r.stderr, "warning: skipped value for parent.port: Not a table.\nwarning: skipped value for parent.port: Not a table.\n");
+    let doc = json(&ok(&["explain", PARENT, "--set", "port.x=1", "-o", "json"]));
+    assert_eq!(doc["warnings"][0], "warning: skipped value for parent.port: Not a table.");
+    let port = doc["entries"].as_array().unwrap().iter().find(|e| e["path"] == "port.x").unwrap();
+    assert_eq!(port["overridden"][0]["event"], "skipped-type-mismatch");
+}
