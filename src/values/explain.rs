@@ -135,7 +135,9 @@ pub fn contract_json(values: &VMap, entries: &[Entry], warnings: &[String]) -> V
                     o.insert("source".into(), source_json(s));
                 }
                 _ => {
-                    o.insert("deleted".into(), Value::Bool(true));
+                    // No value left: a null deleted it, or Helm skipped it for its type.
+                    let deleted = e.overridden.iter().any(|l| l.event == EventKind::DeletedByNull);
+                    o.insert(if deleted { "deleted" } else { "skipped" }.into(), Value::Bool(true));
                 }
             }
             o.insert(

@@ -81,6 +81,9 @@ fn helms_coalescing_warnings_go_to_stderr_as_helm_prints_them() {
     assert_eq!(r.stderr, "warning: skipped value for parent.port: Not a table.\nwarning: skipped value for parent.port: Not a table.\n");
     let doc = json(&ok(&["explain", PARENT, "--set", "port.x=1", "-o", "json"]));
     assert_eq!(doc["warnings"][0], "warning: skipped value for parent.port: Not a table.");
-    let port = doc["entries"].as_array().unwrap().iter().find(|e| e["path"] == "port.x").unwrap();
+    // The chart's scalar default under the user's map was skipped: its own entry says so.
+    let port = doc["entries"].as_array().unwrap().iter().find(|e| e["path"] == "port").unwrap();
+    assert_eq!(port["skipped"], true);
     assert_eq!(port["overridden"][0]["event"], "skipped-type-mismatch");
+    assert_eq!(port["overridden"][0]["value"], 8080);
 }
