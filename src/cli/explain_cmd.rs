@@ -103,10 +103,11 @@ fn render(args: &ExplainArgs, ctx: &Ctx, explanation: crate::explain::Explanatio
     outcome.stdout = match ctx.format() {
         OutputFormat::Text => text(&shown, args.show_overridden || !keys.is_empty(), ctx),
         format => {
-            let owned: Vec<Entry> = shown.into_iter().cloned().collect();
-            let doc = contract_json(&explanation.values, &owned, &[]);
-            let doc = serde_json::json!({"values": doc["values"], "entries": doc["entries"], "warnings": explanation.warnings});
-            if format == OutputFormat::Json { to_json_go(&doc) } else { to_yaml(&go_yaml_numbers(&doc))? }
+            let doc = contract_json(&explanation.values, shown.iter().copied(), &explanation.warnings);
+            let text = if format == OutputFormat::Json { to_json_go(&doc) } else { to_yaml(&go_yaml_numbers(&doc))? };
+            // Freeing a document of thousands of entries costs more than printing it; the process ends soon.
+            std::mem::forget(doc);
+            text
         }
     };
     // The warnings are part of the JSON document; in text they go to stderr.

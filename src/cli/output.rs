@@ -80,43 +80,52 @@ pub fn to_yaml<T: Serialize>(value: &T) -> Result<String, SerializeError> {
 /// `42` prints `42`, `1.2345678901234567e19` prints `12345678901234567000`),
 /// so values print the way Helm's JSON would.
 pub fn to_json_go(value: &serde_json::Value) -> String {
-    let mut out = String::new();
+    let mut out = Vec::with_capacity(1 << 16);
     write_json_go(&mut out, value, 0);
-    out.push('\n');
-    out
+    out.push(b'\n');
+    // Only valid UTF-8 was written (serde_json escapes strings; numbers are ASCII).
+    String::from_utf8(out).unwrap_or_default()
 }
 
-fn write_json_go(out: &mut String, v: &serde_json::Value, indent: usize) {
+fn indent(out: &mut Vec<u8>, n: usize) {
+    out.extend(std::iter::repeat_n(b' ', 2 * n));
+}
+
+fn write_json_go(out: &mut Vec<u8>, v: &serde_json::Value, depth: usize) {
     use serde_json::Value;
-    let pad = |n: usize| "  ".repeat(n);
     match v {
         Value::Number(n) if n.is_f64() => {
             let f = n.as_f64().unwrap_or(0.0);
-            out.push_str(&crate::patch::gojson::format_go_float64(f).unwrap_or_else(|| n.to_string()));
+            match crate::patch::gojson::format_go_float64(f) {
+                Some(text) => out.extend_from_slice(text.as_bytes()),
+                None => out.extend_from_slice(n.to_string().as_bytes()),
+            }
         }
         Value::Array(a) if !a.is_empty() => {
-            out.push_str("[\n");
+            out.extend_from_slice(b"[\n");
             for (i, x) in a.iter().enumerate() {
-                out.push_str(&pad(indent + 1));
-                write_json_go(out, x, indent + 1);
-                out.push_str(if i + 1 < a.len() { ",\n" } else { "\n" });
+                indent(out, depth + 1);
+                write_json_go(out, x, depth + 1);
+                out.extend_from_slice(if i + 1 < a.len() { b",\n" } else { b"\n" });
             }
-            out.push_str(&pad(indent));
-            out.push(']');
+            indent(out, depth);
+            out.push(b']');
         }
         Value::Object(m) if !m.is_empty() => {
-            out.push_str("{\n");
+            out.extend_from_slice(b"{\n");
             for (i, (k, x)) in m.iter().enumerate() {
-                out.push_str(&pad(indent + 1));
-                out.push_str(&serde_json::to_string(k).unwrap_or_default());
-                out.push_str(": ");
-                write_json_go(out, x, indent + 1);
-                out.push_str(if i + 1 < m.len() { ",\n" } else { "\n" });
+                indent(out, depth + 1);
+                let _ = serde_json::to_writer(&mut *out, k);
+                out.extend_from_slice(b": ");
+                write_json_go(out, x, depth + 1);
+                out.extend_from_slice(if i + 1 < m.len() { b",\n" } else { b"\n" });
             }
-            out.push_str(&pad(indent));
-            out.push('}');
+            indent(out, depth);
+            out.push(b'}');
         }
-        other => out.push_str(&other.to_string()),
+        other => {
+            let _ = serde_json::to_writer(&mut *out, other);
+        }
     }
 }
 

@@ -122,10 +122,10 @@ fn event_word(e: EventKind) -> &'static str {
 }
 
 /// The documented JSON form: `{"values", "entries", "warnings"}`.
-pub fn contract_json(values: &VMap, entries: &[Entry], warnings: &[String]) -> Value {
+pub fn contract_json<'a>(values: &VMap, entries: impl IntoIterator<Item = &'a Entry>, warnings: &[String]) -> Value {
     let plain = Value::Object(super::tree::map_to_json(values));
     let entries: Vec<Value> = entries
-        .iter()
+        .into_iter()
         .map(|e| {
             let mut o = serde_json::Map::new();
             o.insert("path".into(), Value::String(e.path.to_string()));
