@@ -12,11 +12,11 @@
 //! loading it (following symlinks), so apiVersion dispatch and symlinks are
 //! checked against Helm's source only.
 
+mod oracle_client;
+
 use std::collections::BTreeSet;
 use std::fs;
-use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 
 use releasex::chart::{
     self, Chart, ChartError, ImportValue, Limits, SchemaErrorKind, validate_values,
@@ -44,63 +44,9 @@ fn load_err(path: &Path) -> ChartError {
     }
 }
 
-/// Runs `helm_oracle.py batch`, one argument list per call.
+/// Real Helm's answers (the shared oracle client).
 fn oracle(calls: &[Vec<String>]) -> Vec<Value> {
-    let root = repo_root();
-    let script = root.join("tests/oracle/helm_oracle.py");
-    let python = std::env::var_os("HELM_ORACLE_PYTHON")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| root.join(".venv/bin/python"));
-    assert!(
-        script.exists() && python.exists(),
-        "the Helm oracle is missing ({} / {}): run tests/oracle/setup.sh",
-        script.display(),
-        python.display()
-    );
-    let mut child = Command::new(&python)
-        .arg(&script)
-        .arg("batch")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap_or_else(|e| {
-            panic!("cannot start the Helm oracle ({e}): run tests/oracle/setup.sh")
-        });
-    let mut stdin = child.stdin.take().expect("stdin");
-    let lines: Vec<String> = calls.iter().map(|c| json!(c).to_string()).collect();
-    let n = lines.len();
-    let writer = std::thread::spawn(move || {
-        for l in lines {
-            writeln!(stdin, "{l}").expect("write to the oracle");
-        }
-    });
-    let mut out = Vec::new();
-    for line in BufReader::new(child.stdout.take().expect("stdout")).lines() {
-        let line = line.expect("oracle output");
-        out.push(
-            serde_json::from_str::<Value>(&line)
-                .unwrap_or_else(|e| panic!("oracle printed {line:?}: {e}")),
-        );
-        if out.len() == n {
-            break;
-        }
-    }
-    writer.join().expect("writer");
-    let _ = child.wait();
-    assert_eq!(
-        out.len(),
-        n,
-        "the Helm oracle stopped early: is it installed? run tests/oracle/setup.sh"
-    );
-    for o in &out {
-        let status = o["status"].as_str().unwrap_or("");
-        assert!(
-            status == "ok" || status == "error",
-            "the Helm oracle could not answer ({o}); run tests/oracle/setup.sh"
-        );
-    }
-    out
+    oracle_client::batch_answered(calls)
 }
 
 fn args(v: &[&str]) -> Vec<String> {

@@ -3,9 +3,9 @@
 //! charts, our `.Values` must equal Helm's, and where Helm fails we fail.
 //! Replay a run with EXPLAIN_SEED=<seed>.
 
-use std::io::{BufRead, BufReader, Write};
+mod oracle_client;
+
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
 
 use releasex::explain::{Options, explain_chart};
 use releasex::values::tree::map_to_json;
@@ -16,32 +16,9 @@ fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// Runs many oracle requests in one process (its `batch` mode).
+/// Real Helm's answers (the shared oracle client).
 fn oracle_batch(requests: &[Vec<String>]) -> Vec<Value> {
-    let python = root().join(".venv/bin/python");
-    assert!(python.exists(), "the Helm oracle is not installed: run tests/oracle/setup.sh (CI's .ci/run does)");
-    let mut child = Command::new(&python)
-        .arg(root().join("tests/oracle/helm_oracle.py"))
-        .arg("batch")
-        .current_dir(root())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start the oracle");
-    let mut stdin = child.stdin.take().expect("stdin");
-    let input: String = requests.iter().map(|r| serde_json::to_string(r).unwrap() + "\n").collect();
-    let writer = std::thread::spawn(move || {
-        stdin.write_all(input.as_bytes()).expect("write requests");
-    });
-    let out: Vec<Value> = BufReader::new(child.stdout.take().expect("stdout"))
-        .lines()
-        .map(|l| serde_json::from_str(&l.expect("line")).expect("oracle JSON"))
-        .collect();
-    writer.join().unwrap();
-    child.wait().unwrap();
-    assert_eq!(out.len(), requests.len(), "the oracle answered every request");
-    out
+    oracle_client::batch(requests)
 }
 
 /// Numbers compare as Go float64 (the oracle's JSON cannot tell int64 from float64).

@@ -14,10 +14,10 @@
 //! key and at the value text the generator wrote there. `YAML_SEED=N`
 //! replays a run; `YAML_CASES=N` changes the number of generated files.
 
+mod oracle_client;
+
 use std::collections::HashMap;
-use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
 
 use releasex::values::path::Seg;
 use releasex::values::yaml::{LoadedValues, Pos, YamlError, load_values};
@@ -27,51 +27,11 @@ fn repo_root() -> PathBuf {
     std::env::var_os("RELEASEX_ROOT").map(PathBuf::from).unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")))
 }
 
-/// Runs `helm_oracle.py batch` with one `merge -f FILE` per file.
+/// Real Helm's `LoadValues` of each file (`merge -f FILE`).
 fn oracle_merge(files: &[PathBuf]) -> Vec<Value> {
-    let root = repo_root();
-    let script = root.join("tests/oracle/helm_oracle.py");
-    let python = std::env::var_os("HELM_ORACLE_PYTHON").map(PathBuf::from).unwrap_or_else(|| root.join(".venv/bin/python"));
-    assert!(
-        script.exists() && python.exists(),
-        "the Helm oracle is missing ({} / {}): run tests/oracle/setup.sh",
-        script.display(),
-        python.display()
-    );
-    let mut child = Command::new(&python)
-        .arg(&script)
-        .arg("batch")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .unwrap_or_else(|e| panic!("cannot start the Helm oracle ({e}): run tests/oracle/setup.sh"));
-    let mut stdin = child.stdin.take().expect("stdin");
-    let lines: Vec<String> = files.iter().map(|f| serde_json::json!(["merge", "-f", f.to_str().expect("utf-8 path")]).to_string()).collect();
-    let writer = std::thread::spawn(move || {
-        for l in lines {
-            writeln!(stdin, "{l}").expect("write to the oracle");
-        }
-    });
-    let mut out = Vec::new();
-    for line in BufReader::new(child.stdout.take().expect("stdout")).lines() {
-        let line = line.expect("oracle output");
-        out.push(serde_json::from_str::<Value>(&line).unwrap_or_else(|e| panic!("oracle printed {line:?}: {e}")));
-        if out.len() == files.len() {
-            break;
-        }
-    }
-    writer.join().expect("writer");
-    let _ = child.wait();
-    assert_eq!(out.len(), files.len(), "the Helm oracle stopped early: is it installed? run tests/oracle/setup.sh");
-    for o in &out {
-        let status = o["status"].as_str().unwrap_or("");
-        assert!(
-            status == "ok" || status == "error",
-            "the Helm oracle could not answer ({o}); is helm-python-sdk installed? run tests/oracle/setup.sh"
-        );
-    }
-    out
+    let calls: Vec<Vec<String>> =
+        files.iter().map(|f| vec!["merge".to_string(), "-f".to_string(), f.to_str().expect("utf-8 path").to_string()]).collect();
+    oracle_client::batch_answered(&calls)
 }
 
 /// Helm's JSON (Go prints float64 3.0 as `3`) against ours (every number a float64).
