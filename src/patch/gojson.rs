@@ -181,23 +181,7 @@ fn exponent_form(f: f64, pad_two: bool) -> String {
 /// two-digit exponents at least. `None` for NaN and
 /// infinities (Go prints `NaN`, `+Inf`; not reachable from a JSON value).
 pub fn format_go_float64_g(f: f64) -> Option<String> {
-    if !f.is_finite() {
-        return None;
-    }
-    if f == 0.0 {
-        return Some(format!("{f}"));
-    }
-    // Decimal exponent of the shortest representation.
-    let e = format!("{:e}", f.abs());
-    let exp: i32 = e
-        .split_once('e')
-        .and_then(|(_, x)| x.parse().ok())
-        .unwrap_or(0);
-    if !(-4..6).contains(&exp) {
-        Some(exponent_form(f, true))
-    } else {
-        Some(format!("{f}"))
-    }
+    f.is_finite().then(|| crate::values::gofmt::go_float(f))
 }
 
 /// Appends a JSON string the way Go's encoder writes it with HTML escaping on

@@ -7,8 +7,8 @@
 use serde_json::{Map, Value};
 
 use super::gofmt::go_float;
-use super::path::{Path, Seg};
-use super::tree::{EventKind, Kind, Origin, Recorder, Source, V, VMap, map_from_json, map_to_json};
+use super::path::Path;
+use super::tree::{EventKind, Kind, Origin, Recorder, Source, V, VMap, get, get_mut, map_from_json, map_to_json};
 
 /// A chart as coalescing sees it: its name (the alias after dependency
 /// processing), its default values, and its enabled subcharts.
@@ -60,36 +60,13 @@ fn unify_shared_globals(dest: &mut VMap, edges: &[(Path, Path)]) {
         while let Some(up) = parent_of(&root) {
             root = up;
         }
-        let Some(final_state) = lookup(dest, &root).filter(|v| v.is_map()).cloned() else { continue };
-        if let Some(slot) = lookup_mut(dest, member).filter(|v| v.is_map()) {
+        let Some(final_state) = get(dest, &root).filter(|v| v.is_map()).cloned() else { continue };
+        if let Some(slot) = get_mut(dest, member).filter(|v| v.is_map()) {
             *slot = final_state;
         }
     }
 }
 
-fn lookup<'a>(m: &'a VMap, path: &Path) -> Option<&'a V> {
-    let mut keys = path.0.iter().map(|s| match s {
-        Seg::Key(k) => Some(k.as_str()),
-        Seg::Index(_) => None,
-    });
-    let mut cur = m.get(keys.next()??)?;
-    for k in keys {
-        cur = cur.as_map()?.get(k?)?;
-    }
-    Some(cur)
-}
-
-fn lookup_mut<'a>(m: &'a mut VMap, path: &Path) -> Option<&'a mut V> {
-    let mut keys = path.0.iter().map(|s| match s {
-        Seg::Key(k) => Some(k.as_str()),
-        Seg::Index(_) => None,
-    });
-    let mut cur = m.get_mut(keys.next()??)?;
-    for k in keys {
-        cur = cur.as_map_mut()?.get_mut(k?)?;
-    }
-    Some(cur)
-}
 
 fn concat(a: &str, b: &str) -> String {
     if a.is_empty() { b.to_string() } else { format!("{a}.{b}") }

@@ -1,9 +1,10 @@
 //! Go's `%v` rendering of JSON-decoded values, used verbatim in Helm's
-//! coalescing warnings (maps as `map[k:v]` with sorted keys, nil as `<nil>`,
-//! float64 in `%g` shortest form).
+//! messages (maps as `map[k:v]` with sorted keys, nil as `<nil>`, float64 in
+//! `%g` shortest form). The crate's one implementation of float64 `%v`.
 
 use serde_json::Value;
 
+/// Go's `%v` of a JSON-decoded value (every number a float64).
 pub fn go_v(value: &Value) -> String {
     match value {
         Value::Null => "<nil>".into(),
@@ -21,6 +22,7 @@ pub fn go_v(value: &Value) -> String {
     }
 }
 
+
 /// Go's `strconv.FormatFloat(f, 'g', -1, 64)` as `%v` uses it: shortest
 /// digits, exponent form when the exponent is < -4 or >= 6 (strconv uses
 /// precision 6 for that decision when the precision is shortest).
@@ -31,37 +33,76 @@ pub fn go_float(f: f64) -> String {
     if f.is_infinite() {
         return if f > 0.0 { "+Inf".into() } else { "-Inf".into() };
     }
-    if f == 0.0 {
-        return if f.is_sign_negative() { "-0".into() } else { "0".into() };
-    }
     // Rust's `{:e}` gives the shortest round-trip digits, as Go's -1 precision does.
-    let sci = format!("{f:e}");
-    let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
+    go_g_shortest(&format!("{f:e}"))
+}
+
+/// Turns Rust's shortest `{:e}` form (`-1.2345e6`, of an f64 or an f32)
+/// into Go's shortest `%g`.
+pub fn go_g_shortest(e: &str) -> String {
+    let (neg, body) = match e.strip_prefix('-') {
+        Some(b) => (true, b),
+        None => (false, e),
+    };
+    // `e` is always Rust's `{:e}` output, so both parts are there.
+    let (mant, exp) = body.split_once('e').unwrap_or((body, "0"));
     let exp: i32 = exp.parse().unwrap_or(0);
-    if !(-4..6).contains(&exp) {
-        let sign = if exp < 0 { '-' } else { '+' };
-        format!("{mantissa}e{sign}{:02}", exp.abs())
-    } else {
-        format!("{f}")
+    let digits: String = mant.chars().filter(|c| *c != '.').collect();
+    let nd = digits.len() as i32;
+    let mut out = String::new();
+    if neg {
+        out.push('-');
     }
+    if !(-4..6).contains(&exp) {
+        out.push_str(&digits[..1]);
+        if nd > 1 {
+            out.push('.');
+            out.push_str(&digits[1..]);
+        }
+        out.push('e');
+        out.push(if exp < 0 { '-' } else { '+' });
+        let a = exp.unsigned_abs();
+        if a < 10 {
+            out.push('0');
+        }
+        out.push_str(&a.to_string());
+    } else if exp < 0 {
+        out.push_str("0.");
+        for _ in 0..(-exp - 1) {
+            out.push('0');
+        }
+        out.push_str(&digits);
+    } else {
+        let int_len = (exp + 1) as usize;
+        if digits.len() <= int_len {
+            out.push_str(&digits);
+            for _ in digits.len()..int_len {
+                out.push('0');
+            }
+        } else {
+            out.push_str(&digits[..int_len]);
+            out.push('.');
+            out.push_str(&digits[int_len..]);
+        }
+    }
+    out
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
 
     #[test]
     fn formats_like_go_percent_v() {
-        assert_eq!(go_v(&json!(null)), "<nil>");
-        assert_eq!(go_v(&json!(3)), "3");
-        assert_eq!(go_v(&json!(2.75)), "2.75");
-        assert_eq!(go_v(&json!(1e21)), "1e+21");
-        assert_eq!(go_v(&json!(-2.5e-7)), "-2.5e-07");
-        assert_eq!(go_v(&json!(1000000.0)), "1e+06");
-        assert_eq!(go_v(&json!(123456)), "123456");
-        assert_eq!(go_v(&json!(1234567)), "1.234567e+06");
-        assert_eq!(go_v(&json!(0.00001)), "1e-05");
-        assert_eq!(go_v(&json!({"b": 1, "a": [true, "x"]})), "map[a:[true x] b:1]");
+        assert_eq!(go_float(3.0), "3");
+        assert_eq!(go_float(2.75), "2.75");
+        assert_eq!(go_float(1e21), "1e+21");
+        assert_eq!(go_float(-2.5e-7), "-2.5e-07");
+        assert_eq!(go_float(1000000.0), "1e+06");
+        assert_eq!(go_float(123456.0), "123456");
+        assert_eq!(go_float(1234567.0), "1.234567e+06");
+        assert_eq!(go_float(0.00001), "1e-05");
+        assert_eq!(go_float(f64::INFINITY), "+Inf");
+        assert_eq!(go_v(&serde_json::json!({"b": 1, "a": [true, "x"], "n": null})), "map[a:[true x] b:1 n:<nil>]");
     }
 }

@@ -7,7 +7,7 @@ use std::rc::Rc;
 use indexmap::IndexMap;
 use serde_json::{Number, Value};
 
-use super::path::Path;
+use super::path::{Path, Seg};
 
 /// Where a value came from.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
@@ -126,6 +126,28 @@ impl V {
             Kind::Map(m) => Value::Object(m.iter().map(|(k, v)| (k.clone(), v.to_json())).collect()),
         }
     }
+}
+
+/// The node at `path` (keys and list indexes) below `map`.
+pub fn get<'a>(map: &'a VMap, path: &Path) -> Option<&'a V> {
+    let (first, rest) = path.0.split_first()?;
+    let Seg::Key(k) = first else { return None };
+    rest.iter().try_fold(map.get(k)?, |cur, seg| match (seg, &cur.kind) {
+        (Seg::Key(k), Kind::Map(m)) => m.get(k),
+        (Seg::Index(i), Kind::List(l)) => l.get(*i),
+        _ => None,
+    })
+}
+
+/// [`get`], mutable.
+pub fn get_mut<'a>(map: &'a mut VMap, path: &Path) -> Option<&'a mut V> {
+    let (first, rest) = path.0.split_first()?;
+    let Seg::Key(k) = first else { return None };
+    rest.iter().try_fold(map.get_mut(k)?, |cur, seg| match (seg, &mut cur.kind) {
+        (Seg::Key(k), Kind::Map(m)) => m.get_mut(k),
+        (Seg::Index(i), Kind::List(l)) => l.get_mut(*i),
+        _ => None,
+    })
 }
 
 /// A map of plain JSON turned into a tree map with one origin for everything.

@@ -7,9 +7,9 @@
 
 use serde_json::{Map, Value};
 
-use super::path::{Path, Seg};
+use super::path::Path;
 use super::strvals::{self, FlagError, SetKind};
-use super::tree::{EventKind, Kind, Origin, Recorder, Source, V, VMap, map_to_json};
+use super::tree::{EventKind, Kind, Origin, Recorder, Source, V, VMap, get, map_to_json};
 use super::yaml::{self, LoadedValues, YamlError};
 
 /// One values file already read: its name as the user gave it and its text.
@@ -90,7 +90,7 @@ pub fn user_values(
             let assignments = strvals::apply_flag(kind, expr, &mut plain, read_file).map_err(UserValuesError::Flag)?;
             let written: Vec<Path> = assignments.into_iter().map(|a| a.path).collect();
             for p in &written {
-                if let Some(old) = lookup(&tree, p) {
+                if let Some(old) = get(&tree, p) {
                     rec.lost(p.clone(), old.clone(), EventKind::Overridden, Some(origin.clone()));
                 }
             }
@@ -119,19 +119,6 @@ pub fn merge_maps(dst: &mut VMap, src: VMap, at: &Path, rec: &mut Recorder) {
     }
 }
 
-fn lookup<'a>(tree: &'a VMap, path: &Path) -> Option<&'a V> {
-    let mut segs = path.0.iter();
-    let Some(Seg::Key(first)) = segs.next() else { return None };
-    let mut cur = tree.get(first)?;
-    for s in segs {
-        cur = match (s, &cur.kind) {
-            (Seg::Key(k), Kind::Map(m)) => m.get(k)?,
-            (Seg::Index(i), Kind::List(l)) => l.get(*i)?,
-            _ => return None,
-        };
-    }
-    Some(cur)
-}
 
 /// The tree for `plain` (the values after a flag), keeping each node's old
 /// origin unless the flag wrote at or above it.
@@ -141,7 +128,7 @@ fn reattribute(plain: &Map<String, Value>, old: &VMap, written: &[Path], origin:
 
 fn node(v: &Value, path: &Path, old: &VMap, written: &[Path], origin: &Origin) -> V {
     let by_flag = written.iter().any(|w| path.starts_with(w));
-    let prior = lookup(old, path);
+    let prior = get(old, path);
     // A node the flag created on the way to what it wrote belongs to the flag too.
     let own_origin = match prior {
         Some(p) if !by_flag => p.origin.clone(),
@@ -181,9 +168,9 @@ mod tests {
         let mut rec = Recorder::default();
         let tree = user_values(&flags, &mut no_files, &mut rec).unwrap();
         assert_eq!(Value::Object(map_to_json(&tree)), json!({"image": {"tag": "2", "repo": "r"}, "list": [1.0, "x", 3.0]}));
-        let tag = lookup(&tree, &Path::parse("image.tag").unwrap()).unwrap();
+        let tag = get(&tree, &Path::parse("image.tag").unwrap()).unwrap();
         assert_eq!(tag.origin.kind_word(), "set-string");
-        let repo = lookup(&tree, &Path::parse("image.repo").unwrap()).unwrap();
+        let repo = get(&tree, &Path::parse("image.repo").unwrap()).unwrap();
         assert!(matches!(&*repo.origin, Source::ValuesFile { line: Some(3), column: Some(9), .. }), "{:?}", repo.origin);
         let lost: Vec<(String, String)> = rec.events.iter().map(|e| (e.path.to_string(), e.value.origin.kind_word())).collect();
         assert_eq!(

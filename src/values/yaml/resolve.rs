@@ -463,68 +463,14 @@ pub(crate) fn go_float_key(f: f64) -> String {
     if x.is_infinite() {
         return if x > 0.0 { ".inf".into() } else { "-.inf".into() };
     }
-    go_format_g_shortest(format!("{x:e}"))
+    crate::values::gofmt::go_g_shortest(&format!("{x:e}"))
 }
 
 /// Go `%v` / `FormatFloat(f, 'g', -1, 64)` of a float64.
 pub(crate) fn go_float_g(f: f64) -> String {
-    if f.is_nan() {
-        return "NaN".into();
-    }
-    if f.is_infinite() {
-        return if f > 0.0 { "+Inf".into() } else { "-Inf".into() };
-    }
-    go_format_g_shortest(format!("{f:e}"))
+    crate::values::gofmt::go_float(f)
 }
 
-/// Turns Rust's shortest `{:e}` form (`-1.2345e6`) into Go's shortest `%g`.
-fn go_format_g_shortest(e: String) -> String {
-    let (neg, body) = match e.strip_prefix('-') {
-        Some(b) => (true, b),
-        None => (false, e.as_str()),
-    };
-    let (mant, exp) = body.split_once('e').expect("exponent form");
-    let exp: i32 = exp.parse().expect("exponent");
-    let digits: String = mant.chars().filter(|c| *c != '.').collect();
-    let nd = digits.len() as i32;
-    let mut out = String::new();
-    if neg {
-        out.push('-');
-    }
-    if !(-4..6).contains(&exp) {
-        out.push_str(&digits[..1]);
-        if nd > 1 {
-            out.push('.');
-            out.push_str(&digits[1..]);
-        }
-        out.push('e');
-        out.push(if exp < 0 { '-' } else { '+' });
-        let a = exp.unsigned_abs();
-        if a < 10 {
-            out.push('0');
-        }
-        out.push_str(&a.to_string());
-    } else if exp < 0 {
-        out.push_str("0.");
-        for _ in 0..(-exp - 1) {
-            out.push('0');
-        }
-        out.push_str(&digits);
-    } else {
-        let int_len = (exp + 1) as usize;
-        if digits.len() <= int_len {
-            out.push_str(&digits);
-            for _ in digits.len()..int_len {
-                out.push('0');
-            }
-        } else {
-            out.push_str(&digits[..int_len]);
-            out.push('.');
-            out.push_str(&digits[int_len..]);
-        }
-    }
-    out
-}
 
 /// Go's `strconv.Quote`, as `%#v` prints strings.
 pub(crate) fn go_quote(s: &str) -> String {
