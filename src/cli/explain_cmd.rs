@@ -85,7 +85,7 @@ fn release(args: &ExplainArgs, ctx: &Ctx) -> anyhow::Result<Outcome> {
     let entries = crate::values::explain::entries(&values, &rec);
     let mut warnings = record.warnings.clone();
     warnings.extend(rec.warnings);
-    let mut outcome = render(args, ctx, crate::explain::Explanation { values, entries, warnings })?;
+    let mut outcome = render(args, ctx, crate::explain::Explanation { values, entries, warnings, other_order: None })?;
     outcome.notes.push(format!(
         "{} revision {revision}: a stored chart has no subcharts; Helm stored the subcharts' defaults inside the chart's values when it installed, so they show as the chart's defaults",
         rel.name()

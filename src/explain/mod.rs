@@ -4,8 +4,8 @@
 //! validation, all on the provenance tree.
 
 use crate::chart::{self, Chart};
-use crate::values::coalesce::{ChartValues, CoalesceError, coalesce_values};
-use crate::values::dependencies::{ChartSpec, ImportValue, Requirement, process_dependencies};
+use crate::values::coalesce::{ChartValues, CoalesceError, coalesce_values, go_v};
+use crate::values::dependencies::{ChartSpec, ImportValue, Requirement, is_compatible_range, process_dependencies};
 use crate::values::explain::{Entry, entries};
 use crate::values::path::{Path, Seg};
 use crate::values::tree::{Recorder, Source, VMap, map_to_json};
@@ -19,6 +19,9 @@ pub struct Explanation {
     pub entries: Vec<Entry>,
     /// Helm's warnings (coalescing, loader, dependencies), in order.
     pub warnings: Vec<String>,
+    /// When Helm's own result depends on the random order in which it loads
+    /// subcharts (see [`order_dependence`]): the values under the other order.
+    pub other_order: Option<VMap>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -59,6 +62,8 @@ pub fn explain_chart(
     chart.check_dependencies().map_err(ExplainError::MissingDependencies)?;
     let spec = chart_spec(chart, Vec::new())?;
     let user = user_values(flags, read_file, &mut rec)?;
+    // Only charts with unlisted sibling subcharts need the second order.
+    let rerun = reversed_order(&spec).map(|r| (r, user.clone()));
     // Dependency processing sees the user values; its own merges are not history.
     let processed = process_dependencies(&spec, &user, &mut rec)?;
     let values = coalesce_values(&processed, user, &mut rec)?;
@@ -66,8 +71,73 @@ pub fn explain_chart(
         let as_helm_sees_it = processed_chart(chart, &processed);
         chart::validate_values(&as_helm_sees_it, &serde_json::Value::Object(map_to_json(&values)))?;
     }
+    let other_order = match &rerun {
+        Some((reversed, user)) => order_dependence(reversed, user, &values)?,
+        None => None,
+    };
+    if let Some((_, differing)) = &other_order {
+        rec.warn(format!(
+            "Helm's result for this chart is not deterministic: it loads subcharts that Chart.yaml does not list in random order, \
+             and they share nested global maps; under the other order {}",
+            differing.join(", ")
+        ));
+    }
     let entries = entries(&values, &rec);
-    Ok(Explanation { values, entries, warnings: rec.warnings })
+    Ok(Explanation { values, entries, warnings: rec.warnings, other_order: other_order.map(|(v, _)| v) })
+}
+
+/// Helm's loader collects `charts/` in a Go map, so subcharts that Chart.yaml
+/// does not list reach coalescing in random order; the order only shows when
+/// they share nested global maps (Go aliasing, reproduced in coalescing).
+/// We compute the loaded (sorted) order and its reverse, and report the keys
+/// that differ. With three or more such siblings other orders exist too; the
+/// two computed are a check, not an enumeration.
+fn order_dependence(reversed: &ChartSpec, user: &VMap, values: &VMap) -> Result<Option<(VMap, Vec<String>)>, ExplainError> {
+    let mut scratch = Recorder::default();
+    let processed = process_dependencies(reversed, user, &mut scratch)?;
+    let other = coalesce_values(&processed, user.clone(), &mut scratch)?;
+    let mut differing = Vec::new();
+    diff_leaves(values, &other, &Path::root(), &mut differing);
+    Ok((!differing.is_empty()).then_some((other, differing)))
+}
+
+/// The chart with its unlisted subcharts reversed, when that changes anything.
+fn reversed_order(spec: &ChartSpec) -> Option<ChartSpec> {
+    let mut reversed = spec.clone();
+    reverse_unlisted(&mut reversed).then_some(reversed)
+}
+
+/// Reverses, at every level, the subcharts no requirement claims; true when
+/// some level has two or more of them.
+fn reverse_unlisted(c: &mut ChartSpec) -> bool {
+    let claimed = |ch: &ChartSpec, reqs: &Option<Vec<Requirement>>| {
+        reqs.as_ref().is_some_and(|rs| rs.iter().any(|r| r.name == ch.name && is_compatible_range(&r.version, &ch.version)))
+    };
+    let slots: Vec<usize> = (0..c.subcharts.len()).filter(|&i| !claimed(&c.subcharts[i], &c.requirements)).collect();
+    let mut any = slots.len() >= 2;
+    for k in 0..slots.len() / 2 {
+        c.subcharts.swap(slots[k], slots[slots.len() - 1 - k]);
+    }
+    for sub in c.subcharts.iter_mut() {
+        any |= reverse_unlisted(sub);
+    }
+    any
+}
+
+/// The keys whose values differ, printed `path = other (not ours)`.
+fn diff_leaves(ours: &VMap, other: &VMap, at: &Path, out: &mut Vec<String>) {
+    for (k, v) in ours {
+        let here = at.key(k);
+        match (other.get(k), v.as_map()) {
+            (None, _) => out.push(format!("{here} is absent")),
+            (Some(w), Some(m)) if w.is_map() => diff_leaves(m, w.as_map().unwrap_or(m), &here, out),
+            (Some(w), _) if go_v(w) != go_v(v) => out.push(format!("{here} = {} (not {})", go_v(w), go_v(v))),
+            _ => {}
+        }
+    }
+    for (k, w) in other.iter().filter(|(k, _)| !ours.contains_key(*k)) {
+        out.push(format!("{} = {}", at.key(k), go_v(w)));
+    }
 }
 
 /// The loaded chart as a [`ChartSpec`]: values with positions; a key of a
