@@ -62,10 +62,18 @@ pub fn explain_chart(
     chart.check_dependencies().map_err(ExplainError::MissingDependencies)?;
     let spec = chart_spec(chart, Vec::new())?;
     let user = user_values(flags, read_file, &mut rec)?;
+    explain_spec(chart, &spec, user, rec, options)
+}
+
+/// The second half of [`explain_chart`], for callers that prepare the user
+/// values or the chart's values themselves (`upgrade-preview`'s value modes
+/// replace the parent's values.yaml): dependency processing, coalescing,
+/// schema validation of `chart`, attribution.
+pub fn explain_spec(chart: &Chart, spec: &ChartSpec, user: VMap, mut rec: Recorder, options: Options) -> Result<Explanation, ExplainError> {
     // Only charts with unlisted sibling subcharts need the second order.
-    let rerun = reversed_order(&spec).map(|r| (r, user.clone()));
+    let rerun = reversed_order(spec).map(|r| (r, user.clone()));
     // Dependency processing sees the user values; its own merges are not history.
-    let processed = process_dependencies(&spec, &user, &mut rec)?;
+    let processed = process_dependencies(spec, &user, &mut rec)?;
     let values = coalesce_values(&processed, user, &mut rec)?;
     if !options.skip_schema_validation {
         let as_helm_sees_it = processed_chart(chart, &processed);
@@ -142,7 +150,7 @@ fn diff_leaves(ours: &VMap, other: &VMap, at: &Path, out: &mut Vec<String>) {
 
 /// The loaded chart as a [`ChartSpec`]: values with positions; a key of a
 /// chart's values.yaml that names one of its subcharts is "parent values".
-fn chart_spec(c: &Chart, loaded_at: Vec<usize>) -> Result<ChartSpec, ExplainError> {
+pub fn chart_spec(c: &Chart, loaded_at: Vec<usize>) -> Result<ChartSpec, ExplainError> {
     let values = match &c.values_text {
         Some(text) => {
             let loaded = yaml::load_values(text, &c.values_file)
