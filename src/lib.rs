@@ -10,6 +10,7 @@ pub mod explain;
 pub mod manifest;
 pub mod patch;
 pub mod release;
+pub mod upgrade;
 pub mod values;
 
 /// An error and its causes on one line, without repeating a cause already

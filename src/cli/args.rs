@@ -63,6 +63,10 @@ pub enum Command {
     Values(ValuesCommand),
     /// Shorthand for `values explain`
     Explain(ExplainArgs),
+    /// What `helm upgrade RELEASE CHART [flags]` would do with the values: the
+    /// baseline revision, each value mode, what is kept, dropped or new
+    #[command(name = "upgrade-preview", after_help = UPGRADE_PREVIEW_HELP)]
+    UpgradePreview(UpgradePreviewArgs),
     /// Compute the patch `helm upgrade` sends for one object (original = previous
     /// manifest's object, modified = new manifest's object, current = live object)
     #[command(after_help = PATCH_HELP)]
@@ -190,6 +194,59 @@ pub struct ExplainArgs {
     #[arg(long)]
     pub skip_schema_validation: bool,
 }
+
+#[derive(Debug, Args)]
+pub struct UpgradePreviewArgs {
+    /// The release to upgrade
+    pub release: String,
+    /// The new chart: a directory or .tgz
+    pub chart: PathBuf,
+    #[command(flatten)]
+    pub flags: ValueFlagArgs,
+    /// As helm upgrade --reuse-values (ignored if --reset-values is given, as in Helm)
+    #[arg(long)]
+    pub reuse_values: bool,
+    /// As helm upgrade --reset-values
+    #[arg(long)]
+    pub reset_values: bool,
+    /// As helm upgrade --reset-then-reuse-values (ignored if either of the others is given, as in Helm)
+    #[arg(long)]
+    pub reset_then_reuse_values: bool,
+    /// Compute the four value modes side by side and recommend one
+    #[arg(long)]
+    pub compare_modes: bool,
+    /// Stop after the values (no rendering, no cluster objects)
+    #[arg(long)]
+    pub values_only: bool,
+    /// Read the release's records from FILE instead of the cluster (as `release decode -f`; repeatable)
+    #[arg(long = "release-file", value_name = "FILE")]
+    pub release_files: Vec<PathBuf>,
+    /// Helm storage driver (secret, configmap or sql)
+    #[arg(long, env = "HELM_DRIVER", value_parser = parse_driver, value_name = "DRIVER")]
+    pub driver: Option<StorageDriver>,
+    /// With --driver sql: PostgreSQL connection string
+    #[arg(long, env = "HELM_DRIVER_SQL_CONNECTION_STRING", hide_env_values = true, value_name = "URL")]
+    pub sql_connection: Option<String>,
+    /// Show only these keys (and what is below them) in the values, config and changes (repeatable)
+    #[arg(long = "key", value_name = "PATH")]
+    pub keys: Vec<String>,
+    /// Skip values.schema.json validation, as Helm's --skip-schema-validation
+    #[arg(long)]
+    pub skip_schema_validation: bool,
+}
+
+const UPGRADE_PREVIEW_HELP: &str = "Value modes, exactly as helm upgrade (pkg/action/upgrade.go reuseValues):
+  default                    reuses the stored config only when no value flag gives any value;
+                             any -f or --set drops every stored value you do not repeat
+  --reuse-values             stored config under your flags, and the OLD chart's values instead
+                             of the new chart's values.yaml (new parent defaults do not apply)
+  --reset-values             your flags over the new chart's defaults; the stored config is ignored
+  --reset-then-reuse-values  stored config under your flags, over the new chart's defaults
+
+Examples:
+  kubectl releasex upgrade-preview web ./web-2.0.0.tgz --set image.tag=2.0 --compare-modes
+  kubectl releasex upgrade-preview web ./chart -f prod.yaml --reuse-values --values-only -o json
+  kubectl releasex upgrade-preview web ./chart --release-file web-history.yaml --key image";
 
 #[derive(Debug, Subcommand)]
 pub enum ReleaseCommand {

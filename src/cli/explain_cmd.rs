@@ -20,9 +20,18 @@ pub fn run(args: &ExplainArgs, ctx: &Ctx) -> anyhow::Result<Outcome> {
     }
     let Some(chart_path) = &args.chart else { anyhow::bail!("name a CHART, or a release with --release") };
     let chart = crate::chart::load(chart_path)?;
+    let flags = value_flags(&args.flags)?;
+    let mut read_file = |path: &str| std::fs::read_to_string(path).map_err(|e| format!("open {path}: {e}"));
+    let explanation = explain_chart(&chart, &flags, &mut read_file, Options { skip_schema_validation: args.skip_schema_validation })?;
+    render(args, ctx, explanation)
+}
+
+/// Reads the value flags' files (`-` is stdin, once) into what the values
+/// engine takes; the flags keep Helm's kind order there.
+pub(super) fn value_flags(args: &super::args::ValueFlagArgs) -> anyhow::Result<ValueFlags> {
     let mut files = Vec::new();
     let mut stdin_used = false;
-    for name in args.flags.values.iter().map(|s| s.trim()).filter(|s| !s.is_empty()) {
+    for name in args.values.iter().map(|s| s.trim()).filter(|s| !s.is_empty()) {
         let text = if name == "-" {
             anyhow::ensure!(!stdin_used, "-f - can be given once (stdin is read once)");
             stdin_used = true;
@@ -36,15 +45,13 @@ pub fn run(args: &ExplainArgs, ctx: &Ctx) -> anyhow::Result<Outcome> {
     }
     let flags = ValueFlags {
         files,
-        set_json: args.flags.set_json.clone(),
-        set: args.flags.set.clone(),
-        set_string: args.flags.set_string.clone(),
-        set_file: args.flags.set_file.clone(),
-        set_literal: args.flags.set_literal.clone(),
+        set_json: args.set_json.clone(),
+        set: args.set.clone(),
+        set_string: args.set_string.clone(),
+        set_file: args.set_file.clone(),
+        set_literal: args.set_literal.clone(),
     };
-    let mut read_file = |path: &str| std::fs::read_to_string(path).map_err(|e| format!("open {path}: {e}"));
-    let explanation = explain_chart(&chart, &flags, &mut read_file, Options { skip_schema_validation: args.skip_schema_validation })?;
-    render(args, ctx, explanation)
+    Ok(flags)
 }
 
 /// `--release`: the stored chart's values under the release config, as
@@ -65,12 +72,7 @@ fn release(args: &ExplainArgs, ctx: &Ctx) -> anyhow::Result<Outcome> {
     let rel = &record.release;
     let revision = rel.version();
     let empty = serde_json::Map::new();
-    let chart_origin = std::rc::Rc::new(Source::ChartDefault {
-        chart: rel.chart_name().to_string(),
-        file: format!("values of the chart stored in revision {revision}"),
-        line: None,
-        column: None,
-    });
+    let chart_origin = std::rc::Rc::new(Source::StoredChart { chart: rel.chart_name().to_string(), revision });
     // Stored records are JSON: every number is a float64 there.
     let chart = crate::values::coalesce::ChartValues {
         name: rel.chart_name().to_string(),
@@ -125,6 +127,7 @@ pub fn describe(s: &Source) -> String {
     };
     match s {
         Source::ChartDefault { chart, file, line, column } => format!("{} (chart {chart} default)", at(file, line, column)),
+        Source::StoredChart { chart, revision } => format!("values of the chart stored in revision {revision} (chart {chart} default)"),
         Source::ParentValues { chart, file, line, column } => format!("{} (parent chart {chart})", at(file, line, column)),
         Source::ValuesFile { file, line, column } => format!("-f {}", at(file, line, column)),
         Source::SetFlag { flag, index, expr } => format!("{flag}[{index}] {expr}"),
@@ -135,7 +138,7 @@ pub fn describe(s: &Source) -> String {
     }
 }
 
-fn short(v: &Value) -> String {
+pub(super) fn short(v: &Value) -> String {
     let s = match v {
         Value::String(s) => serde_json::to_string(s).unwrap_or_default(),
         other => super::output::to_json_go(other).replace(['\n', ' '], ""),
@@ -143,7 +146,7 @@ fn short(v: &Value) -> String {
     if s.chars().count() > 60 { format!("{}…", s.chars().take(59).collect::<String>()) } else { s }
 }
 
-fn text(entries: &[&Entry], history: bool, ctx: &Ctx) -> String {
+pub(super) fn text(entries: &[&Entry], history: bool, ctx: &Ctx) -> String {
     let theme = &ctx.theme;
     // Each path and value is formatted once.
     let paths: Vec<String> = entries.iter().map(|e| e.path.to_string()).collect();

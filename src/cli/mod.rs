@@ -11,6 +11,7 @@ mod inputs;
 mod patch_cmd;
 mod release_cmd;
 mod release_views;
+mod upgrade_cmd;
 
 use std::ffi::OsString;
 use std::io::Write;
@@ -69,6 +70,7 @@ pub fn run(argv: Vec<OsString>, env: Env) -> ExitCode {
         Command::Release(cmd) => release_cmd::run(cmd, &ctx),
         Command::Patch(args) => patch_cmd::run(args, &ctx),
         Command::Values(args::ValuesCommand::Explain(args)) | Command::Explain(args) => explain_cmd::run(args, &ctx),
+        Command::UpgradePreview(args) => upgrade_cmd::run(args, &ctx),
         Command::Completion { shell } => completion::run(*shell),
     };
     match result {

@@ -29,7 +29,7 @@ pub struct Entry {
 }
 
 /// Orders paths as Helm prints keys: byte order of keys, list indexes by number.
-fn path_order(a: &Path, b: &Path) -> std::cmp::Ordering {
+pub fn path_order(a: &Path, b: &Path) -> std::cmp::Ordering {
     for (x, y) in a.0.iter().zip(&b.0) {
         let o = match (x, y) {
             (Seg::Key(p), Seg::Key(q)) => p.as_bytes().cmp(q.as_bytes()),
@@ -73,6 +73,15 @@ pub fn entries(values: &VMap, rec: &Recorder) -> Vec<Entry> {
         let owner = (1..=path.0.len()).rev().find_map(|n| index.get(&Path(path.0[..n].to_vec())).copied());
         let at = match owner {
             Some(i) => i,
+            // The key is a map again (something set keys below it later):
+            // the loss belongs to each leaf below.
+            None if values_below(&index, path) => {
+                let lost = Lost { value: value.to_json(), event: *event, source: (*value.origin).clone(), by: by.as_ref().map(|b| (**b).clone()) };
+                for e in out.iter_mut().filter(|e| e.path.starts_with(path) && e.value.is_some()) {
+                    e.overridden.push(lost.clone());
+                }
+                continue;
+            }
             None => {
                 index.insert(path.clone(), out.len());
                 out.push(Entry { path: path.clone(), value: None, source: None, overridden: Vec::new() });
@@ -90,11 +99,18 @@ pub fn entries(values: &VMap, rec: &Recorder) -> Vec<Entry> {
     out
 }
 
+fn values_below(index: &HashMap<Path, usize>, path: &Path) -> bool {
+    index.keys().any(|p| p.0.len() > path.0.len() && p.starts_with(path))
+}
+
 /// The `source` object of the JSON contract.
 pub fn source_json(s: &Source) -> Value {
     let mut v = match s {
         Source::ChartDefault { chart, file, line, column } | Source::ParentValues { chart, file, line, column } => {
             json!({"chart": chart, "file": file, "line": line, "column": column})
+        }
+        Source::StoredChart { chart, revision } => {
+            json!({"chart": chart, "file": format!("values of the chart stored in revision {revision}"), "revision": revision})
         }
         Source::ValuesFile { file, line, column } => json!({"file": file, "line": line, "column": column}),
         Source::SetFlag { flag, index, expr } => json!({"flag": flag, "index": index, "expr": expr}),

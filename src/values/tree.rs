@@ -15,6 +15,9 @@ use super::path::{Path, Seg};
 pub enum Source {
     /// A chart's own values.yaml (`chart` is the chart's name as Helm shows it).
     ChartDefault { chart: String, file: String, line: Option<usize>, column: Option<usize> },
+    /// The values of the chart stored in a release revision (a stored chart
+    /// has no subcharts: their defaults were folded in when it was stored).
+    StoredChart { chart: String, revision: i64 },
     /// A parent chart's values.yaml section for a subchart.
     ParentValues { chart: String, file: String, line: Option<usize>, column: Option<usize> },
     /// `-f FILE`.
@@ -37,6 +40,8 @@ impl Source {
     pub fn kind_word(&self) -> String {
         match self {
             Source::ChartDefault { .. } => "chart-default".into(),
+            // Reported as a chart default, with the revision that stored it.
+            Source::StoredChart { .. } => "chart-default".into(),
             Source::ParentValues { .. } => "parent-values".into(),
             Source::ValuesFile { .. } => "values-file".into(),
             Source::SetFlag { flag, .. } => flag.trim_start_matches("--").to_string(),
