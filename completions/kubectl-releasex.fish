@@ -38,6 +38,7 @@ complete -c kubectl-releasex -n "__fish_kubectl_releasex_needs_command" -s V -l 
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_needs_command" -f -a "release" -d 'Read what Helm stored about a release (Secrets, ConfigMaps, SQL rows, files)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_needs_command" -f -a "values" -d 'Where values come from'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_needs_command" -f -a "explain" -d 'Shorthand for `values explain`'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_needs_command" -f -a "upgrade-preview" -d 'What `helm upgrade RELEASE CHART [flags]` would do with the values: the baseline revision, each value mode, what is kept, dropped or new'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_needs_command" -f -a "patch" -d 'Compute the patch `helm upgrade` sends for one object (original = previous manifest\'s object, modified = new manifest\'s object, current = live object)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_needs_command" -f -a "completion" -d 'Print a shell completion script'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -158,6 +159,32 @@ never\t''"
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -l show-overridden -d 'Also show what each key overrode'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -l skip-schema-validation -d 'Skip values.schema.json validation, as Helm\'s --skip-schema-validation'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -s h -l help -d 'Print help'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -s f -l values -d 'Values file (repeatable; comma-separated lists allowed; - reads stdin)' -r
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l set -d 'Set a value (KEY=VALUE; repeatable)' -r
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l set-string -d 'Set a STRING value (repeatable)' -r
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l set-json -d 'Set a JSON value (KEY=JSON, or a whole JSON object; repeatable)' -r
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l set-file -d 'Set a value from a file\'s contents (KEY=PATH; repeatable)' -r
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l set-literal -d 'Set a literal STRING value (no parsing of the value; repeatable)' -r
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l release-file -d 'Read the release\'s records from FILE instead of the cluster (as `release decode -f`; repeatable)' -r -F
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l driver -d 'Helm storage driver (secret, configmap or sql)' -r
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l sql-connection -d 'With --driver sql: PostgreSQL connection string' -r
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l key -d 'Show only these keys (and what is below them) in the values, config and changes (repeatable)' -r
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l kubeconfig -d 'Path to the kubeconfig file (default: $KUBECONFIG, else ~/.kube/config)' -r -F
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l context -d 'Kubeconfig context to use (default: the current context; $HELM_KUBECONTEXT under Helm)' -r
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -s n -l namespace -d 'Namespace (default: the context\'s namespace, else "default"; $HELM_NAMESPACE under Helm)' -r
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -s o -l output -d 'Output format (default: text; `patch` prints the raw patch bytes by default)' -r -f -a "text\t''
+json\t''
+yaml\t''"
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l color -d 'When to use colors (auto honours NO_COLOR, CLICOLOR, CLICOLOR_FORCE, HELM_COLOR and the terminal)' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l reuse-values -d 'As helm upgrade --reuse-values (ignored if --reset-values is given, as in Helm)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l reset-values -d 'As helm upgrade --reset-values'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l reset-then-reuse-values -d 'As helm upgrade --reset-then-reuse-values (ignored if either of the others is given, as in Helm)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l compare-modes -d 'Compute the four value modes side by side and recommend one'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l values-only -d 'Stop after the values (no rendering, no cluster objects)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l skip-schema-validation -d 'Skip values.schema.json validation, as Helm\'s --skip-schema-validation'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -s h -l help -d 'Print help'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand patch" -l type -d 'Patch type' -r -f -a "auto\t'Helm\'s choice for the object\'s kind'
 strategic\t'Three-way strategic merge patch'
 merge\t'JSON merge patch (two-way, as helm upgrade sends it)'"
@@ -184,12 +211,13 @@ complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand comple
 always\t''
 never\t''"
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand completion" -s h -l help -d 'Print help'
-complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand help; and not __fish_seen_subcommand_from release values explain patch completion help" -f -a "release" -d 'Read what Helm stored about a release (Secrets, ConfigMaps, SQL rows, files)'
-complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand help; and not __fish_seen_subcommand_from release values explain patch completion help" -f -a "values" -d 'Where values come from'
-complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand help; and not __fish_seen_subcommand_from release values explain patch completion help" -f -a "explain" -d 'Shorthand for `values explain`'
-complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand help; and not __fish_seen_subcommand_from release values explain patch completion help" -f -a "patch" -d 'Compute the patch `helm upgrade` sends for one object (original = previous manifest\'s object, modified = new manifest\'s object, current = live object)'
-complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand help; and not __fish_seen_subcommand_from release values explain patch completion help" -f -a "completion" -d 'Print a shell completion script'
-complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand help; and not __fish_seen_subcommand_from release values explain patch completion help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand help; and not __fish_seen_subcommand_from release values explain upgrade-preview patch completion help" -f -a "release" -d 'Read what Helm stored about a release (Secrets, ConfigMaps, SQL rows, files)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand help; and not __fish_seen_subcommand_from release values explain upgrade-preview patch completion help" -f -a "values" -d 'Where values come from'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand help; and not __fish_seen_subcommand_from release values explain upgrade-preview patch completion help" -f -a "explain" -d 'Shorthand for `values explain`'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand help; and not __fish_seen_subcommand_from release values explain upgrade-preview patch completion help" -f -a "upgrade-preview" -d 'What `helm upgrade RELEASE CHART [flags]` would do with the values: the baseline revision, each value mode, what is kept, dropped or new'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand help; and not __fish_seen_subcommand_from release values explain upgrade-preview patch completion help" -f -a "patch" -d 'Compute the patch `helm upgrade` sends for one object (original = previous manifest\'s object, modified = new manifest\'s object, current = live object)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand help; and not __fish_seen_subcommand_from release values explain upgrade-preview patch completion help" -f -a "completion" -d 'Print a shell completion script'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand help; and not __fish_seen_subcommand_from release values explain upgrade-preview patch completion help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand help; and __fish_seen_subcommand_from release" -f -a "decode" -d 'Decode one revision of a release record and show a view of it'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand help; and __fish_seen_subcommand_from release" -f -a "history" -d 'One row per revision of a release, and what its state means for the next upgrade'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand help; and __fish_seen_subcommand_from values" -f -a "explain" -d 'The values a chart\'s templates will see, exactly as Helm computes them, with the source of every key'

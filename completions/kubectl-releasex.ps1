@@ -35,6 +35,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-releasex' -ScriptBlock 
             [CompletionResult]::new('release', 'release', [CompletionResultType]::ParameterValue, 'Read what Helm stored about a release (Secrets, ConfigMaps, SQL rows, files)')
             [CompletionResult]::new('values', 'values', [CompletionResultType]::ParameterValue, 'Where values come from')
             [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'Shorthand for `values explain`')
+            [CompletionResult]::new('upgrade-preview', 'upgrade-preview', [CompletionResultType]::ParameterValue, 'What `helm upgrade RELEASE CHART [flags]` would do with the values: the baseline revision, each value mode, what is kept, dropped or new')
             [CompletionResult]::new('patch', 'patch', [CompletionResultType]::ParameterValue, 'Compute the patch `helm upgrade` sends for one object (original = previous manifest''s object, modified = new manifest''s object, current = live object)')
             [CompletionResult]::new('completion', 'completion', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -186,6 +187,35 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-releasex' -ScriptBlock 
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
         }
+        'kubectl-releasex;upgrade-preview' {
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Values file (repeatable; comma-separated lists allowed; - reads stdin)')
+            [CompletionResult]::new('--values', '--values', [CompletionResultType]::ParameterName, 'Values file (repeatable; comma-separated lists allowed; - reads stdin)')
+            [CompletionResult]::new('--set', '--set', [CompletionResultType]::ParameterName, 'Set a value (KEY=VALUE; repeatable)')
+            [CompletionResult]::new('--set-string', '--set-string', [CompletionResultType]::ParameterName, 'Set a STRING value (repeatable)')
+            [CompletionResult]::new('--set-json', '--set-json', [CompletionResultType]::ParameterName, 'Set a JSON value (KEY=JSON, or a whole JSON object; repeatable)')
+            [CompletionResult]::new('--set-file', '--set-file', [CompletionResultType]::ParameterName, 'Set a value from a file''s contents (KEY=PATH; repeatable)')
+            [CompletionResult]::new('--set-literal', '--set-literal', [CompletionResultType]::ParameterName, 'Set a literal STRING value (no parsing of the value; repeatable)')
+            [CompletionResult]::new('--release-file', '--release-file', [CompletionResultType]::ParameterName, 'Read the release''s records from FILE instead of the cluster (as `release decode -f`; repeatable)')
+            [CompletionResult]::new('--driver', '--driver', [CompletionResultType]::ParameterName, 'Helm storage driver (secret, configmap or sql)')
+            [CompletionResult]::new('--sql-connection', '--sql-connection', [CompletionResultType]::ParameterName, 'With --driver sql: PostgreSQL connection string')
+            [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'Show only these keys (and what is below them) in the values, config and changes (repeatable)')
+            [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file (default: $KUBECONFIG, else ~/.kube/config)')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Kubeconfig context to use (default: the current context; $HELM_KUBECONTEXT under Helm)')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace (default: the context''s namespace, else "default"; $HELM_NAMESPACE under Helm)')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace (default: the context''s namespace, else "default"; $HELM_NAMESPACE under Helm)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format (default: text; `patch` prints the raw patch bytes by default)')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format (default: text; `patch` prints the raw patch bytes by default)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colors (auto honours NO_COLOR, CLICOLOR, CLICOLOR_FORCE, HELM_COLOR and the terminal)')
+            [CompletionResult]::new('--reuse-values', '--reuse-values', [CompletionResultType]::ParameterName, 'As helm upgrade --reuse-values (ignored if --reset-values is given, as in Helm)')
+            [CompletionResult]::new('--reset-values', '--reset-values', [CompletionResultType]::ParameterName, 'As helm upgrade --reset-values')
+            [CompletionResult]::new('--reset-then-reuse-values', '--reset-then-reuse-values', [CompletionResultType]::ParameterName, 'As helm upgrade --reset-then-reuse-values (ignored if either of the others is given, as in Helm)')
+            [CompletionResult]::new('--compare-modes', '--compare-modes', [CompletionResultType]::ParameterName, 'Compute the four value modes side by side and recommend one')
+            [CompletionResult]::new('--values-only', '--values-only', [CompletionResultType]::ParameterName, 'Stop after the values (no rendering, no cluster objects)')
+            [CompletionResult]::new('--skip-schema-validation', '--skip-schema-validation', [CompletionResultType]::ParameterName, 'Skip values.schema.json validation, as Helm''s --skip-schema-validation')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
         'kubectl-releasex;patch' {
             [CompletionResult]::new('--type', '--type', [CompletionResultType]::ParameterName, 'Patch type')
             [CompletionResult]::new('--patch-meta', '--patch-meta', [CompletionResultType]::ParameterName, 'Patch metadata from an OpenAPI document instead of the embedded Kubernetes 1.36 table: v2 (`kubectl get --raw /openapi/v2`) or v3 (`kubectl get --raw /openapi/v3/apis/apps/v1`)')
@@ -218,6 +248,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-releasex' -ScriptBlock 
             [CompletionResult]::new('release', 'release', [CompletionResultType]::ParameterValue, 'Read what Helm stored about a release (Secrets, ConfigMaps, SQL rows, files)')
             [CompletionResult]::new('values', 'values', [CompletionResultType]::ParameterValue, 'Where values come from')
             [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'Shorthand for `values explain`')
+            [CompletionResult]::new('upgrade-preview', 'upgrade-preview', [CompletionResultType]::ParameterValue, 'What `helm upgrade RELEASE CHART [flags]` would do with the values: the baseline revision, each value mode, what is kept, dropped or new')
             [CompletionResult]::new('patch', 'patch', [CompletionResultType]::ParameterValue, 'Compute the patch `helm upgrade` sends for one object (original = previous manifest''s object, modified = new manifest''s object, current = live object)')
             [CompletionResult]::new('completion', 'completion', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -242,6 +273,9 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-releasex' -ScriptBlock 
             break
         }
         'kubectl-releasex;help;explain' {
+            break
+        }
+        'kubectl-releasex;help;upgrade-preview' {
             break
         }
         'kubectl-releasex;help;patch' {

@@ -73,9 +73,10 @@ pub fn entries(values: &VMap, rec: &Recorder) -> Vec<Entry> {
         let owner = (1..=path.0.len()).rev().find_map(|n| index.get(&Path(path.0[..n].to_vec())).copied());
         let at = match owner {
             Some(i) => i,
-            // The key is a map again (something set keys below it later):
-            // the loss belongs to each leaf below.
-            None if values_below(&index, path) => {
+            // A deleted key that is a map again (a lower-priority source gave
+            // keys below it later, as --reuse-values does): the loss belongs
+            // to each leaf below, not to a "deleted" entry.
+            None if *event == EventKind::DeletedByNull && values_below(&index, path) => {
                 let lost = Lost { value: value.to_json(), event: *event, source: (*value.origin).clone(), by: by.as_ref().map(|b| (**b).clone()) };
                 for e in out.iter_mut().filter(|e| e.path.starts_with(path) && e.value.is_some()) {
                     e.overridden.push(lost.clone());
