@@ -213,7 +213,7 @@ fn mode_text(h: &Head, o: &ModeOutcome, keys: &[Path], ctx: &Ctx) -> String {
     for c in changes {
         let show = |v: &Option<Value>| v.as_ref().map_or_else(|| "(absent)".to_string(), short);
         out.push_str(&format!("  {}  {} → {}\n", theme.heading(&c.path.to_string()), show(&c.before), show(&c.after)));
-        let line = format!("      {}: {}", c.kind.word(), c.cause);
+        let line = format!("      {}", c.cause);
         out.push_str(&match c.kind {
             crate::upgrade::ChangeKind::Dropped | crate::upgrade::ChangeKind::IgnoredNewDefault | crate::upgrade::ChangeKind::NullNotApplied => {
                 theme.warn(&line)
@@ -270,11 +270,11 @@ fn compare_text(h: &Head, outcomes: &[ModeOutcome], advice: &str, keys: &[Path],
     out.push('\n');
     for o in outcomes {
         out.push_str(&format!(
-            "{:26} {} dropped from the stored config, {} new chart defaults not applied, {} changes\n",
+            "{:26} {} dropped from the stored config, {} not applied from the new chart's defaults, {}\n",
             o.mode.flag(),
             o.dropped_config_values,
             o.ignored_new_defaults,
-            o.changes.len()
+            plural(o.changes.len(), "change")
         ));
     }
     out.push_str(&format!("\n{} {advice}\n", theme.good("recommendation:")));
@@ -296,4 +296,8 @@ fn same_json(a: &Option<Value>, b: &Option<Value>) -> bool {
         (None, None) => true,
         _ => false,
     }
+}
+
+fn plural(n: usize, word: &str) -> String {
+    format!("{n} {word}{}", if n == 1 { "" } else { "s" })
 }

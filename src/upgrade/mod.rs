@@ -250,6 +250,7 @@ pub fn preview_mode(up: &Upgrade, mode: Mode) -> Result<ModeOutcome, UpgradeErro
         }
     };
     let config = user.clone();
+    let compare_with_new_defaults = (mode == Mode::Reuse).then(|| user.clone());
     let mut spec = up.spec.clone();
     if let Some(old) = parent_values {
         // `chart.Values = oldVals`: the new parent's values.yaml is discarded.
@@ -264,8 +265,17 @@ pub fn preview_mode(up: &Upgrade, mode: Mode) -> Result<ModeOutcome, UpgradeErro
         user_nulls: null_paths(&up.user),
     };
     let mut changes = changes(&before, &explanation.values, &explanation.entries, &ctx);
-    if mode == Mode::Reuse {
-        changes.extend(ignored_defaults(&before, &explanation.values, &up.spec.values, &ctx));
+    if let Some(user) = compare_with_new_defaults {
+        let options = Options { skip_schema_validation: true };
+        let with_new = explain_spec(up.chart, &up.spec, user, Recorder::default(), options)?;
+        for ignored in ignored_defaults(&before, &explanation.values, &with_new.values, &ctx) {
+            // One row per key: "not applied" says more than "kept", less than the rest.
+            match changes.iter().position(|c| c.path == ignored.path) {
+                Some(i) if changes[i].kind == ChangeKind::Kept => changes[i] = ignored,
+                Some(_) => {}
+                None => changes.push(ignored),
+            }
+        }
         changes.sort_by(|a, b| path_order(&a.path, &b.path));
     }
     let dropped_config_values = changes.iter().filter(|c| c.kind == ChangeKind::Dropped).count();
@@ -499,32 +509,37 @@ fn cause_absent(ctx: &CauseContext, path: &Path, before: &V, entries: &[Entry]) 
     }
 }
 
-/// `--reuse-values`: new parent defaults that do not reach the templates
-/// because the old values replace the new values.yaml (helm/helm#3655).
-fn ignored_defaults(before: &VMap, after: &VMap, new_defaults: &VMap, ctx: &CauseContext) -> Vec<Change> {
-    let mut defaults = Vec::new();
-    leaves(new_defaults, &Path::root(), &mut defaults);
+/// `--reuse-values`: what the new chart's values.yaml would give but does not,
+/// because the old values replace it (helm/helm#3655). `with_new_defaults` is
+/// the same upgrade over the new chart's own values (what
+/// `--reset-then-reuse-values` computes), so every difference is caused by
+/// the replacement.
+fn ignored_defaults(before: &VMap, after: &VMap, with_new_defaults: &VMap, ctx: &CauseContext) -> Vec<Change> {
+    let (mut ours, mut theirs) = (Vec::new(), Vec::new());
+    leaves(after, &Path::root(), &mut ours);
+    leaves(with_new_defaults, &Path::root(), &mut theirs);
+    let mut paths: Vec<&Path> = ours.iter().map(|(p, _)| p).collect();
+    paths.extend(theirs.iter().map(|(p, _)| p).filter(|p| get(after, p).is_none()));
     let mut out = Vec::new();
-    for (path, nv) in defaults {
-        let now = get(after, &path);
-        let stale = match now {
-            None => true,
-            Some(v) => matches!(&*v.origin, Source::StoredChart { .. }) && !same(v, nv),
+    for path in paths {
+        let (now, new) = (get(after, path), get(with_new_defaults, path));
+        let differs = match (now, new) {
+            (Some(a), Some(b)) => !same(a, b),
+            (None, None) => false,
+            _ => true,
         };
-        if !stale || ctx.user_nulls.contains_key(&path) {
+        if !differs || ctx.user_nulls.contains_key(path) {
             continue;
         }
-        let was = get(before, &path);
+        let would = new.map_or_else(|| "would not have this key".to_string(), |v| format!("gives {}", go_v(v)));
         out.push(Change {
-            path,
-            before: was.map(V::to_json),
+            path: path.clone(),
+            before: get(before, path).map(V::to_json),
             after: now.map(V::to_json),
             kind: ChangeKind::IgnoredNewDefault,
             cause: format!(
-                "new default not applied: {} sets {}, but --reuse-values replaces the new chart's values.yaml with revision {}'s values (helm/helm#3655)",
-                ctx.chart,
-                go_v(nv),
-                ctx.revision
+                "new default not applied: with its own values.yaml, {} {would}; --reuse-values replaces that file with revision {}'s values (helm/helm#3655)",
+                ctx.chart, ctx.revision
             ),
         });
     }

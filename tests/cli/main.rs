@@ -10,3 +10,4 @@ mod decode_files;
 mod explain_cmd;
 mod history;
 mod patch_cmd;
+mod upgrade_cmd;

@@ -1,0 +1,163 @@
+//! `upgrade-preview` (values part): Helm's baseline for every state of a
+//! history, the value modes as the user sees them, the JSON contract, and
+//! reading the release from a cluster with GETs only.
+
+use serde_json::Value;
+
+use crate::support::fake_api::{FakeApi, as_served};
+use crate::support::{fails, fixture, json, ok, releasex, run};
+
+const SECRET_HOOK: &str = "tests/fixtures/charts/secret-hook";
+const PARENT_V2: &str = "tests/fixtures/charts/parent-v2";
+const PARENT_HISTORY: &str = "tests/fixtures/releases/parent-3-revisions.list.json";
+
+fn preview_json(release: &str, chart: &str, file: &str, extra: &[&str]) -> Value {
+    let mut args = vec!["upgrade-preview", release, chart, "--release-file", file, "--values-only", "-o", "json"];
+    args.extend_from_slice(extra);
+    json(&ok(&args))
+}
+
+#[test]
+fn baseline_follows_helms_prepare_upgrade_for_every_real_history() {
+    // (history, baseline revision, its status, the revision the upgrade writes)
+    let table = [
+        ("secret-hook.list.json", 3, "deployed", 4),
+        ("history/failed-last.list.json", 2, "deployed", 4),
+        ("history/failed-upgrade-real.list.json", 2, "deployed", 4),
+        ("history/failed-install.list.json", 1, "failed", 2),
+        ("history/rollback.list.json", 4, "deployed", 5),
+    ];
+    for (file, revision, status, next) in table {
+        let doc = preview_json("demo", SECRET_HOOK, &format!("tests/fixtures/releases/{file}"), &[]);
+        assert_eq!(doc["baseline"]["revision"], revision, "{file}");
+        assert_eq!(doc["baseline"]["status"], status, "{file}");
+        assert_eq!(doc["revision"], next, "{file}");
+        assert!(doc["baseline"]["reason"].as_str().is_some_and(|r| !r.is_empty()), "{file}");
+    }
+}
+
+#[test]
+fn pending_and_uninstalled_histories_fail_as_helm_upgrade_fails_with_the_remedy() {
+    let err = fails(&["upgrade-preview", "demo", SECRET_HOOK, "--release-file", "tests/fixtures/releases/history/pending.list.json"]);
+    assert!(err.contains("UPGRADE FAILED: another operation (install/upgrade/rollback) is in progress"), "{err}");
+    assert!(err.contains("helm rollback demo 2"), "{err}");
+    let err = fails(&["upgrade-preview", "demo", SECRET_HOOK, "--release-file", "tests/fixtures/releases/history/uninstalled.list.json"]);
+    assert!(err.contains("UPGRADE FAILED: \"demo\" has no deployed releases"), "{err}");
+    let err = fails(&["upgrade-preview", "nosuch", SECRET_HOOK, "--release-file", PARENT_HISTORY]);
+    assert!(err.contains("nosuch"), "{err}");
+}
+
+/// Real records with their status edited (Helm cannot be made to leave
+/// these states behind on purpose): one file per revision in a directory.
+fn edited_history(statuses: &[&str]) -> tempfile::TempDir {
+    let text = std::fs::read_to_string(fixture("releases/parent-3-revisions.releases.json")).unwrap();
+    let records: Vec<Value> = serde_json::from_str(&text).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    for (mut r, status) in records.into_iter().zip(statuses) {
+        r["info"]["status"] = Value::String(status.to_string());
+        let v = r["version"].as_i64().unwrap();
+        std::fs::write(dir.path().join(format!("rev{v}.json")), serde_json::to_string(&r).unwrap()).unwrap();
+    }
+    dir
+}
+
+#[test]
+fn baseline_for_edited_statuses_follows_helm() {
+    let baseline = |statuses: &[&str]| -> Result<(i64, i64), String> {
+        let dir = edited_history(statuses);
+        let path = dir.path().display().to_string();
+        let r = run(releasex().args(["upgrade-preview", "rel", PARENT_V2, "--release-file", &path, "--values-only", "-o", "json"]));
+        if r.code != 0 {
+            assert!(!r.stderr.contains("panicked"), "{}", r.stderr);
+            return Err(r.stderr);
+        }
+        let doc = json(&r.stdout);
+        Ok((doc["baseline"]["revision"].as_i64().unwrap(), doc["revision"].as_i64().unwrap()))
+    };
+    assert_eq!(baseline(&["superseded", "superseded", "superseded"]), Ok((3, 4)));
+    // A corrupted history with two deployed revisions: the highest wins.
+    assert_eq!(baseline(&["deployed", "deployed", "failed"]), Ok((2, 4)));
+    assert_eq!(baseline(&["failed", "failed", "failed"]), Ok((3, 4)));
+    for pending in ["pending-install", "pending-upgrade", "pending-rollback"] {
+        let err = baseline(&["superseded", "deployed", pending]).unwrap_err();
+        assert!(err.contains("another operation (install/upgrade/rollback) is in progress"), "{pending}: {err}");
+    }
+    for last in ["uninstalled", "uninstalling", "unknown"] {
+        let err = baseline(&["superseded", "superseded", last]).unwrap_err();
+        assert!(err.contains("\"rel\" has no deployed releases"), "{last}: {err}");
+    }
+}
+
+#[test]
+fn set_without_repeating_values_shows_what_the_default_mode_drops() {
+    let out = ok(&["upgrade-preview", "rel", PARENT_V2, "--release-file", PARENT_HISTORY, "--set", "image.tag=2.0", "--values-only"]);
+    insta::assert_snapshot!(out);
+}
+
+#[test]
+fn compare_modes_explains_the_set_drops_my_values_accident() {
+    let out = ok(&["upgrade-preview", "rel", PARENT_V2, "--release-file", PARENT_HISTORY, "--set", "image.tag=2.0", "--compare-modes", "--values-only"]);
+    insta::assert_snapshot!(out);
+}
+
+#[test]
+fn json_contract_has_the_documented_keys() {
+    let doc = preview_json("rel", PARENT_V2, PARENT_HISTORY, &["--set", "image.tag=2.0", "--reuse-values"]);
+    for key in ["release", "baseline", "revision", "mode", "values", "config", "changes", "warnings"] {
+        assert!(doc.get(key).is_some(), "missing {key}: {doc}");
+    }
+    assert_eq!(doc["mode"], "reuse");
+    assert_eq!(doc["config"]["image"]["tag"], "2.0");
+    let change = &doc["changes"].as_array().unwrap()[0];
+    for key in ["path", "before", "after", "kind", "cause"] {
+        assert!(change.get(key).is_some(), "missing {key} in a change: {change}");
+    }
+    let all = preview_json("rel", PARENT_V2, PARENT_HISTORY, &["--set", "image.tag=2.0", "--compare-modes"]);
+    let modes = all["modes"].as_object().unwrap();
+    assert_eq!(modes.keys().collect::<Vec<_>>(), ["default", "reuse", "reset", "reset-then-reuse"]);
+    for (word, m) in modes {
+        assert_eq!(&m["mode"], word);
+        assert!(m.get("values").is_some() && m.get("config").is_some() && m.get("changes").is_some());
+    }
+    assert!(all["recommendation"].as_str().unwrap().contains("--reset-then-reuse-values"), "{}", all["recommendation"]);
+}
+
+#[test]
+fn several_mode_flags_are_resolved_as_helm_does_with_a_warning() {
+    let r = run(releasex().args(["upgrade-preview", "rel", PARENT_V2, "--release-file", PARENT_HISTORY, "--reuse-values", "--reset-values", "--values-only", "-o", "json"]));
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(json(&r.stdout)["mode"], "reset");
+    assert!(r.stderr.contains("--reuse-values is ignored because --reset-values is given"), "{}", r.stderr);
+}
+
+#[test]
+fn key_limits_the_values_config_and_changes_shown() {
+    let doc = preview_json("rel", PARENT_V2, PARENT_HISTORY, &["--set", "image.tag=2.0", "--key", "image"]);
+    let changes = doc["changes"].as_array().unwrap();
+    assert_eq!(changes.len(), 1, "{changes:?}");
+    assert_eq!(changes[0]["path"], "image.tag");
+}
+
+#[test]
+fn without_values_only_a_note_says_what_is_not_covered_yet() {
+    let r = run(releasex().args(["upgrade-preview", "rel", PARENT_V2, "--release-file", PARENT_HISTORY]));
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stderr.contains("rendering the chart and the per-object patches are not implemented yet"), "{}", r.stderr);
+}
+
+#[test]
+fn reads_the_release_from_the_cluster_with_gets_only() {
+    let text = std::fs::read_to_string(fixture("releases/parent-3-revisions.list.json")).unwrap();
+    let items = serde_json::from_str::<Value>(&text).unwrap()["items"].as_array().unwrap().clone();
+    let objects: Vec<Value> = items.into_iter().enumerate().map(|(i, o)| as_served(o, "team-a", i + 1)).collect();
+    let api = FakeApi::start(objects);
+    let dir = tempfile::tempdir().unwrap();
+    let kubeconfig = api.write_kubeconfig(dir.path(), "team-a");
+    let r = run(releasex().env("KUBECONFIG", &kubeconfig).args(["upgrade-preview", "rel", PARENT_V2, "--set", "image.tag=2.0", "--values-only", "-o", "json"]));
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let doc = json(&r.stdout);
+    assert_eq!(doc["baseline"]["revision"], 3);
+    assert_eq!(doc["values"]["image"]["tag"], "2.0");
+    api.assert_read_only();
+    assert!(!api.requests().is_empty());
+}
