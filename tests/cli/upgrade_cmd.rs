@@ -94,10 +94,41 @@ fn set_without_repeating_values_shows_what_the_default_mode_drops() {
     insta::assert_snapshot!(out);
 }
 
+/// The README's example (examples/upgrade: installed by real Helm with -f prod.yaml).
+const EXAMPLE: &str = "examples/upgrade/web-release.json";
+
 #[test]
 fn compare_modes_explains_the_set_drops_my_values_accident() {
-    let out = ok(&["upgrade-preview", "rel", PARENT_V2, "--release-file", PARENT_HISTORY, "--set", "image.tag=2.0", "--compare-modes", "--values-only"]);
+    let out = ok(&["upgrade-preview", "web", PARENT_V2, "--release-file", EXAMPLE, "--set", "image.tag=2.0", "--compare-modes", "--values-only"]);
     insta::assert_snapshot!(out);
+}
+
+#[test]
+fn reuse_values_lists_the_new_defaults_it_does_not_apply() {
+    let doc = preview_json("web", PARENT_V2, EXAMPLE, &["--set", "image.tag=2.0", "--reuse-values"]);
+    let ignored: Vec<&str> = doc["changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["kind"] == "ignored-new-default")
+        .map(|c| c["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(ignored, ["newKey", "port", "sub1.keep"]);
+    // The stored config keeps prod.yaml's values under the new flag.
+    assert_eq!(doc["config"], serde_json::json!({"image": {"tag": "2.0"}, "keepme": "from-prod-file", "nested": {"a": 10}, "replicaCount": 3}));
+}
+
+#[test]
+fn reuse_values_with_a_null_warns_that_the_old_value_stays() {
+    let r = run(releasex().args(["upgrade-preview", "web", PARENT_V2, "--release-file", EXAMPLE, "--set", "keepme=null", "--reuse-values", "--values-only", "-o", "json"]));
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let doc = json(&r.stdout);
+    assert_eq!(doc["values"]["keepme"], "from-prod-file");
+    assert!(doc["config"].get("keepme").is_none(), "{}", doc["config"]);
+    let warnings = doc["warnings"].to_string();
+    assert!(warnings.contains("helm/helm#30765") && warnings.contains("write null for keepme into the stored config of revision 1"), "{warnings}");
+    let change = doc["changes"].as_array().unwrap().iter().find(|c| c["path"] == "keepme").unwrap().clone();
+    assert_eq!(change["kind"], "null-not-applied");
 }
 
 #[test]
