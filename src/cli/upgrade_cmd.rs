@@ -20,6 +20,8 @@ use crate::values::tree::map_to_json;
 
 pub fn run(args: &UpgradePreviewArgs, ctx: &Ctx) -> anyhow::Result<Outcome> {
     let keys: Vec<Path> = args.keys.iter().map(|k| Path::parse(k).map_err(anyhow::Error::msg)).collect::<anyhow::Result<_>>()?;
+    // helm: pkg/action/upgrade.go (the regex details are dropped from the message)
+    anyhow::ensure!(release::is_valid_release_name(&args.release), "release name is invalid: {}", args.release);
     let chart = crate::chart::load(&args.chart)?;
     let source = SourceArgs { files: args.release_files.clone(), driver: args.driver, sql_connection: args.sql_connection.clone() };
     let loaded = inputs::load(&source, Some(&args.release), ctx)?;

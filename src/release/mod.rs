@@ -203,3 +203,31 @@ pub fn decode_revision(
 pub fn decode_history(records: Vec<StoredRecord>, name: Option<&str>, place: &str) -> Result<Vec<DecodedRecord>, ReleaseError> {
     candidates(records, name, place)?.into_iter().map(Candidate::decode).collect()
 }
+
+/// Helm's `chartutil.ValidateReleaseName`: 1 to 53 characters, DNS-1123
+/// labels joined by dots (`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`).
+pub fn is_valid_release_name(name: &str) -> bool {
+    let label_ok = |l: &str| {
+        let b = l.as_bytes();
+        !b.is_empty()
+            && b.iter().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == b'-')
+            && b[0] != b'-'
+            && b[b.len() - 1] != b'-'
+    };
+    !name.is_empty() && name.len() <= 53 && name.split('.').all(label_ok)
+}
+
+#[cfg(test)]
+mod name_tests {
+    use super::is_valid_release_name;
+
+    #[test]
+    fn release_names_follow_helms_rule() {
+        for ok in ["web", "a", "web-1", "my.release", "0abc", &"a".repeat(53)] {
+            assert!(is_valid_release_name(ok), "{ok}");
+        }
+        for bad in ["", "Web", "-web", "web-", "we_b", "a..b", ".a", "a.", &"a".repeat(54), "wéb"] {
+            assert!(!is_valid_release_name(bad), "{bad}");
+        }
+    }
+}

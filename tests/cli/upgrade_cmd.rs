@@ -192,3 +192,15 @@ fn reads_the_release_from_the_cluster_with_gets_only() {
     api.assert_read_only();
     assert!(!api.requests().is_empty());
 }
+
+#[test]
+fn bad_names_charts_and_records_fail_with_a_clear_error() {
+    let err = fails(&["upgrade-preview", "Web_1", PARENT_V2, "--release-file", EXAMPLE]);
+    assert!(err.contains("release name is invalid: Web_1"), "{err}");
+    let err = fails(&["upgrade-preview", "web", "tests/no-such-chart", "--release-file", EXAMPLE]);
+    assert!(err.contains("tests/no-such-chart"), "{err}");
+    let err = fails(&["upgrade-preview", "demo", PARENT_V2, "--release-file", "tests/fixtures/releases/bad/truncated-gzip.json"]);
+    assert!(err.contains("truncated-gzip.json"), "{err}");
+    let err = fails(&["upgrade-preview", "web", PARENT_V2, "--release-file", EXAMPLE, "--set", "a[x]=1"]);
+    assert!(err.contains("failed parsing --set data") && err.contains("strconv.Atoi"), "{err}");
+}
