@@ -9,6 +9,7 @@ pub mod cluster;
 pub mod explain;
 pub mod manifest;
 pub mod patch;
+pub mod preview;
 pub mod release;
 pub mod upgrade;
 pub mod values;

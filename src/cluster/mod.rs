@@ -2,6 +2,10 @@
 //! construction: the client is private and the only operations offered are
 //! GET and LIST; nothing here can create, update, patch or delete.
 
+mod objects;
+
+pub use objects::{ApiResource, Discovery, ObjectRef};
+
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 

@@ -173,6 +173,24 @@ pub fn helm_patch(original: &Value, modified: &Value, current: &Value, opts: Opt
     }
 }
 
+/// The object the API server would hold after `patch` is applied to
+/// `current`, with the same patch metadata [`helm_patch`] used.
+pub fn apply_helm_patch(current: &Value, patch: &HelmPatch, opts: Options<'_>) -> Result<Value, HelmPatchError> {
+    let (api_version, kind) = type_of(current, current);
+    let object = format!("{kind} {}", str_at(current, "/metadata/name"));
+    match patch.patch_type {
+        PatchType::Strategic => {
+            let err = |source| HelmPatchError::Strategic { object: object.clone(), source };
+            match (opts.openapi.and_then(|o| o.for_kind(api_version, kind)), builtin_kind(api_version, kind)) {
+                (Some(lookup), _) => strategic::apply(current, &patch.patch, &lookup).map_err(err),
+                (None, Some(b)) => strategic::apply(current, &patch.patch, &b.meta).map_err(err),
+                (None, None) => Err(HelmPatchError::NoMetadata { object, api_version: api_version.into(), kind: kind.into() }),
+            }
+        }
+        PatchType::Merge => jsonmerge::apply(current, &patch.patch).map_err(|source| HelmPatchError::Merge { object, source }),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

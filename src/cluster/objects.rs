@@ -1,0 +1,146 @@
+//! Discovery (which kinds the server serves, namespaced or not, and its
+//! version) and reading single objects, many at once with a bounded pool.
+//! GET only, like the rest of this module.
+
+use futures::stream::{self, StreamExt};
+use serde_json::Value;
+
+use super::{ClusterError, ReadOnlyCluster};
+
+/// One served kind.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ApiResource {
+    /// `""` for the core group.
+    pub group: String,
+    pub version: String,
+    pub kind: String,
+    /// The URL name (`deployments`).
+    pub plural: String,
+    pub namespaced: bool,
+}
+
+impl ApiResource {
+    pub fn api_version(&self) -> String {
+        if self.group.is_empty() { self.version.clone() } else { format!("{}/{}", self.group, self.version) }
+    }
+}
+
+/// What the server serves.
+#[derive(Debug, Clone, Default)]
+pub struct Discovery {
+    /// `gitVersion` of `/version` (`v1.33.0`).
+    pub server_version: String,
+    pub resources: Vec<ApiResource>,
+    /// Every served group/version, in discovery order.
+    pub group_versions: Vec<String>,
+}
+
+impl Discovery {
+    /// The resource serving `api_version` + `kind` (Helm's REST mapping is by
+    /// exact group, version and kind).
+    pub fn find(&self, api_version: &str, kind: &str) -> Option<&ApiResource> {
+        self.resources.iter().find(|r| r.kind == kind && r.api_version() == api_version)
+    }
+
+    /// `--api-versions` entries as Helm's capabilities list them: every
+    /// group/version, and every group/version/Kind.
+    pub fn api_versions(&self) -> Vec<String> {
+        let mut out = self.group_versions.clone();
+        for r in &self.resources {
+            let gvk = format!("{}/{}", r.api_version(), r.kind);
+            if !out.contains(&gvk) {
+                out.push(gvk);
+            }
+        }
+        out
+    }
+}
+
+/// An object to read: which resource, where, which name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ObjectRef {
+    pub resource: ApiResource,
+    pub namespace: Option<String>,
+    pub name: String,
+}
+
+impl ObjectRef {
+    fn path(&self) -> String {
+        let base = if self.resource.group.is_empty() {
+            format!("/api/{}", self.resource.version)
+        } else {
+            format!("/apis/{}/{}", self.resource.group, self.resource.version)
+        };
+        match (&self.namespace, self.resource.namespaced) {
+            (Some(ns), true) => format!("{base}/namespaces/{ns}/{}/{}", self.resource.plural, self.name),
+            _ => format!("{base}/{}/{}", self.resource.plural, self.name),
+        }
+    }
+}
+
+impl ReadOnlyCluster {
+    /// `/version`, `/api`, `/apis` and every served group/version's resource
+    /// list (read concurrently). Subresources (`deployments/scale`) are skipped.
+    pub async fn discover(&self) -> Result<Discovery, ClusterError> {
+        let version = self.get_json("/version").await?;
+        let server_version = version.get("gitVersion").and_then(Value::as_str).unwrap_or_default().to_string();
+        let mut group_versions: Vec<(String, String, String)> = Vec::new(); // (group, version, path)
+        let core = self.get_json("/api").await?;
+        for v in core.get("versions").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str) {
+            group_versions.push((String::new(), v.to_string(), format!("/api/{v}")));
+        }
+        let groups = self.get_json("/apis").await?;
+        for g in groups.get("groups").and_then(Value::as_array).into_iter().flatten() {
+            let name = g.get("name").and_then(Value::as_str).unwrap_or_default();
+            for v in g.get("versions").and_then(Value::as_array).into_iter().flatten() {
+                if let Some(version) = v.get("version").and_then(Value::as_str) {
+                    group_versions.push((name.to_string(), version.to_string(), format!("/apis/{name}/{version}")));
+                }
+            }
+        }
+        let lists: Vec<Result<Value, ClusterError>> =
+            stream::iter(group_versions.iter().map(|(_, _, path)| self.get_json(path))).buffered(16).collect().await;
+        let mut resources = Vec::new();
+        for ((group, version, _), list) in group_versions.iter().zip(lists) {
+            let list = list?;
+            for r in list.get("resources").and_then(Value::as_array).into_iter().flatten() {
+                let plural = r.get("name").and_then(Value::as_str).unwrap_or_default();
+                if plural.contains('/') || plural.is_empty() {
+                    continue;
+                }
+                resources.push(ApiResource {
+                    group: group.clone(),
+                    version: version.clone(),
+                    kind: r.get("kind").and_then(Value::as_str).unwrap_or_default().to_string(),
+                    plural: plural.to_string(),
+                    namespaced: r.get("namespaced").and_then(Value::as_bool).unwrap_or(false),
+                });
+            }
+        }
+        let group_versions = group_versions
+            .into_iter()
+            .map(|(g, v, _)| if g.is_empty() { v } else { format!("{g}/{v}") })
+            .collect();
+        Ok(Discovery { server_version, resources, group_versions })
+    }
+
+    /// Reads each object (`None` when the server says 404), at most
+    /// `concurrency` requests at a time; results in the order asked.
+    pub async fn get_objects(&self, refs: &[ObjectRef], concurrency: usize) -> Vec<Result<Option<Value>, ClusterError>> {
+        stream::iter(refs.iter().map(|r| self.get_object(r))).buffered(concurrency.max(1)).collect().await
+    }
+
+    async fn get_object(&self, r: &ObjectRef) -> Result<Option<Value>, ClusterError> {
+        match self.get_json(&r.path()).await {
+            Ok(v) => Ok(Some(v)),
+            Err(ClusterError::PathNotFound { .. }) => Ok(None),
+            Err(ClusterError::ForbiddenPath { message, .. }) => Err(ClusterError::Forbidden {
+                verb: "get",
+                resource: "objects",
+                namespace: r.namespace.clone().unwrap_or_default(),
+                message,
+            }),
+            Err(e) => Err(e),
+        }
+    }
+}

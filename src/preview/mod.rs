@@ -1,0 +1,486 @@
+//! `upgrade-preview`'s object plan: for every object of the new render and
+//! of the baseline manifest, what `helm upgrade` does with it (create,
+//! update with which patch, leave, delete, keep, adopt, or fail on
+//! ownership), the drift of the live object, and server-side apply
+//! conflicts. Pure: the caller renders and reads the live objects.
+//! helm: pkg/action/upgrade.go performUpgrade; pkg/kube/client.go update;
+//! pkg/action/validate.go
+
+mod drift;
+mod ignore;
+mod ownership;
+
+use std::collections::HashMap;
+
+use serde_json::Value;
+
+pub use drift::Drift;
+pub use ignore::{IgnoreRule, parse_ignore};
+pub use ownership::{add_ownership, check_ownership};
+
+use crate::patch::helm::{self as helm_patch, HelmPatch, PatchType};
+use crate::patch::meta::OpenApiV2Meta;
+
+/// How Helm applies objects in this upgrade.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ApplyMethod {
+    ClientSide,
+    ServerSide,
+}
+
+/// `--server-side auto|true|false` resolved like Helm's
+/// `getUpgradeServerSideValue`: auto follows the last revision's
+/// `apply_method`, where empty (Helm 3 records) means client-side.
+pub fn apply_method(flag: &str, last_revision_method: Option<&str>) -> Result<ApplyMethod, String> {
+    match flag {
+        "auto" => Ok(if last_revision_method == Some("ssa") { ApplyMethod::ServerSide } else { ApplyMethod::ClientSide }),
+        "true" => Ok(ApplyMethod::ServerSide),
+        "false" => Ok(ApplyMethod::ClientSide),
+        other => Err(format!("invalid/unknown release server-side apply method: {other}")),
+    }
+}
+
+/// An object of a manifest, with the template it came from.
+#[derive(Debug, Clone)]
+pub struct ManifestObject {
+    pub source: String,
+    /// Namespace already defaulted for namespaced kinds.
+    pub object: Value,
+}
+
+impl ManifestObject {
+    fn str_at(&self, pointer: &str) -> &str {
+        self.object.pointer(pointer).and_then(Value::as_str).unwrap_or("")
+    }
+    pub fn api_version(&self) -> &str {
+        self.str_at("/apiVersion")
+    }
+    pub fn kind(&self) -> &str {
+        self.str_at("/kind")
+    }
+    pub fn name(&self) -> &str {
+        self.str_at("/metadata/name")
+    }
+    pub fn namespace(&self) -> Option<&str> {
+        self.object.pointer("/metadata/namespace").and_then(Value::as_str).filter(|s| !s.is_empty())
+    }
+    fn group(&self) -> &str {
+        group_of(self.api_version())
+    }
+    /// Helm's `objectKey`: includes the version.
+    fn key(&self) -> LiveKey {
+        LiveKey::of(&self.object)
+    }
+    /// Helm's `isMatchingInfo`: name, namespace, group and kind; not the version.
+    fn matches(&self, other: &ManifestObject) -> bool {
+        self.name() == other.name() && self.namespace() == other.namespace() && self.kind() == other.kind() && self.group() == other.group()
+    }
+}
+
+fn group_of(api_version: &str) -> &str {
+    api_version.rsplit_once('/').map_or("", |(g, _)| g)
+}
+
+/// Identifies a live object: apiVersion, kind, namespace, name.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct LiveKey {
+    pub api_version: String,
+    pub kind: String,
+    pub namespace: Option<String>,
+    pub name: String,
+}
+
+impl LiveKey {
+    pub fn of(object: &Value) -> LiveKey {
+        let s = |p: &str| object.pointer(p).and_then(Value::as_str).unwrap_or("").to_string();
+        let ns = s("/metadata/namespace");
+        LiveKey { api_version: s("/apiVersion"), kind: s("/kind"), namespace: (!ns.is_empty()).then_some(ns), name: s("/metadata/name") }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Action {
+    Create,
+    Update,
+    Unchanged,
+    Delete,
+    Keep,
+    Adopt,
+    Conflict,
+}
+
+impl Action {
+    pub fn word(self) -> &'static str {
+        match self {
+            Action::Create => "create",
+            Action::Update => "update",
+            Action::Unchanged => "unchanged",
+            Action::Delete => "delete",
+            Action::Keep => "keep",
+            Action::Adopt => "adopt",
+            Action::Conflict => "conflict",
+        }
+    }
+
+    /// Whether the action changes the cluster.
+    pub fn changes(self) -> bool {
+        !matches!(self, Action::Unchanged | Action::Keep)
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PlanPatchType {
+    Strategic,
+    Merge,
+    Apply,
+}
+
+impl PlanPatchType {
+    pub fn word(self) -> &'static str {
+        match self {
+            PlanPatchType::Strategic => "strategic",
+            PlanPatchType::Merge => "merge",
+            PlanPatchType::Apply => "apply",
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct ObjectPlan {
+    pub api_version: String,
+    pub kind: String,
+    pub namespace: Option<String>,
+    pub name: String,
+    pub source: String,
+    pub action: Action,
+    pub patch_type: Option<PlanPatchType>,
+    /// The request body Helm sends (a patch, or the apply body).
+    pub patch: Option<Value>,
+    /// The live object, and what it becomes (for `--diff`).
+    pub live: Option<Value>,
+    pub predicted: Option<Value>,
+    pub drift: Vec<Drift>,
+    /// Server-side apply conflicts, as the API server would name them.
+    pub conflicts: Vec<String>,
+    pub notes: Vec<String>,
+}
+
+/// What the upgrade does, object by object, in Helm's order: targets in
+/// install order, then deletions in the baseline manifest's order.
+#[derive(Debug, Clone, Default)]
+pub struct Plan {
+    pub objects: Vec<ObjectPlan>,
+    /// Helm's error when the upgrade would fail (ownership, conflicts).
+    pub failure: Option<String>,
+    pub warnings: Vec<String>,
+}
+
+impl Plan {
+    pub fn count(&self, action: Action) -> usize {
+        self.objects.iter().filter(|o| o.action == action).count()
+    }
+}
+
+pub struct PlanInput<'a> {
+    pub release: &'a str,
+    pub namespace: &'a str,
+    /// The new render, in install order.
+    pub targets: &'a [ManifestObject],
+    /// The baseline revision's manifest, in its order.
+    pub originals: &'a [ManifestObject],
+    /// Live objects by key; absent = not found.
+    pub live: &'a HashMap<LiveKey, Value>,
+    pub method: ApplyMethod,
+    pub take_ownership: bool,
+    pub force_conflicts: bool,
+    pub openapi: Option<&'a OpenApiV2Meta>,
+}
+
+pub fn plan(input: &PlanInput) -> Plan {
+    let mut out = Plan::default();
+    let original_keys: Vec<LiveKey> = input.originals.iter().map(ManifestObject::key).collect();
+    let mut errors: Vec<String> = Vec::new();
+    for target in input.targets {
+        let mut modified = target.object.clone();
+        add_ownership(&mut modified, input.release, input.namespace);
+        let live = input.live.get(&target.key());
+        let mut p = ObjectPlan {
+            api_version: target.api_version().to_string(),
+            kind: target.kind().to_string(),
+            namespace: target.namespace().map(str::to_string),
+            name: target.name().to_string(),
+            source: target.source.clone(),
+            action: Action::Create,
+            patch_type: None,
+            patch: None,
+            live: live.cloned(),
+            predicted: None,
+            drift: Vec::new(),
+            conflicts: Vec::new(),
+            notes: Vec::new(),
+        };
+        let in_baseline = original_keys.contains(&target.key());
+        let original = input.originals.iter().find(|o| o.matches(target));
+        let Some(live) = live else {
+            // Absent: created (an object of the baseline deleted out of band is silently recreated).
+            if original.is_some() {
+                p.notes.push("in the previous release but missing from the cluster: Helm creates it again".into());
+            }
+            if input.method == ApplyMethod::ServerSide {
+                p.patch_type = Some(PlanPatchType::Apply);
+                p.patch = Some(apply_body(&modified));
+            }
+            p.predicted = Some(modified);
+            out.objects.push(p);
+            continue;
+        };
+        // Exists but is not in the baseline manifest (by Helm's objectKey, version included).
+        let mut adopted = false;
+        if !in_baseline {
+            if input.take_ownership {
+                adopted = true;
+                p.notes.push("exists in the cluster but not in the previous release: --take-ownership adopts it without checking its owner".into());
+            } else if let Err(why) = check_ownership(live, input.release, input.namespace) {
+                let ns = p.namespace.clone().unwrap_or_default();
+                let message = format!("{} {:?} in namespace {:?} exists and cannot be imported into the current release: {why}", p.kind, p.name, ns);
+                p.action = Action::Conflict;
+                p.notes.push(message.clone());
+                out.failure.get_or_insert_with(|| format!("UPGRADE FAILED: unable to continue with update: {message}"));
+                out.objects.push(p);
+                continue;
+            } else {
+                adopted = true;
+                p.notes.push("exists in the cluster with this release's ownership metadata but not in the previous release: Helm adopts it".into());
+            }
+        }
+        // Helm matches the original by group/kind/namespace/name; an adopted
+        // object without one gets a copy of the target (with ownership) as original.
+        let original_value = original.map_or_else(|| modified.clone(), |o| o.object.clone());
+        match input.method {
+            ApplyMethod::ClientSide => {
+                let opts = helm_patch::Options { openapi: input.openapi, ..Default::default() };
+                match helm_patch::helm_patch(&original_value, &modified, live, opts) {
+                    Ok(hp) => {
+                        let changed = !hp.is_empty();
+                        p.patch_type = Some(match hp.patch_type {
+                            PatchType::Strategic => PlanPatchType::Strategic,
+                            PatchType::Merge => PlanPatchType::Merge,
+                        });
+                        if hp.patch_type == PatchType::Merge {
+                            p.notes.push("custom resource: Helm sends the two-way JSON merge patch previous manifest -> new manifest, so edits made in the cluster survive unless the chart changed that field".into());
+                        }
+                        let predicted = predict(live, &hp, input.openapi);
+                        // A patch that changes nothing is still sent (e.g. the
+                        // ownership metadata in every custom resource's two-way patch).
+                        let no_op = changed && drift::body_matches_live(&predicted, live) && drift::body_matches_live(live, &predicted);
+                        if no_op {
+                            p.notes.push("Helm still sends this patch, but it changes nothing in the live object".into());
+                        }
+                        let changed = changed && !no_op;
+                        p.predicted = Some(predicted);
+                        p.drift = drift::drift(&original_value, live, &modified, hp.patch_type == PatchType::Merge);
+                        p.patch = Some(hp.patch);
+                        p.action = match (adopted, changed) {
+                            (true, _) => Action::Adopt,
+                            (false, true) => Action::Update,
+                            (false, false) => Action::Unchanged,
+                        };
+                    }
+                    Err(e) => {
+                        p.action = Action::Conflict;
+                        p.notes.push(format!("failed to create patch: {e}"));
+                        errors.push(format!("failed to create patch: {e}"));
+                    }
+                }
+            }
+            ApplyMethod::ServerSide => {
+                let body = apply_body(&modified);
+                let changed = !drift::body_matches_live(&body, live);
+                p.patch_type = Some(PlanPatchType::Apply);
+                p.drift = drift::drift(&original_value, live, &modified, false);
+                p.predicted = Some(drift::overlay(live, &body));
+                p.patch = Some(body);
+                p.action = match (adopted, changed) {
+                    (true, _) => Action::Adopt,
+                    (false, true) => Action::Update,
+                    (false, false) => Action::Unchanged,
+                };
+                if !p.conflicts.is_empty() && !input.force_conflicts {
+                    errors.push(format!("conflict occurred while applying object {}/{}", p.namespace.clone().unwrap_or_default(), p.name));
+                }
+            }
+        }
+        out.objects.push(p);
+    }
+    // Deletions: baseline objects no target matches (version ignored), in the baseline's order.
+    let mut deletions = Vec::new();
+    for original in input.originals {
+        if input.targets.iter().any(|t| t.matches(original)) {
+            continue;
+        }
+        let mut p = ObjectPlan {
+            api_version: original.api_version().to_string(),
+            kind: original.kind().to_string(),
+            namespace: original.namespace().map(str::to_string),
+            name: original.name().to_string(),
+            source: original.source.clone(),
+            action: Action::Delete,
+            patch_type: None,
+            patch: None,
+            live: None,
+            predicted: None,
+            drift: Vec::new(),
+            conflicts: Vec::new(),
+            notes: Vec::new(),
+        };
+        match input.live.get(&original.key()) {
+            None => {
+                out.warnings.push(format!(
+                    "{} {} is no longer in the chart and is already gone from the cluster: nothing to delete",
+                    p.kind, p.name
+                ));
+                continue;
+            }
+            Some(live) => {
+                let policy = live.pointer("/metadata/annotations/helm.sh~1resource-policy").and_then(Value::as_str);
+                if policy == Some("keep") {
+                    p.action = Action::Keep;
+                    p.notes.push("no longer in the chart, but the live object has helm.sh/resource-policy: keep, so Helm leaves it (and it is no longer managed)".into());
+                }
+                p.live = Some(live.clone());
+            }
+        }
+        deletions.push(p);
+    }
+    if !errors.is_empty() {
+        out.failure.get_or_insert_with(|| format!("UPGRADE FAILED: {}", errors.join(" && ")));
+        for d in deletions.iter_mut().filter(|d| d.action == Action::Delete) {
+            d.notes.push("Helm deletes nothing when an update failed".into());
+        }
+    }
+    out.objects.extend(deletions);
+    out
+}
+
+fn predict(live: &Value, hp: &HelmPatch, openapi: Option<&OpenApiV2Meta>) -> Value {
+    if hp.is_empty() {
+        return live.clone();
+    }
+    let opts = helm_patch::Options { openapi, ..Default::default() };
+    helm_patch::apply_helm_patch(live, hp, opts).unwrap_or_else(|_| live.clone())
+}
+
+/// The server-side apply body: the whole object as Helm encodes it
+/// (unstructured JSON: nulls are not sent).
+fn apply_body(modified: &Value) -> Value {
+    fn prune(v: &Value) -> Option<Value> {
+        match v {
+            Value::Null => None,
+            Value::Object(m) => Some(Value::Object(m.iter().filter_map(|(k, x)| prune(x).map(|x| (k.clone(), x))).collect())),
+            Value::Array(a) => Some(Value::Array(a.iter().filter_map(prune).collect())),
+            other => Some(other.clone()),
+        }
+    }
+    prune(modified).unwrap_or(Value::Null)
+}
+
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn obj(kind: &str, name: &str, spec: Value) -> ManifestObject {
+        let api = match kind {
+            "Deployment" => "apps/v1",
+            "ServiceMonitor" => "monitoring.coreos.com/v1",
+            _ => "v1",
+        };
+        ManifestObject {
+            source: format!("templates/{name}.yaml"),
+            object: json!({"apiVersion": api, "kind": kind, "metadata": {"name": name, "namespace": "prod"}, "spec": spec}),
+        }
+    }
+
+    fn owned(o: &ManifestObject, release: &str) -> Value {
+        let mut v = o.object.clone();
+        add_ownership(&mut v, release, "prod");
+        v
+    }
+
+    fn run(targets: &[ManifestObject], originals: &[ManifestObject], live: Vec<Value>) -> Plan {
+        let live: HashMap<LiveKey, Value> = live.into_iter().map(|v| (LiveKey::of(&v), v)).collect();
+        plan(&PlanInput {
+            release: "web",
+            namespace: "prod",
+            targets,
+            originals,
+            live: &live,
+            method: ApplyMethod::ClientSide,
+            take_ownership: false,
+            force_conflicts: false,
+            openapi: None,
+        })
+    }
+
+    #[test]
+    fn each_object_gets_helms_action() {
+        let dep = |r: i64| obj("Deployment", "web", json!({"replicas": r}));
+        let cm = obj("ConfigMap", "cfg", json!({}));
+        let gone = obj("Service", "old", json!({}));
+        let kept = obj("Secret", "keepme", json!({}));
+        let mut kept_live = owned(&kept, "web");
+        kept_live["metadata"]["annotations"]["helm.sh/resource-policy"] = json!("keep");
+        let p = run(&[dep(3), cm.clone()], &[dep(2), gone.clone(), kept.clone()], vec![owned(&dep(2), "web"), owned(&gone, "web"), kept_live]);
+        let actions: Vec<(&str, Action)> = p.objects.iter().map(|o| (o.name.as_str(), o.action)).collect();
+        assert_eq!(actions, [("web", Action::Update), ("cfg", Action::Create), ("old", Action::Delete), ("keepme", Action::Keep)]);
+        assert_eq!(p.objects[0].patch, Some(json!({"spec": {"replicas": 3}})));
+        assert!(p.failure.is_none());
+    }
+
+    #[test]
+    fn an_unchanged_object_sends_no_patch() {
+        let dep = obj("Deployment", "web", json!({"replicas": 2}));
+        let p = run(std::slice::from_ref(&dep), std::slice::from_ref(&dep), vec![owned(&dep, "web")]);
+        assert_eq!(p.objects[0].action, Action::Unchanged);
+    }
+
+    #[test]
+    fn an_object_of_another_release_fails_the_upgrade_with_helms_error() {
+        let cm = obj("ConfigMap", "shared", json!({}));
+        let p = run(std::slice::from_ref(&cm), &[], vec![owned(&cm, "other")]);
+        assert_eq!(p.objects[0].action, Action::Conflict);
+        assert_eq!(
+            p.failure.as_deref(),
+            Some("UPGRADE FAILED: unable to continue with update: ConfigMap \"shared\" in namespace \"prod\" exists and cannot be imported into the current release: invalid ownership metadata; annotation validation error: key \"meta.helm.sh/release-name\" must equal \"web\": current value is \"other\"")
+        );
+    }
+
+    #[test]
+    fn an_object_already_owned_by_this_release_is_adopted() {
+        let cm = obj("ConfigMap", "orphan", json!({"a": 1}));
+        let p = run(std::slice::from_ref(&cm), &[], vec![owned(&cm, "web")]);
+        assert_eq!(p.objects[0].action, Action::Adopt);
+    }
+
+    #[test]
+    fn custom_resources_ignore_live_edits() {
+        let sm = |port: &str| obj("ServiceMonitor", "m", json!({"port": port}));
+        let mut live = owned(&sm("web"), "web");
+        live["spec"]["port"] = json!("edited");
+        let p = run(&[sm("web")], &[sm("web")], vec![live]);
+        assert_eq!(p.objects[0].action, Action::Unchanged);
+        assert_eq!(p.objects[0].patch_type, Some(PlanPatchType::Merge));
+        assert_eq!(p.objects[0].drift[0].outcome, drift::DriftOutcome::Kept);
+    }
+
+    #[test]
+    fn apply_method_follows_the_last_revision_in_auto_mode() {
+        assert_eq!(apply_method("auto", Some("ssa")), Ok(ApplyMethod::ServerSide));
+        assert_eq!(apply_method("auto", Some("csa")), Ok(ApplyMethod::ClientSide));
+        assert_eq!(apply_method("auto", None), Ok(ApplyMethod::ClientSide));
+        assert_eq!(apply_method("true", None), Ok(ApplyMethod::ServerSide));
+        assert_eq!(apply_method("maybe", None), Err("invalid/unknown release server-side apply method: maybe".into()));
+    }
+}
