@@ -169,6 +169,10 @@ complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrad
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l driver -d 'Helm storage driver (secret, configmap or sql)' -r
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l sql-connection -d 'With --driver sql: PostgreSQL connection string' -r
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l key -d 'Show only these keys (and what is below them) in the values, config and changes (repeatable)' -r
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l manifest -d 'Use this rendered manifest instead of running Helm (`-` reads stdin), e.g. the output of `helm template`' -r
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l server-side -d 'As helm upgrade --server-side: auto follows the last revision\'s apply method' -r
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l ignore -d 'Leave this field out of patches, drift and the exit code: PATH or Kind:PATH (repeatable)' -r
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l concurrency -d 'How many live objects to read at once' -r
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l kubeconfig -d 'Path to the kubeconfig file (default: $KUBECONFIG, else ~/.kube/config)' -r -F
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l context -d 'Kubeconfig context to use (default: the current context; $HELM_KUBECONTEXT under Helm)' -r
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -s n -l namespace -d 'Namespace (default: the context\'s namespace, else "default"; $HELM_NAMESPACE under Helm)' -r
@@ -184,6 +188,12 @@ complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrad
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l compare-modes -d 'Compute the four value modes side by side and recommend one'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l values-only -d 'Stop after the values (no rendering, no cluster objects)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l skip-schema-validation -d 'Skip values.schema.json validation, as Helm\'s --skip-schema-validation'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l take-ownership -d 'As helm upgrade --take-ownership: adopt existing objects without checking their owner'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l force-conflicts -d 'As helm upgrade --force-conflicts (server-side apply)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l show-secrets -d 'Show Secret values (masked by default)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l diff -d 'Also show a unified diff of each live object and what it becomes'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l detailed-exitcode -d 'Exit 2 when the upgrade changes something, 0 when not (1 on errors)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l lookup -d 'Let Helm\'s lookup read the cluster while rendering (helm template --dry-run=server; GETs only)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -s h -l help -d 'Print help'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand patch" -l type -d 'Patch type' -r -f -a "auto\t'Helm\'s choice for the object\'s kind'
 strategic\t'Three-way strategic merge patch'

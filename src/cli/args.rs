@@ -233,6 +233,36 @@ pub struct UpgradePreviewArgs {
     /// Skip values.schema.json validation, as Helm's --skip-schema-validation
     #[arg(long)]
     pub skip_schema_validation: bool,
+    /// Use this rendered manifest instead of running Helm (`-` reads stdin), e.g. the output of `helm template`
+    #[arg(long, value_name = "FILE")]
+    pub manifest: Option<String>,
+    /// As helm upgrade --server-side: auto follows the last revision's apply method
+    #[arg(long, value_name = "auto|true|false", default_value = "auto")]
+    pub server_side: String,
+    /// As helm upgrade --take-ownership: adopt existing objects without checking their owner
+    #[arg(long)]
+    pub take_ownership: bool,
+    /// As helm upgrade --force-conflicts (server-side apply)
+    #[arg(long)]
+    pub force_conflicts: bool,
+    /// Leave this field out of patches, drift and the exit code: PATH or Kind:PATH (repeatable)
+    #[arg(long = "ignore", value_name = "PATH")]
+    pub ignore: Vec<String>,
+    /// Show Secret values (masked by default)
+    #[arg(long)]
+    pub show_secrets: bool,
+    /// Also show a unified diff of each live object and what it becomes
+    #[arg(long)]
+    pub diff: bool,
+    /// Exit 2 when the upgrade changes something, 0 when not (1 on errors)
+    #[arg(long)]
+    pub detailed_exitcode: bool,
+    /// Let Helm's lookup read the cluster while rendering (helm template --dry-run=server; GETs only)
+    #[arg(long)]
+    pub lookup: bool,
+    /// How many live objects to read at once
+    #[arg(long, value_name = "N", default_value_t = 16)]
+    pub concurrency: usize,
 }
 
 const UPGRADE_PREVIEW_HELP: &str = "Value modes, exactly as helm upgrade (pkg/action/upgrade.go reuseValues):

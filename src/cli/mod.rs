@@ -12,6 +12,7 @@ mod patch_cmd;
 mod release_cmd;
 mod release_views;
 mod upgrade_cmd;
+mod upgrade_objects;
 
 use std::ffi::OsString;
 use std::io::Write;
@@ -33,6 +34,9 @@ pub struct Outcome {
     pub warnings: Vec<String>,
     /// Notes for the user that are not warnings (stderr, after the output).
     pub notes: Vec<String>,
+    /// A printed result that still ends non-zero: 2 for "changes found"
+    /// (`--detailed-exitcode`), 1 when the previewed command would fail.
+    pub exit_code: Option<u8>,
 }
 
 /// Shared by every command: the global flags, the environment, the theme.
@@ -95,9 +99,10 @@ pub fn run(argv: Vec<OsString>, env: Env) -> ExitCode {
             for n in &outcome.notes {
                 let _ = writeln!(stderr, "note: {n}");
             }
+            let code = outcome.exit_code.map_or(ExitCode::SUCCESS, ExitCode::from);
             // The process ends here; freeing a large decoded record would only cost time.
             std::mem::forget(outcome);
-            ExitCode::SUCCESS
+            code
         }
         Err(e) => {
             let _ = writeln!(std::io::stderr(), "error: {}", format_error(&e));

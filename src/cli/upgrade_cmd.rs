@@ -8,7 +8,7 @@ use serde_json::{Map, Value, json};
 use super::args::{OutputFormat, SourceArgs, UpgradePreviewArgs};
 use super::explain_cmd::{short, text as entries_text, value_flags};
 use super::output::{go_yaml_numbers, table, to_json_go, to_yaml};
-use super::{Ctx, Outcome, inputs};
+use super::{Ctx, Outcome, inputs, upgrade_objects};
 use crate::explain::Options;
 use crate::release::history::{self, Baseline, BaselineReason};
 use crate::release::{self, Release};
@@ -65,20 +65,90 @@ pub fn run(args: &UpgradePreviewArgs, ctx: &Ctx) -> anyhow::Result<Outcome> {
         let ignored = ignored_mode_flags(args, mode);
         let o = preview_mode(&up, mode)?;
         outcome.warnings.extend(ignored);
+        let objects = if args.values_only {
+            None
+        } else {
+            let last = releases.iter().copied().max_by_key(|r| r.version()).unwrap_or(baseline);
+            Some(objects_part(args, ctx, &head, baseline, last)?)
+        };
         match ctx.format() {
             OutputFormat::Text => {
                 outcome.stdout = mode_text(&head, &o, &keys, ctx);
                 outcome.warnings.extend(o.warnings.iter().cloned());
+                if let Some((plan, manifest)) = &objects {
+                    outcome.stdout.push('\n');
+                    outcome.stdout.push_str(&upgrade_objects::objects_text(plan, manifest, args.diff, ctx));
+                    outcome.warnings.extend(plan.warnings.iter().cloned());
+                    outcome.warnings.extend(manifest.warnings.iter().cloned());
+                }
             }
-            format => outcome.stdout = serialize(&mode_json(&head, &o, &keys), format)?,
+            format => {
+                let mut doc = mode_json(&head, &o, &keys);
+                if let (Some((plan, manifest)), Some(m)) = (&objects, doc.as_object_mut()) {
+                    let server_side = plan.objects.iter().any(|x| x.patch_type == Some(crate::preview::PlanPatchType::Apply));
+                    m.insert("server_side".into(), json!(server_side));
+                    if let Value::Object(parts) = upgrade_objects::objects_json(plan, manifest) {
+                        m.extend(parts);
+                    }
+                    if let Some(w) = m.get_mut("warnings").and_then(Value::as_array_mut) {
+                        w.extend(plan.warnings.iter().chain(&manifest.warnings).map(|x| json!(x)));
+                    }
+                }
+                outcome.stdout = serialize(&doc, format)?;
+            }
+        }
+        if let Some((plan, _)) = &objects {
+            if plan.failure.is_some() {
+                outcome.exit_code = Some(1);
+            } else if args.detailed_exitcode && upgrade_objects::has_changes(plan) {
+                outcome.exit_code = Some(2);
+            }
         }
     }
-    if !args.values_only {
-        outcome.notes.push(
-            "this preview covers the values; rendering the chart and the per-object patches are not implemented yet (use --values-only to silence this note)".into(),
-        );
-    }
     Ok(outcome)
+}
+
+/// The objects part: the new manifest, the cluster's view, the plan.
+fn objects_part(
+    args: &UpgradePreviewArgs,
+    ctx: &Ctx,
+    head: &Head,
+    baseline: &Release,
+    last: &Release,
+) -> anyhow::Result<(crate::preview::Plan, upgrade_objects::Manifest)> {
+    let ignore: Vec<crate::preview::IgnoreRule> =
+        args.ignore.iter().map(|t| crate::preview::parse_ignore(t).map_err(anyhow::Error::msg)).collect::<anyhow::Result<_>>()?;
+    let Some(manifest_path) = &args.manifest else {
+        anyhow::bail!(
+            "rendering through Helm is not available in this build: render the chart yourself and pass it with --manifest FILE|- \
+             (e.g. `helm template {} CHART --is-upgrade ... | kubectl releasex upgrade-preview {} CHART --manifest -`), or use --values-only",
+            head.release,
+            head.release
+        );
+    };
+    let manifest_text = upgrade_objects::read_manifest(manifest_path)?;
+    let target = super::context::kube_target(&ctx.global, &ctx.env);
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().context("cannot start the async runtime")?;
+    runtime.block_on(async {
+        let cluster = crate::cluster::ReadOnlyCluster::connect(&target).await?;
+        let discovery = cluster.discover().await?;
+        let input = upgrade_objects::ObjectsInput {
+            release: head.release,
+            namespace: &head.namespace,
+            baseline,
+            last,
+            manifest_text,
+        };
+        let opts = upgrade_objects::ObjectsOptions {
+            server_side: &args.server_side,
+            take_ownership: args.take_ownership,
+            force_conflicts: args.force_conflicts,
+            ignore: &ignore,
+            show_secrets: args.show_secrets,
+            concurrency: args.concurrency,
+        };
+        upgrade_objects::preview_objects(&cluster, &discovery, &input, &opts).await
+    })
 }
 
 struct Head<'a> {
@@ -180,6 +250,9 @@ fn mode_line(o: &ModeOutcome, revision: i64) -> String {
         Mode::Default if o.reused_config => format!(
             "mode: default (no value-mode flag). No value flag gave a value, so Helm reuses revision {revision}'s config as it is"
         ),
+        Mode::Default if !o.flags_gave_values => {
+            format!("mode: default (no value-mode flag). No value flags, and revision {revision} stored no config: the new chart's defaults apply")
+        }
         Mode::Default => format!(
             "mode: default (no value-mode flag). Value flags were given, so Helm does not reuse revision {revision}'s config: every stored value you do not repeat is dropped"
         ),

@@ -102,16 +102,7 @@ pub fn mask_value(value: &mut Value) -> bool {
     let Some(obj) = value.as_object_mut() else { return false };
     let kind = obj.get("kind").and_then(Value::as_str).unwrap_or("");
     if kind == "Secret" {
-        let mut changed = false;
-        for key in ["data", "stringData"] {
-            if let Some(Value::Object(data)) = obj.get_mut(key) {
-                for v in data.values_mut() {
-                    *v = Value::String(marker(v));
-                    changed = true;
-                }
-            }
-        }
-        return changed;
+        return mask_secret_fields(value);
     }
     if kind.ends_with("List")
         && let Some(Value::Array(items)) = obj.get_mut("items")
@@ -119,6 +110,27 @@ pub fn mask_value(value: &mut Value) -> bool {
         return items.iter_mut().fold(false, |acc, it| mask_value(it) | acc);
     }
     false
+}
+
+/// Masks the values of `data` and `stringData` and the last-applied
+/// annotation (which repeats them) of a Secret, or of a patch for one (a
+/// patch has no `kind`).
+pub fn mask_secret_fields(value: &mut Value) -> bool {
+    let Some(obj) = value.as_object_mut() else { return false };
+    let mut changed = false;
+    for key in ["data", "stringData"] {
+        if let Some(Value::Object(data)) = obj.get_mut(key) {
+            for v in data.values_mut() {
+                *v = Value::String(marker(v));
+                changed = true;
+            }
+        }
+    }
+    if let Some(a) = value.pointer_mut("/metadata/annotations/kubectl.kubernetes.io~1last-applied-configuration") {
+        *a = Value::String(marker(a));
+        changed = true;
+    }
+    changed
 }
 
 /// A marker with the length of the value it hides, so sizes stay comparable.

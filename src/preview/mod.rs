@@ -14,7 +14,7 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-pub use drift::Drift;
+pub use drift::{Drift, DriftOutcome};
 pub use ignore::{IgnoreRule, parse_ignore};
 pub use ownership::{add_ownership, check_ownership};
 
@@ -278,7 +278,7 @@ pub fn plan(input: &PlanInput) -> Plan {
                         }
                         let changed = changed && !no_op;
                         p.predicted = Some(predicted);
-                        p.drift = drift::drift(&original_value, live, &modified, hp.patch_type == PatchType::Merge);
+                        p.drift = drift::drift(&server_view(original_value.clone()), live, &server_view(modified.clone()), hp.patch_type == PatchType::Merge);
                         p.patch = Some(hp.patch);
                         p.action = match (adopted, changed) {
                             (true, _) => Action::Adopt,
@@ -295,10 +295,10 @@ pub fn plan(input: &PlanInput) -> Plan {
             }
             ApplyMethod::ServerSide => {
                 let body = apply_body(&modified);
-                let changed = !drift::body_matches_live(&body, live);
+                let changed = !drift::body_matches_live(&server_view(body.clone()), live);
                 p.patch_type = Some(PlanPatchType::Apply);
-                p.drift = drift::drift(&original_value, live, &modified, false);
-                p.predicted = Some(drift::overlay(live, &body));
+                p.drift = drift::drift(&server_view(original_value.clone()), live, &server_view(modified.clone()), false);
+                p.predicted = Some(server_view(drift::overlay(live, &body)));
                 p.patch = Some(body);
                 p.action = match (adopted, changed) {
                     (true, _) => Action::Adopt,
@@ -367,7 +367,28 @@ fn predict(live: &Value, hp: &HelmPatch, openapi: Option<&OpenApiV2Meta>) -> Val
         return live.clone();
     }
     let opts = helm_patch::Options { openapi, ..Default::default() };
-    helm_patch::apply_helm_patch(live, hp, opts).unwrap_or_else(|_| live.clone())
+    let patched = helm_patch::apply_helm_patch(live, hp, opts).unwrap_or_else(|_| live.clone());
+    server_view(patched)
+}
+
+/// An object as the API server stores it: a Secret's write-only
+/// `stringData` is merged into `data` (base64), its entries winning.
+fn server_view(mut object: Value) -> Value {
+    use base64::Engine as _;
+    if object.get("kind").and_then(Value::as_str) != Some("Secret") {
+        return object;
+    }
+    let Some(obj) = object.as_object_mut() else { return object };
+    if let Some(Value::Object(strings)) = obj.remove("stringData") {
+        let data = obj.entry("data").or_insert_with(|| Value::Object(serde_json::Map::new()));
+        if let Some(data) = data.as_object_mut() {
+            for (k, v) in strings {
+                let text = v.as_str().map_or_else(|| v.to_string(), str::to_string);
+                data.insert(k, Value::String(base64::engine::general_purpose::STANDARD.encode(text)));
+            }
+        }
+    }
+    object
 }
 
 /// The server-side apply body: the whole object as Helm encodes it

@@ -175,6 +175,8 @@ pub struct ModeOutcome {
     /// Default mode only: whether the baseline's config was reused because
     /// the value flags gave no value at all.
     pub reused_config: bool,
+    /// Whether this command's value flags gave any value.
+    pub flags_gave_values: bool,
     /// Changes that lose a value of the stored config this command does not set again.
     pub dropped_config_values: usize,
     /// New chart defaults this mode does not apply (`--reuse-values`).
@@ -294,6 +296,7 @@ pub fn preview_mode(up: &Upgrade, mode: Mode) -> Result<ModeOutcome, UpgradeErro
         changes,
         warnings,
         reused_config,
+        flags_gave_values: !up.user.is_empty(),
         dropped_config_values,
         ignored_new_defaults,
         rewritten_baseline_config,

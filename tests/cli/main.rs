@@ -11,3 +11,4 @@ mod explain_cmd;
 mod history;
 mod patch_cmd;
 mod upgrade_cmd;
+mod upgrade_objects;

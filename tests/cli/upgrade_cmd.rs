@@ -170,10 +170,9 @@ fn key_limits_the_values_config_and_changes_shown() {
 }
 
 #[test]
-fn without_values_only_a_note_says_what_is_not_covered_yet() {
-    let r = run(releasex().args(["upgrade-preview", "rel", PARENT_V2, "--release-file", PARENT_HISTORY]));
-    assert_eq!(r.code, 0, "{}", r.stderr);
-    assert!(r.stderr.contains("rendering the chart and the per-object patches are not implemented yet"), "{}", r.stderr);
+fn without_helm_and_without_a_manifest_the_error_says_both_ways() {
+    let err = fails(&["upgrade-preview", "rel", PARENT_V2, "--release-file", PARENT_HISTORY]);
+    assert!(err.contains("--manifest") && err.contains("--values-only"), "{err}");
 }
 
 #[test]

@@ -28,6 +28,8 @@ struct State {
     failures: Vec<(String, u16)>,
     /// Non-resource documents (e.g. OpenAPI) by path.
     documents: Vec<(String, Value)>,
+    /// Added to every single-object GET (benchmarks).
+    latency: std::time::Duration,
 }
 
 pub struct FakeApi {
@@ -65,6 +67,12 @@ impl FakeApi {
     /// Makes every request for `resource` (e.g. "secrets") fail with `code`.
     pub fn fail(&self, resource: &str, code: u16) {
         self.state.lock().unwrap().failures.push((resource.to_string(), code));
+    }
+
+    /// Delays every single-object GET by `latency`, as a remote API server would.
+    #[allow(dead_code)] // used by the benchmark
+    pub fn set_latency(&self, latency: std::time::Duration) {
+        self.state.lock().unwrap().latency = latency;
     }
 
     /// Serves `body` at the non-resource `path` (e.g. `/openapi/v3`).
@@ -118,12 +126,31 @@ fn status(code: u16, reason: &str, message: &str) -> Response {
 async fn handle(state: Arc<Mutex<State>>, req: Request<Body>) -> Response {
     let method = req.method().clone();
     let uri: Uri = req.uri().clone();
-    let mut st = state.lock().unwrap();
-    st.requests.push(RecordedRequest {
-        method: method.to_string(),
-        path: uri.path().to_string(),
-        query: uri.query().map(str::to_string),
-    });
+    // Single-object GETs may wait (latency), so the lock is released first.
+    let single = {
+        let mut st = state.lock().unwrap();
+        st.requests.push(RecordedRequest {
+            method: method.to_string(),
+            path: uri.path().to_string(),
+            query: uri.query().map(str::to_string),
+        });
+        let segments: Vec<&str> = uri.path().trim_matches('/').split('/').collect();
+        if method != Method::GET || st.documents.iter().any(|(p, _)| p == uri.path()) || discovery(&segments).is_some() {
+            None
+        } else {
+            single_object(&st.objects, &segments).map(|found| (found, st.latency))
+        }
+    };
+    if let Some((found, latency)) = single {
+        if !latency.is_zero() {
+            tokio::time::sleep(latency).await;
+        }
+        return match found {
+            Some(o) => axum::Json(o).into_response(),
+            None => status(404, "NotFound", "not found"),
+        };
+    }
+    let st = state.lock().unwrap();
     if method != Method::GET {
         return status(405, "MethodNotAllowed", "the fixture API server is read-only");
     }
@@ -131,6 +158,9 @@ async fn handle(state: Arc<Mutex<State>>, req: Request<Body>) -> Response {
         return axum::Json(body.clone()).into_response();
     }
     let segments: Vec<&str> = uri.path().trim_matches('/').split('/').collect();
+    if let Some(answer) = discovery(&segments) {
+        return axum::Json(answer).into_response();
+    }
     let (namespace, resource) = match segments.as_slice() {
         ["api", "v1", "namespaces", ns, res] => (*ns, *res),
         ["version"] => {
@@ -236,4 +266,92 @@ pub fn as_served(mut obj: Value, namespace: &str, n: usize) -> Value {
                 "fieldsType": "FieldsV1", "fieldsV1": {"f:data": {".": {}, "f:release": {}}, "f:type": {}}}]),
     );
     obj
+}
+
+/// The kinds this server serves: (group, version, kind, plural, namespaced).
+const RESOURCES: &[(&str, &str, &str, &str, bool)] = &[
+    ("", "v1", "ConfigMap", "configmaps", true),
+    ("", "v1", "Secret", "secrets", true),
+    ("", "v1", "Service", "services", true),
+    ("", "v1", "ServiceAccount", "serviceaccounts", true),
+    ("", "v1", "Pod", "pods", true),
+    ("", "v1", "PersistentVolumeClaim", "persistentvolumeclaims", true),
+    ("", "v1", "Namespace", "namespaces", false),
+    ("apps", "v1", "Deployment", "deployments", true),
+    ("apps", "v1", "StatefulSet", "statefulsets", true),
+    ("apps", "v1", "DaemonSet", "daemonsets", true),
+    ("batch", "v1", "Job", "jobs", true),
+    ("batch", "v1", "CronJob", "cronjobs", true),
+    ("rbac.authorization.k8s.io", "v1", "ClusterRole", "clusterroles", false),
+    ("rbac.authorization.k8s.io", "v1", "Role", "roles", true),
+    ("rbac.authorization.k8s.io", "v1", "RoleBinding", "rolebindings", true),
+    ("networking.k8s.io", "v1", "Ingress", "ingresses", true),
+    ("policy", "v1", "PodDisruptionBudget", "poddisruptionbudgets", true),
+    ("autoscaling", "v2", "HorizontalPodAutoscaler", "horizontalpodautoscalers", true),
+    ("apiextensions.k8s.io", "v1", "CustomResourceDefinition", "customresourcedefinitions", false),
+    ("monitoring.coreos.com", "v1", "ServiceMonitor", "servicemonitors", true),
+];
+
+/// `/api`, `/api/v1`, `/apis`, `/apis/GROUP/VERSION` as a real server answers them.
+fn discovery(segments: &[&str]) -> Option<Value> {
+    let list = |group: &str, version: &str| {
+        let gv = if group.is_empty() { version.to_string() } else { format!("{group}/{version}") };
+        let resources: Vec<Value> = RESOURCES
+            .iter()
+            .filter(|r| r.0 == group && r.1 == version)
+            .flat_map(|(_, _, kind, plural, namespaced)| {
+                [
+                    json!({"name": plural, "singularName": "", "namespaced": namespaced, "kind": kind, "verbs": ["get", "list", "watch", "create", "update", "patch", "delete"]}),
+                    json!({"name": format!("{plural}/status"), "singularName": "", "namespaced": namespaced, "kind": kind, "verbs": ["get", "patch", "update"]}),
+                ]
+            })
+            .collect();
+        json!({"kind": "APIResourceList", "apiVersion": "v1", "groupVersion": gv, "resources": resources})
+    };
+    match segments {
+        ["api"] => Some(json!({"kind": "APIVersions", "versions": ["v1"], "serverAddressByClientCIDRs": []})),
+        ["api", "v1"] => Some(list("", "v1")),
+        ["apis"] => {
+            let mut groups: Vec<(&str, &str)> = RESOURCES.iter().filter(|r| !r.0.is_empty()).map(|r| (r.0, r.1)).collect();
+            groups.dedup();
+            let groups: Vec<Value> = groups
+                .into_iter()
+                .map(|(g, v)| {
+                    let gv = json!({"groupVersion": format!("{g}/{v}"), "version": v});
+                    json!({"name": g, "versions": [gv.clone()], "preferredVersion": gv})
+                })
+                .collect();
+            Some(json!({"kind": "APIGroupList", "apiVersion": "v1", "groups": groups}))
+        }
+        ["apis", g, v] => RESOURCES.iter().any(|r| r.0 == *g && r.1 == *v).then(|| list(g, v)),
+        _ => None,
+    }
+}
+
+/// A GET of one object: `Some(Some(obj))`, `Some(None)` for 404, `None` when
+/// the path is not a single-object path.
+fn single_object(objects: &[Value], segments: &[&str]) -> Option<Option<Value>> {
+    let (group, version, rest) = match segments {
+        ["api", v, rest @ ..] => ("", *v, rest),
+        ["apis", g, v, rest @ ..] => (*g, *v, rest),
+        _ => return None,
+    };
+    let (namespace, plural, name) = match rest {
+        ["namespaces", ns, plural, name] => (Some(*ns), *plural, *name),
+        [plural, name] => (None, *plural, *name),
+        _ => return None,
+    };
+    let (_, _, kind, _, _) = RESOURCES.iter().find(|r| r.0 == group && r.1 == version && r.3 == plural)?;
+    let api_version = if group.is_empty() { version.to_string() } else { format!("{group}/{version}") };
+    Some(
+        objects
+            .iter()
+            .find(|o| {
+                o["kind"] == *kind
+                    && o["apiVersion"] == api_version.as_str()
+                    && o.pointer("/metadata/name").and_then(Value::as_str) == Some(name)
+                    && o.pointer("/metadata/namespace").and_then(Value::as_str) == namespace
+            })
+            .cloned(),
+    )
 }

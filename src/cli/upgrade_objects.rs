@@ -1,0 +1,334 @@
+//! `upgrade-preview`, objects part: the new manifest (rendered by Helm, or
+//! given with `--manifest`), the live objects (GET only), and per object what
+//! `helm upgrade` sends.
+
+use std::collections::HashMap;
+use std::io::Read;
+
+use anyhow::{Context as _, bail};
+use serde_json::{Value, json};
+
+use super::Ctx;
+use super::output::{to_json_go, to_yaml};
+use crate::cluster::{Discovery, ObjectRef, ReadOnlyCluster};
+use crate::manifest;
+use crate::preview::{self, Action, ApplyMethod, IgnoreRule, LiveKey, ManifestObject, Plan, PlanInput};
+use crate::release::Release;
+
+/// A rendered manifest as the plan takes it.
+pub struct Manifest {
+    pub objects: Vec<ManifestObject>,
+    /// (events, kind, name, template) of each hook.
+    pub hooks: Vec<HookLine>,
+    pub warnings: Vec<String>,
+}
+
+#[derive(Debug, Clone)]
+pub struct HookLine {
+    pub events: Vec<String>,
+    pub weight: String,
+    pub delete_policies: Vec<String>,
+    pub kind: String,
+    pub name: String,
+    pub source: String,
+}
+
+/// Everything the objects part needs from the values part.
+pub struct ObjectsInput<'a> {
+    pub release: &'a str,
+    pub namespace: &'a str,
+    pub baseline: &'a Release,
+    /// The newest revision (its `apply_method` decides `--server-side auto`).
+    pub last: &'a Release,
+    pub manifest_text: String,
+}
+
+/// Reads `--manifest FILE|-`.
+pub fn read_manifest(path: &str) -> anyhow::Result<String> {
+    if path == "-" {
+        let mut s = String::new();
+        std::io::stdin().read_to_string(&mut s).context("cannot read the manifest from stdin")?;
+        Ok(s)
+    } else {
+        std::fs::read_to_string(path).with_context(|| format!("cannot read the manifest {path}"))
+    }
+}
+
+/// Splits and parses a manifest; hooks apart; namespaces defaulted for namespaced kinds.
+pub fn parse_manifest(text: &str, namespace: &str, discovery: &Discovery) -> anyhow::Result<Manifest> {
+    let mut out = Manifest { objects: Vec::new(), hooks: Vec::new(), warnings: Vec::new() };
+    for (source, doc) in manifest::split_with_sources(text) {
+        let docs: Vec<Value> = match serde_saphyr::from_multiple(doc) {
+            Ok(d) => d,
+            Err(e) => {
+                out.warnings.push(format!("{source}: not valid YAML, skipped: {e}"));
+                continue;
+            }
+        };
+        for mut object in docs.into_iter().filter(Value::is_object) {
+            let api_version = object.get("apiVersion").and_then(Value::as_str).unwrap_or_default().to_string();
+            let kind = object.get("kind").and_then(Value::as_str).unwrap_or_default().to_string();
+            if api_version.is_empty() || kind.is_empty() {
+                out.warnings.push(format!("{source}: a document without apiVersion or kind, skipped"));
+                continue;
+            }
+            let Some(resource) = discovery.find(&api_version, &kind) else {
+                let name = object.pointer("/metadata/name").and_then(Value::as_str).unwrap_or_default();
+                bail!(
+                    "resource mapping not found for name: {name:?} from {source:?}: no matches for kind {kind:?} in version {api_version:?}\nensure CRDs are installed first"
+                );
+            };
+            if resource.namespaced && object.pointer("/metadata/namespace").and_then(Value::as_str).is_none_or(str::is_empty) {
+                if let Some(meta) = object.get_mut("metadata").and_then(Value::as_object_mut) {
+                    meta.insert("namespace".into(), Value::String(namespace.to_string()));
+                }
+            }
+            let annotation = |k: &str| object.pointer(&format!("/metadata/annotations/{}", k.replace('/', "~1"))).and_then(Value::as_str).map(str::to_string);
+            if let Some(events) = annotation("helm.sh/hook") {
+                out.hooks.push(HookLine {
+                    events: events.split(',').map(|e| e.trim().to_string()).filter(|e| !e.is_empty()).collect(),
+                    weight: annotation("helm.sh/hook-weight").unwrap_or_else(|| "0".into()),
+                    delete_policies: annotation("helm.sh/hook-delete-policy")
+                        .map(|p| p.split(',').map(|e| e.trim().to_string()).collect())
+                        .unwrap_or_default(),
+                    kind,
+                    name: object.pointer("/metadata/name").and_then(Value::as_str).unwrap_or_default().to_string(),
+                    source: source.clone(),
+                });
+                continue;
+            }
+            out.objects.push(ManifestObject { source: source.clone(), object });
+        }
+    }
+    Ok(out)
+}
+
+pub struct ObjectsOptions<'a> {
+    pub server_side: &'a str,
+    pub take_ownership: bool,
+    pub force_conflicts: bool,
+    pub ignore: &'a [IgnoreRule],
+    pub show_secrets: bool,
+    pub concurrency: usize,
+}
+
+/// Reads the live objects and computes the plan.
+pub async fn preview_objects(
+    cluster: &ReadOnlyCluster,
+    discovery: &Discovery,
+    input: &ObjectsInput<'_>,
+    opts: &ObjectsOptions<'_>,
+) -> anyhow::Result<(Plan, Manifest)> {
+    let new = parse_manifest(&input.manifest_text, input.namespace, discovery)?;
+    let old = parse_manifest(input.baseline.manifest(), input.namespace, discovery)
+        .with_context(|| format!("the manifest of revision {}", input.baseline.version()))?;
+    let method = preview::apply_method(opts.server_side, input.last.apply_method_field()).map_err(anyhow::Error::msg)?;
+    // Every object of both manifests, once.
+    let mut keys: Vec<LiveKey> = Vec::new();
+    for o in new.objects.iter().chain(&old.objects) {
+        let k = LiveKey::of(&o.object);
+        if !keys.contains(&k) {
+            keys.push(k);
+        }
+    }
+    let refs: Vec<ObjectRef> = keys
+        .iter()
+        .filter_map(|k| {
+            discovery.find(&k.api_version, &k.kind).map(|r| ObjectRef { resource: r.clone(), namespace: k.namespace.clone(), name: k.name.clone() })
+        })
+        .collect();
+    let fetched = cluster.get_objects(&refs, opts.concurrency).await;
+    let mut live = HashMap::new();
+    for (k, got) in keys.iter().zip(fetched) {
+        if let Some(v) = got.with_context(|| format!("could not get information about the resource {} {}", k.kind, k.name))? {
+            live.insert(k.clone(), v);
+        }
+    }
+    let mut plan = preview::plan(&PlanInput {
+        release: input.release,
+        namespace: input.namespace,
+        targets: &new.objects,
+        originals: &old.objects,
+        live: &live,
+        method,
+        take_ownership: opts.take_ownership,
+        force_conflicts: opts.force_conflicts,
+        openapi: None,
+    });
+    if method == ApplyMethod::ServerSide {
+        plan.warnings.push("server-side apply: Helm sends each whole object as field manager \"helm\"".into());
+    }
+    apply_ignores(&mut plan, opts.ignore);
+    if !opts.show_secrets {
+        mask(&mut plan);
+    }
+    Ok((plan, new))
+}
+
+/// `--ignore`: matching fields leave patches and drift; an object left with
+/// nothing to change becomes unchanged.
+fn apply_ignores(plan: &mut Plan, rules: &[IgnoreRule]) {
+    for o in plan.objects.iter_mut() {
+        let mine: Vec<&IgnoreRule> = rules.iter().filter(|r| r.applies_to(&o.kind)).collect();
+        if mine.is_empty() {
+            continue;
+        }
+        if let Some(p) = o.patch.as_mut() {
+            for r in &mine {
+                r.remove_from(p);
+            }
+            if o.action == Action::Update && p.as_object().is_some_and(|m| m.is_empty()) {
+                o.action = Action::Unchanged;
+                o.notes.push("only ignored fields change".into());
+            }
+        }
+        o.drift.retain(|d| !mine.iter().any(|r| r.covers(&d.path.to_string())));
+    }
+}
+
+/// Secret values never reach the output unless asked: Secret data and
+/// stringData in patches, live and predicted objects, drift.
+fn mask(plan: &mut Plan) {
+    for o in plan.objects.iter_mut().filter(|o| o.kind == "Secret") {
+        for v in [o.patch.as_mut(), o.live.as_mut(), o.predicted.as_mut()].into_iter().flatten() {
+            manifest::mask_secret_fields(v);
+        }
+        for d in o.drift.iter_mut() {
+            if d.path.0.first().is_some_and(|s| matches!(s, crate::values::path::Seg::Key(k) if k == "data" || k == "stringData")) {
+                d.baseline = Value::String(manifest::marker(&d.baseline));
+                d.live = d.live.as_ref().map(|l| Value::String(manifest::marker(l)));
+                if let preview::DriftOutcome::Reset(v) = &mut d.outcome {
+                    *v = Value::String(manifest::marker(v));
+                }
+            }
+        }
+    }
+}
+
+pub fn objects_json(plan: &Plan, manifest: &Manifest) -> Value {
+    let objects: Vec<Value> = plan
+        .objects
+        .iter()
+        .map(|o| {
+            json!({
+                "apiVersion": o.api_version, "kind": o.kind, "namespace": o.namespace, "name": o.name, "source": o.source,
+                "action": o.action.word(),
+                "patch_type": o.patch_type.map(|t| t.word()),
+                "patch": o.patch,
+                "drift": o.drift.iter().map(|d| json!({"path": d.path.to_string(), "baseline": d.baseline, "live": d.live, "upgrade": d.outcome.word(),
+                    "to": match &d.outcome { preview::DriftOutcome::Reset(v) => v.clone(), _ => Value::Null }})).collect::<Vec<_>>(),
+                "conflicts": o.conflicts,
+                "notes": o.notes,
+            })
+        })
+        .collect();
+    let hooks: Vec<Value> = manifest
+        .hooks
+        .iter()
+        .map(|h| json!({"kind": h.kind, "name": h.name, "events": h.events, "weight": h.weight, "delete_policies": h.delete_policies, "source": h.source}))
+        .collect();
+    json!({"objects": objects, "hooks": hooks, "failure": plan.failure})
+}
+
+pub fn objects_text(plan: &Plan, manifest: &Manifest, diff: bool, ctx: &Ctx) -> String {
+    let t = &ctx.theme;
+    let mut out = String::new();
+    out.push_str(&format!(
+        "{} {} to create, {} to update, {} to delete, {} unchanged, {} kept, {} to adopt, {} hooks{}\n",
+        t.heading("Plan:"),
+        plan.count(Action::Create),
+        plan.count(Action::Update),
+        plan.count(Action::Delete),
+        plan.count(Action::Unchanged),
+        plan.count(Action::Keep),
+        plan.count(Action::Adopt),
+        manifest.hooks.len(),
+        if plan.count(Action::Conflict) > 0 { format!(", {} conflicts", plan.count(Action::Conflict)) } else { String::new() }
+    ));
+    for o in &plan.objects {
+        let ns = o.namespace.as_deref().map(|n| format!("{n}/")).unwrap_or_default();
+        let action = match o.action {
+            Action::Create | Action::Adopt => t.good(o.action.word()),
+            Action::Delete | Action::Conflict => t.bad(o.action.word()),
+            Action::Update => t.warn(o.action.word()),
+            _ => t.dim(o.action.word()),
+        };
+        out.push_str(&format!("\n{} {ns}{}: {action}", o.kind, o.name));
+        if let Some(pt) = o.patch_type.filter(|_| o.action != Action::Create) {
+            out.push_str(&t.dim(&format!(" ({} patch)", pt.word())));
+        }
+        out.push('\n');
+        for n in &o.notes {
+            out.push_str(&format!("  {}\n", t.dim(n)));
+        }
+        if matches!(o.action, Action::Update | Action::Adopt)
+            && let Some(p) = &o.patch
+        {
+            let body = to_yaml(p).unwrap_or_default();
+            for line in body.lines() {
+                out.push_str(&format!("    {line}\n"));
+            }
+        }
+        for d in &o.drift {
+            let live = d.live.as_ref().map_or_else(|| "(absent)".to_string(), compact);
+            let what = match &d.outcome {
+                preview::DriftOutcome::Reset(v) => format!("the upgrade sets it to {}", compact(v)),
+                preview::DriftOutcome::Removed => "the upgrade removes it".into(),
+                preview::DriftOutcome::Kept => "the live value stays".into(),
+            };
+            out.push_str(&format!("  {} {}: {} in the release, {} live; {}\n", t.warn("drift"), d.path, compact(&d.baseline), live, what));
+        }
+        for c in &o.conflicts {
+            out.push_str(&format!("  {} {c}\n", t.bad("conflict")));
+        }
+        if diff && let (Some(live), Some(predicted)) = (&o.live, &o.predicted) {
+            out.push_str(&unified(live, predicted, ctx));
+        }
+    }
+    if !manifest.hooks.is_empty() {
+        out.push_str(&format!("\n{}\n", t.heading("Hooks (deleted and created again by Helm according to their delete policy, never patched):")));
+        for h in &manifest.hooks {
+            out.push_str(&format!("  {} {} {} (weight {}, {})\n", h.events.join(","), h.kind, h.name, h.weight, if h.delete_policies.is_empty() { "before-hook-creation".to_string() } else { h.delete_policies.join(",") }));
+        }
+    }
+    if let Some(f) = &plan.failure {
+        out.push_str(&format!("\n{} {f}\n", t.bad("helm upgrade would fail:")));
+    }
+    out
+}
+
+fn compact(v: &Value) -> String {
+    to_json_go(v).replace(['\n'], "").split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Live vs predicted, as YAML, unified.
+fn unified(live: &Value, predicted: &Value, ctx: &Ctx) -> String {
+    let strip = |v: &Value| {
+        let mut v = v.clone();
+        if let Some(m) = v.pointer_mut("/metadata").and_then(Value::as_object_mut) {
+            m.remove("managedFields");
+        }
+        to_yaml(&v).unwrap_or_default()
+    };
+    let (a, b) = (strip(live), strip(predicted));
+    let diff = similar::TextDiff::from_lines(&a, &b);
+    let mut out = String::new();
+    for hunk in diff.unified_diff().context_radius(3).header("live", "after upgrade").iter_hunks() {
+        for line in hunk.to_string().lines() {
+            let styled = match line.chars().next() {
+                Some('+') => ctx.theme.good(line),
+                Some('-') => ctx.theme.bad(line),
+                Some('@') => ctx.theme.dim(line),
+                _ => line.to_string(),
+            };
+            out.push_str(&format!("    {styled}\n"));
+        }
+    }
+    out
+}
+
+/// Whether the plan changes anything (for `--detailed-exitcode`).
+pub fn has_changes(plan: &Plan) -> bool {
+    plan.objects.iter().any(|o| o.action.changes())
+}
+

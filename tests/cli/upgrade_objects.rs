@@ -1,0 +1,197 @@
+//! `upgrade-preview` objects part, end to end: a release installed by real
+//! Helm (the oracle) from tests/data/upgrade/shop-v1, its objects live in the
+//! fixture API server with server defaults, managedFields and edits made in
+//! the cluster, and the upgrade to shop-v2 rendered by real Helm.
+
+use serde_json::{Value, json};
+
+use crate::support::fake_api::{FakeApi, as_served};
+use crate::support::{json as parse_json, releasex, run};
+
+const V1: &str = "tests/data/upgrade/shop-v1";
+const V2: &str = "tests/data/upgrade/shop-v2";
+
+fn oracle(args: &[&str]) -> Value {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let out = std::process::Command::new(format!("{root}/.venv/bin/python"))
+        .arg(format!("{root}/tests/oracle/helm_oracle.py"))
+        .args(args)
+        .current_dir(root)
+        .output()
+        .expect("the Helm oracle runs (tests/oracle/setup.sh)");
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("oracle output ({e}): {}", String::from_utf8_lossy(&out.stdout)))
+}
+
+/// What the API server holds for an object Helm applied: ownership
+/// metadata, server fields, and a status.
+fn live(mut o: Value, n: usize) -> Value {
+    releasex::preview::add_ownership(&mut o, "shop", "shop");
+    let api_version = o["apiVersion"].clone();
+    let meta = o["metadata"].as_object_mut().unwrap();
+    meta.insert("namespace".into(), json!("shop"));
+    meta.insert("uid".into(), json!(format!("00000000-0000-0000-0000-{n:012}")));
+    meta.insert("resourceVersion".into(), json!(format!("{}", 2000 + n)));
+    meta.insert("creationTimestamp".into(), json!("2026-11-29T12:00:00Z"));
+    meta.insert("managedFields".into(), json!([{"manager": "helm", "operation": "Update", "apiVersion": api_version, "time": "2026-11-29T12:00:00Z", "fieldsType": "FieldsV1", "fieldsV1": {"f:metadata": {}}}]));
+    if o["kind"] == "Secret" {
+        // The API server stores stringData as base64 data.
+        let plain = o["stringData"]["password"].as_str().unwrap().to_string();
+        use base64::Engine as _;
+        o["data"] = json!({"password": base64::engine::general_purpose::STANDARD.encode(plain)});
+        o.as_object_mut().unwrap().remove("stringData");
+    }
+    o
+}
+
+struct Shop {
+    api: FakeApi,
+    dir: tempfile::TempDir,
+    kubeconfig: std::path::PathBuf,
+    manifest: std::path::PathBuf,
+}
+
+/// Installs v1 with real Helm, puts its objects in the cluster with the
+/// given edits, renders v2 with real Helm.
+fn shop(edit: impl Fn(&mut Vec<Value>)) -> Shop {
+    let list = oracle(&["release-secrets", V1, "--name", "shop", "--namespace", "shop", "--as-list", "--keep-templates"]);
+    let secrets: Vec<Value> = list["items"].as_array().unwrap().clone();
+    let stored = releasex::release::source::parse_input("oracle", list.to_string().as_bytes()).unwrap();
+    let records = releasex::release::decode_history(stored, Some("shop"), "oracle").unwrap();
+    let manifest = records.last().unwrap().release.manifest().to_string();
+    let mut objects: Vec<Value> = releasex::manifest::split(&manifest)
+        .into_iter()
+        .flat_map(|d| serde_saphyr::from_multiple::<Value>(d).unwrap())
+        .filter(Value::is_object)
+        .collect();
+    for o in objects.iter_mut() {
+        if o["kind"] == "Deployment" {
+            // Scaled by hand, and the server's defaults.
+            o["spec"]["replicas"] = json!(5);
+            o["spec"]["template"]["spec"]["containers"][0]["imagePullPolicy"] = json!("IfNotPresent");
+            o["status"] = json!({"replicas": 5});
+        }
+        if o["kind"] == "ServiceMonitor" {
+            o["spec"]["endpoints"][0]["interval"] = json!("10s");
+        }
+    }
+    let mut served: Vec<Value> = objects.into_iter().enumerate().map(|(i, o)| live(o, i + 1)).collect();
+    edit(&mut served);
+    served.extend(secrets.into_iter().enumerate().map(|(i, s)| as_served(s, "shop", 100 + i)));
+    let api = FakeApi::start(served);
+    let dir = tempfile::tempdir().unwrap();
+    let kubeconfig = api.write_kubeconfig(dir.path(), "shop");
+    let rendered = oracle(&["render", V2, "--name", "shop", "--namespace", "shop"]);
+    let manifest_path = dir.path().join("v2.yaml");
+    std::fs::write(&manifest_path, rendered["manifest"].as_str().unwrap()).unwrap();
+    Shop { api, dir, kubeconfig, manifest: manifest_path }
+}
+
+impl Shop {
+    fn preview(&self, extra: &[&str]) -> crate::support::Run {
+        let manifest = self.manifest.display().to_string();
+        let mut args = vec!["upgrade-preview", "shop", V2, "--manifest", &manifest];
+        args.extend_from_slice(extra);
+        let r = run(releasex().env("KUBECONFIG", &self.kubeconfig).args(&args));
+        assert!(!r.stderr.contains("panicked"), "{}", r.stderr);
+        let _ = &self.dir;
+        r
+    }
+}
+
+fn object<'a>(doc: &'a Value, kind: &str, name: &str) -> &'a Value {
+    doc["objects"].as_array().unwrap().iter().find(|o| o["kind"] == kind && o["name"] == name).unwrap_or_else(|| panic!("no {kind} {name} in {doc}"))
+}
+
+#[test]
+fn every_object_gets_the_action_and_patch_helm_would_send() {
+    let s = shop(|_| {});
+    // Client-side apply, as releases made by Helm 3 or with --server-side=false.
+    let r = s.preview(&["--server-side", "false", "-o", "json"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let doc = parse_json(&r.stdout);
+    assert_eq!(doc["baseline"]["revision"], 1);
+    assert_eq!(doc["server_side"], false);
+    let action = |k: &str, n: &str| object(&doc, k, n)["action"].as_str().unwrap().to_string();
+    assert_eq!(action("Deployment", "shop"), "update");
+    assert_eq!(action("Service", "shop"), "unchanged");
+    assert_eq!(action("ConfigMap", "shop-config"), "update");
+    assert_eq!(action("ConfigMap", "shop-extra"), "create");
+    assert_eq!(action("ConfigMap", "shop-legacy"), "delete");
+    assert_eq!(action("ConfigMap", "shop-kept"), "keep");
+    // The three-way patch resets the scaled replicas and bumps the image; the server's default stays.
+    let dep = object(&doc, "Deployment", "shop");
+    assert_eq!(dep["patch_type"], "strategic");
+    assert_eq!(dep["patch"]["spec"]["replicas"], 2);
+    assert_eq!(dep["patch"]["spec"]["template"]["spec"]["containers"][0]["image"], "shop:2.0");
+    let drift = dep["drift"].as_array().unwrap();
+    assert!(drift.iter().any(|d| d["path"] == "spec.replicas" && d["live"] == 5 && d["upgrade"] == "reset"), "{drift:?}");
+    // The custom resource: two-way merge patch, the live edit survives.
+    let sm = object(&doc, "ServiceMonitor", "shop");
+    assert_eq!(sm["patch_type"], "merge");
+    assert!(sm["drift"].as_array().unwrap().iter().any(|d| d["path"] == "spec.endpoints[0].interval" && d["upgrade"] == "kept"), "{sm}");
+    // Secret values never appear in the objects.
+    assert!(!doc["objects"].to_string().contains("s3cret"), "a secret leaked: {}", doc["objects"]);
+    s.api.assert_read_only();
+}
+
+#[test]
+fn releases_installed_by_helm_4_are_upgraded_with_server_side_apply() {
+    let s = shop(|_| {});
+    let r = s.preview(&["-o", "json"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let doc = parse_json(&r.stdout);
+    assert_eq!(doc["server_side"], true, "Helm 4 records apply_method ssa and auto follows it");
+    let dep = object(&doc, "Deployment", "shop");
+    assert_eq!(dep["patch_type"], "apply");
+    assert_eq!(dep["action"], "update");
+    assert_eq!(dep["patch"]["metadata"]["labels"]["app.kubernetes.io/managed-by"], "Helm");
+    assert_eq!(object(&doc, "Service", "shop")["action"], "unchanged");
+    s.api.assert_read_only();
+}
+
+#[test]
+fn text_output_has_the_plan_header_and_each_object() {
+    let s = shop(|_| {});
+    let r = s.preview(&["--diff", "--server-side", "false"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let r = crate::support::Run { stdout: r.stdout[r.stdout.find("Plan:").unwrap_or(0)..].to_string(), ..r };
+    assert!(r.stdout.contains("Plan: 1 to create, 2 to update, 1 to delete, 3 unchanged, 1 kept, 0 to adopt, 0 hooks"), "{}", r.stdout);
+    assert!(r.stdout.contains("Deployment shop/shop: update (strategic patch)"), "{}", r.stdout);
+    assert!(r.stdout.contains("-  replicas: 5") && r.stdout.contains("+  replicas: 2"), "{}", r.stdout);
+    assert!(!r.stdout.contains("s3cret"), "a secret leaked");
+    let shown = s.preview(&["--show-secrets", "--server-side", "false", "-o", "json"]);
+    assert!(parse_json(&shown.stdout)["objects"].to_string().contains("s3cret-v1"), "--show-secrets shows them");
+}
+
+#[test]
+fn detailed_exitcode_and_ignore_rules() {
+    let s = shop(|_| {});
+    assert_eq!(s.preview(&["--detailed-exitcode", "-o", "json"]).code, 2);
+    let r = s.preview(&["--ignore", "Deployment:spec.replicas", "--server-side", "false", "-o", "json"]);
+    let doc = parse_json(&r.stdout);
+    let dep = object(&doc, "Deployment", "shop");
+    assert!(dep["patch"]["spec"].get("replicas").is_none(), "{dep}");
+    assert!(!dep["drift"].as_array().unwrap().iter().any(|d| d["path"] == "spec.replicas"));
+}
+
+#[test]
+fn an_object_of_another_release_fails_like_helm_upgrade() {
+    let s = shop(|objects| {
+        let mut other = live(json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "shop-extra"}, "data": {}}), 77);
+        releasex::preview::add_ownership(&mut other, "someone-else", "shop");
+        objects.push(other);
+    });
+    let r = s.preview(&[]);
+    assert_eq!(r.code, 1, "{}", r.stdout);
+    assert!(
+        r.stdout.contains("UPGRADE FAILED: unable to continue with update: ConfigMap \"shop-extra\" in namespace \"shop\" exists and cannot be imported into the current release: invalid ownership metadata; annotation validation error: key \"meta.helm.sh/release-name\" must equal \"shop\": current value is \"someone-else\""),
+        "{}",
+        r.stdout
+    );
+    // --take-ownership adopts it instead.
+    let r = s.preview(&["--take-ownership", "-o", "json"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(object(&parse_json(&r.stdout), "ConfigMap", "shop-extra")["action"], "adopt");
+    s.api.assert_read_only();
+}
+
