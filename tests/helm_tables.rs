@@ -100,8 +100,7 @@ fn unmet(values: &Value, e: &Value) -> Option<String> {
 }
 
 fn load_cases(tmp: &Path) -> Vec<Case> {
-    let mut files: Vec<PathBuf> =
-        std::fs::read_dir(data().join("cases")).expect("cases dir").map(|e| e.expect("entry").path()).collect();
+    let mut files: Vec<PathBuf> = std::fs::read_dir(data().join("cases")).expect("cases dir").map(|e| e.expect("entry").path()).collect();
     files.sort();
     let mut out = Vec::new();
     for file in files {
@@ -133,8 +132,18 @@ fn load_cases(tmp: &Path) -> Vec<Case> {
                     });
                 }
             }
-            let warnings = c.get("warnings").and_then(Value::as_array).map(|w| w.iter().map(|s| s.as_str().unwrap().to_string()).collect()).unwrap_or_default();
-            out.push(Case { file: fname.clone(), name: c["name"].as_str().unwrap().to_string(), chart: data().join(c["chart"].as_str().unwrap()), args, expect, warnings,
+            let warnings = c
+                .get("warnings")
+                .and_then(Value::as_array)
+                .map(|w| w.iter().map(|s| s.as_str().unwrap().to_string()).collect())
+                .unwrap_or_default();
+            out.push(Case {
+                file: fname.clone(),
+                name: c["name"].as_str().unwrap().to_string(),
+                chart: data().join(c["chart"].as_str().unwrap()),
+                args,
+                expect,
+                warnings,
                 releasex_bug: c.get("releasex_bug").and_then(Value::as_str).map(str::to_string),
             });
         }
