@@ -4,26 +4,85 @@
 
 use serde_json::Value;
 
-/// Splits a manifest on `---` separator lines, dropping empty documents.
+/// Splits a manifest into documents exactly as Helm's `SplitManifests` does:
+/// leading whitespace of the whole text is dropped, the text is cut at every
+/// match of `(?m)^---[ \t]*` (three dashes at the start of any line plus
+/// trailing blanks, whatever follows on the line: `---apiVersion: v1` and
+/// `--- # c` both split), pieces that are only whitespace are dropped and the
+/// others are left-trimmed (not right-trimmed). Document `i` of the result is
+/// Helm's `manifest-i`.
 pub fn split(manifest: &str) -> Vec<&str> {
+    let text = manifest.trim_start();
     let mut docs = Vec::new();
     let mut start = 0;
-    let mut offset = 0;
-    for line in manifest.split_inclusive('\n') {
-        let is_separator = line.strip_prefix("---").is_some_and(|rest| rest.trim().is_empty());
-        if is_separator {
-            push_doc(&mut docs, &manifest[start..offset]);
-            start = offset + line.len();
+    let mut line_start = 0;
+    while line_start <= text.len() {
+        let line_end = text[line_start..].find('\n').map_or(text.len(), |i| line_start + i);
+        if text[line_start..line_end].starts_with("---") {
+            push_doc(&mut docs, &text[start..line_start]);
+            let rest = &text[line_start + 3..];
+            // Go's regexp: `[ \t]*` is greedy and may not cross the newline.
+            start = line_start + 3 + (rest.len() - rest.trim_start_matches([' ', '\t']).len());
         }
-        offset += line.len();
+        line_start = line_end + 1;
     }
-    push_doc(&mut docs, &manifest[start..]);
+    push_doc(&mut docs, &text[start..]);
     docs
 }
 
 fn push_doc<'a>(docs: &mut Vec<&'a str>, doc: &'a str) {
     if !doc.trim().is_empty() {
-        docs.push(doc);
+        docs.push(doc.trim_start());
+    }
+}
+
+/// The `# Source: PATH` comment Helm writes at the top of a document, looked
+/// for only among the comment lines before its content.
+pub fn leading_source(doc: &str) -> Option<&str> {
+    doc.lines()
+        .map(str::trim)
+        .take_while(|l| l.is_empty() || l.starts_with('#'))
+        .find_map(|l| l.strip_prefix("# Source:"))
+        .map(str::trim)
+}
+
+/// The YAML documents of `text` as JSON values. Integers stay integers (as
+/// `sigs.k8s.io/yaml` decodes objects into unstructured ones); the YAML is
+/// read as YAML 1.2, so YAML 1.1 spellings such as `yes` stay strings.
+pub fn parse_documents(text: &str) -> Result<Vec<Value>, String> {
+    serde_saphyr::from_multiple(text).map_err(|e| e.to_string())
+}
+
+/// Why [`parse_object`] refused its input.
+#[derive(Debug, thiserror::Error)]
+pub enum ObjectError {
+    #[error("not valid JSON")]
+    Json(#[source] serde_json::Error),
+    #[error("not valid YAML: {0}")]
+    Yaml(String),
+    #[error("holds a YAML/JSON value that is not an object")]
+    NotAnObject,
+    #[error("holds {0} documents; give one object")]
+    ManyDocuments(usize),
+}
+
+/// One object, YAML or JSON. An empty text is "no object" (`null`), as Helm
+/// passes for an object missing from the cluster.
+pub fn parse_object(text: &str) -> Result<Value, ObjectError> {
+    let trimmed = text.trim();
+    if trimmed.is_empty() {
+        return Ok(Value::Null);
+    }
+    let docs: Vec<Value> = if trimmed.starts_with('{') {
+        vec![serde_json::from_str(trimmed).map_err(ObjectError::Json)?]
+    } else {
+        parse_documents(text).map_err(ObjectError::Yaml)?
+    };
+    match docs.as_slice() {
+        [one] if one.is_object() || one.is_null() => Ok(one.clone()),
+        [_] => Err(ObjectError::NotAnObject),
+        [] => Ok(Value::Null),
+        many => Err(ObjectError::ManyDocuments(many.len())),
     }
 }
 
@@ -136,6 +195,32 @@ mod tests {
     use super::*;
 
     const MANIFEST: &str = "---\n# Source: c/templates/cm.yaml\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\ndata:\n  a: \"1\"\n---\n# Source: c/templates/secret.yaml\napiVersion: v1\nkind: Secret\nmetadata:\n  name: s\ndata:\n  password: aHVudGVyMg==\nstringData:\n  token: abc\n";
+
+    #[test]
+    fn split_cuts_at_three_dashes_whatever_follows_like_helm() {
+        // Helm's regex takes `---` at any line start plus blanks, so text
+        // after the dashes starts the next document.
+        assert_eq!(split("---apiVersion: v1\n--- # c\nkind: A\n"), vec!["apiVersion: v1\n", "# c\nkind: A\n"]);
+        assert_eq!(split("a: 1\n----\nb: 2"), vec!["a: 1\n", "-\nb: 2"]);
+    }
+
+    #[test]
+    fn split_drops_blank_pieces_and_left_trims_the_rest_only() {
+        assert_eq!(split("\n\n  ---\n---  \t\n\n  a: 1\n\n---\n   \n"), vec!["a: 1\n\n"]);
+        assert!(split("---\n---\n").is_empty());
+        assert!(split("").is_empty());
+    }
+
+    #[test]
+    fn split_ignores_dashes_inside_a_line_and_indented_dashes() {
+        assert_eq!(split("a: ---\nb: |\n  ---\n"), vec!["a: ---\nb: |\n  ---\n"]);
+    }
+
+    #[test]
+    fn leading_source_reads_only_the_header_comments() {
+        assert_eq!(leading_source("# Source: c/templates/a.yaml\nkind: A\n"), Some("c/templates/a.yaml"));
+        assert_eq!(leading_source("kind: A\n# Source: nope\n"), None);
+    }
 
     #[test]
     fn split_keeps_source_comments() {
