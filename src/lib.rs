@@ -10,6 +10,7 @@ pub mod explain;
 pub mod manifest;
 pub mod patch;
 pub mod release;
+pub mod render;
 pub mod upgrade;
 pub mod values;
 
