@@ -4,30 +4,76 @@
 
 use serde_json::Value;
 
-/// Splits a manifest into documents exactly as Helm's `SplitManifests` does:
-/// leading whitespace of the whole text is dropped, the text is cut at every
-/// match of `(?m)^---[ \t]*` (three dashes at the start of any line plus
-/// trailing blanks, whatever follows on the line: `---apiVersion: v1` and
-/// `--- # c` both split), pieces that are only whitespace are dropped and the
-/// others are left-trimmed (not right-trimmed). Document `i` of the result is
-/// Helm's `manifest-i`.
+/// Splits a manifest into documents exactly as Helm 4.2's `SplitManifests`
+/// does. Leading whitespace of the whole text is dropped, then the text is
+/// cut at every match of `(?:^|\s*\n)---\s*` (no multi-line flag): `---`
+/// at the very start, or right after a newline together with the whitespace
+/// before that newline, plus all whitespace after the dashes, whatever
+/// follows on the line (`---apiVersion: v1` splits; `----` leaves `-`). So a
+/// document loses its trailing blank lines before a separator (the last one
+/// keeps them), and a `---` right after a separator's own newline is not a
+/// separator. Pieces that are only whitespace are dropped and the others are
+/// left-trimmed. Document `i` of the result is Helm's `manifest-i`.
+///
+/// Helm after 4.2 (commit bfebbb7, "Fix vanishing empty lines") uses
+/// `(?m)^---[ \t]*` instead; 4.2.x, the version emulated, does not.
 pub fn split(manifest: &str) -> Vec<&str> {
     let text = manifest.trim_start();
     let mut docs = Vec::new();
     let mut start = 0;
-    let mut line_start = 0;
-    while line_start <= text.len() {
-        let line_end = text[line_start..].find('\n').map_or(text.len(), |i| line_start + i);
-        if text[line_start..line_end].starts_with("---") {
-            push_doc(&mut docs, &text[start..line_start]);
-            let rest = &text[line_start + 3..];
-            // Go's regexp: `[ \t]*` is greedy and may not cross the newline.
-            start = line_start + 3 + (rest.len() - rest.trim_start_matches([' ', '\t']).len());
-        }
-        line_start = line_end + 1;
+    let mut from = 0;
+    while let Some((m_start, m_end)) = find_separator(text.as_bytes(), from) {
+        push_doc(&mut docs, &text[start..m_start]);
+        start = m_end;
+        from = m_end;
     }
     push_doc(&mut docs, &text[start..]);
     docs
+}
+
+/// Documents between lines that are only `---` (and blanks), byte for byte,
+/// empty ones dropped: for display, where every other byte must stay as it
+/// was (Helm's own split, [`split`], drops trailing blank lines).
+fn split_on_separator_lines(manifest: &str) -> Vec<&str> {
+    let mut docs = Vec::new();
+    let mut start = 0;
+    let mut offset = 0;
+    for line in manifest.split_inclusive('\n') {
+        if line.strip_prefix("---").is_some_and(|rest| rest.trim().is_empty()) {
+            docs.push(&manifest[start..offset]);
+            start = offset + line.len();
+        }
+        offset += line.len();
+    }
+    docs.push(&manifest[start..]);
+    docs.retain(|d| !d.trim().is_empty());
+    docs
+}
+
+/// Go's `\s` (RE2: space, \t, \n, \f, \r).
+fn is_go_space(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | b'\x0c' | b'\r')
+}
+
+/// The leftmost match of Helm 4.2's separator at or after `from`, as Go's
+/// `FindAll` finds it (it resumes where the previous match ended).
+fn find_separator(b: &[u8], from: usize) -> Option<(usize, usize)> {
+    let after_dashes = |mut i: usize| {
+        while i < b.len() && is_go_space(b[i]) {
+            i += 1;
+        }
+        i
+    };
+    if from == 0 && b.starts_with(b"---") {
+        return Some((0, after_dashes(3)));
+    }
+    let nl = from + b.get(from..)?.windows(4).position(|w| w == b"\n---")?;
+    // The match starts where the run of whitespace ending in that newline starts.
+    let mut m_start = nl;
+    while m_start > from && is_go_space(b[m_start - 1]) {
+        m_start -= 1;
+    }
+    Some((m_start, after_dashes(nl + 4)))
 }
 
 fn push_doc<'a>(docs: &mut Vec<&'a str>, doc: &'a str) {
@@ -108,7 +154,7 @@ pub fn mask_secrets(manifest: &str) -> String {
         return manifest.to_string();
     }
     let mut out = String::with_capacity(manifest.len());
-    for doc in split(manifest) {
+    for doc in split_on_separator_lines(manifest) {
         out.push_str("---\n");
         out.push_str(&mask_document(doc));
         if !out.ends_with('\n') {
@@ -198,17 +244,32 @@ mod tests {
 
     #[test]
     fn split_cuts_at_three_dashes_whatever_follows_like_helm() {
-        // Helm's regex takes `---` at any line start plus blanks, so text
-        // after the dashes starts the next document.
-        assert_eq!(split("---apiVersion: v1\n--- # c\nkind: A\n"), vec!["apiVersion: v1\n", "# c\nkind: A\n"]);
-        assert_eq!(split("a: 1\n----\nb: 2"), vec!["a: 1\n", "-\nb: 2"]);
+        // Helm 4.2's regex takes `---` after a newline plus any whitespace
+        // around it, so text after the dashes starts the next document.
+        assert_eq!(split("---apiVersion: v1\n--- # c\nkind: A\n"), vec!["apiVersion: v1", "# c\nkind: A\n"]);
+        assert_eq!(split("a: 1\n----\nb: 2"), vec!["a: 1", "-\nb: 2"]);
     }
 
     #[test]
-    fn split_drops_blank_pieces_and_left_trims_the_rest_only() {
-        assert_eq!(split("\n\n  ---\n---  \t\n\n  a: 1\n\n---\n   \n"), vec!["a: 1\n\n"]);
-        assert!(split("---\n---\n").is_empty());
+    fn split_eats_blank_lines_before_a_separator_but_not_at_the_end() {
+        assert_eq!(split("a: 1\n\n  \n---\n\n  b: 2\n\n"), vec!["a: 1", "b: 2\n\n"]);
+    }
+
+    #[test]
+    fn split_does_not_see_dashes_right_after_a_separators_newline() {
+        // The first match ends after `---\n`; Go resumes there and `---` is
+        // then not preceded by a newline of its own.
+        assert_eq!(split("---\n---\nx: 1\n"), vec!["---\nx: 1\n"]);
+        assert_eq!(split("\n\n  ---\n---  \t\n\n  a: 1\n\n---\n   \n"), vec!["---  \t\n\n  a: 1"]);
+    }
+
+    #[test]
+    fn split_drops_blank_pieces() {
+        assert_eq!(split("---\n\n---\n\na: 1\n---\n"), vec!["---\n\na: 1"]);
+        assert_eq!(split("a: 1\n---\n \n---\n"), vec!["a: 1", "---\n"]);
+        assert_eq!(split("a: 1\n---\n \n"), vec!["a: 1"]);
         assert!(split("").is_empty());
+        assert!(split("---\n").is_empty());
     }
 
     #[test]

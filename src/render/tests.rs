@@ -149,7 +149,15 @@ fn documents_split_helms_lenient_way_and_count_per_template() {
 #[test]
 fn an_empty_text_is_an_empty_model() {
     assert_eq!(parse_manifest(""), Rendered::default());
-    assert_eq!(parse_manifest("---\n\n---\n"), Rendered::default());
+    assert_eq!(parse_manifest("\n---\n \n"), Rendered::default());
+}
+
+#[test]
+fn dashes_right_after_a_separator_make_an_empty_document_as_in_helm() {
+    // Helm 4.2's split leaves "---\n" as a document of its own here.
+    let r = parse_manifest("---\n\n---\n");
+    assert!(r.objects.is_empty());
+    assert_eq!(r.warnings, [RenderWarning { template: String::new(), index: 0, kind: WarningKind::EmptyDocument }]);
 }
 
 #[test]
