@@ -579,7 +579,8 @@ def template_install(chart_path: str, vals: dict, name: str, ns: str, extra: dic
 # difference (also from steps helm_render may skip, such as dependency
 # conditions) fails loudly instead of printing a guess.
 
-_SEP = re.compile(r"(?m)^---[ \t]*")
+# Helm 4.2.x's separator (later Helm: `(?m)^---[ \t]*`); \s spelled as RE2 reads it
+_SEP = re.compile(r"(?:^|[ \t\n\f\r]*\n)---[ \t\n\f\r]*")
 INSTALL_ORDER = [
     "PriorityClass", "Namespace", "NetworkPolicy", "ResourceQuota", "LimitRange", "PodSecurityPolicy",
     "PodDisruptionBudget", "ServiceAccount", "Secret", "SecretList", "ConfigMap", "StorageClass",
@@ -655,6 +656,16 @@ def _release_text(files: dict) -> tuple[str, list[dict]]:
     return "".join(f"---\n# Source: {m['path']}\n{m['content']}\n" for m in generic), hooks
 
 
+def _identities(manifest: str) -> list:
+    out = []
+    for block in manifest.split("---\n# Source: ")[1:]:
+        path, _, body = block.partition("\n")
+        h = _head(path, body)
+        meta = h.get("metadata") if isinstance(h.get("metadata"), dict) else {}
+        out.append((path, h.get("kind"), meta.get("name")))
+    return out
+
+
 def helm_template(chart: str, vals: dict, name: str, ns: str, kube_version: str | None,
                   api_versions: list[str], is_upgrade: bool) -> str:
     """What `helm template NAME CHART --namespace NS [--is-upgrade]
@@ -671,11 +682,15 @@ def helm_template(chart: str, vals: dict, name: str, ns: str, kube_version: str 
             raise HelmFailure(f"invalid kube version '{kube_version}': {e}")
         raise
     manifest, hooks = _release_text(engine_render(chart, vals, name, ns, caps, False))
-    if manifest != rel.get("manifest", ""):
+    # Documents compared by template, kind and name, not text: templates may
+    # draw random values (randAlphaNum) on each render.
+    if _identities(manifest) != _identities(rel.get("manifest", "")):
         raise Unsupported("the port of SortManifests disagrees with Helm's install action for this chart; "
                           "refusing to print a guess")
     if is_upgrade:
         manifest, hooks = _release_text(engine_render(chart, vals, name, ns, caps, True))
+    else:
+        manifest = rel.get("manifest", "")  # Helm's own text; only the hooks come from the port
     out = manifest.strip() + "\n"
     for h in hooks:
         out += f"---\n# Source: {h['path']}\n{h['manifest']}\n"
