@@ -99,6 +99,18 @@ pub fn parse_documents(text: &str) -> Result<Vec<Value>, String> {
     serde_saphyr::from_multiple(text).map_err(|e| e.to_string())
 }
 
+/// The YAML documents of a rendered manifest as Helm's reader
+/// (`sigs.k8s.io/yaml`, go-yaml v2, not strict) sees them: a repeated key
+/// keeps its last value, `0777` is octal, and YAML 1.1 booleans (`yes`,
+/// `on`) are booleans. Integers stay integers.
+pub fn parse_manifest_documents(text: &str) -> Result<Vec<Value>, String> {
+    let options = serde_saphyr::options! {
+        duplicate_keys: serde_saphyr::options::DuplicateKeyPolicy::LastWins,
+        legacy_octal_numbers: true,
+    };
+    serde_saphyr::from_multiple_with_options(text, options).map_err(|e| e.to_string())
+}
+
 /// Why [`parse_object`] refused its input.
 #[derive(Debug, thiserror::Error)]
 pub enum ObjectError {

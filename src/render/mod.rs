@@ -230,7 +230,7 @@ fn parse_document(doc: &str) -> Result<Value, WarningKind> {
         return Ok(Value::Null);
     }
     // Like go-yaml's Unmarshal, only the first document of the text counts.
-    manifest::parse_documents(doc)
+    manifest::parse_manifest_documents(doc)
         .map(|docs| docs.into_iter().next().unwrap_or(Value::Null))
         .map_err(|message| WarningKind::InvalidYaml { message })
 }

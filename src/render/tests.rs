@@ -255,3 +255,17 @@ fn template_scans_find_revision_and_lookups_in_subcharts_too() {
     assert_eq!(l.len(), 1);
     assert_eq!((l[0].template.as_str(), l[0].line, l[0].key.as_deref()), ("top/templates/l.yaml", 3, Some("pw")));
 }
+
+#[test]
+fn duplicate_keys_are_accepted_and_the_last_one_wins_as_in_helm() {
+    // Helm's YAML reader (go-yaml v2, not strict) takes duplicate keys; `helm template` prints them.
+    let r = parse_manifest(&doc("d/templates/cm.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  name: b\ndata:\n  x: \"1\"\n  x: \"2\""));
+    assert!(r.warnings.is_empty(), "{:?}", r.warnings);
+    assert_eq!((r.objects[0].name.as_str(), &r.objects[0].value["data"]["x"]), ("b", &json!("2")));
+}
+
+#[test]
+fn yaml_1_1_scalars_read_as_helms_go_yaml_reads_them() {
+    let r = parse_manifest(&doc("d/templates/cm.yaml", "apiVersion: v1\nkind: X\nmetadata:\n  name: a\nspec:\n  flag: yes\n  mode: 0755\n  enabled: off"));
+    assert_eq!(r.objects[0].value["spec"], json!({"flag": true, "mode": 493, "enabled": false}));
+}
