@@ -150,7 +150,7 @@ fn tokens(s: &str) -> Vec<&str> {
 fn assigned_variable(before: &str) -> Option<String> {
     let b = before.trim_end().trim_end_matches('(').trim_end();
     let b = b.strip_suffix(":=").or_else(|| b.strip_suffix('='))?.trim_end();
-    let start = b.rfind(|c: char| !is_ident(c)).map_or(0, |i| i + 1);
+    let start = b.char_indices().rev().find(|(_, c)| !is_ident(*c)).map_or(0, |(i, c)| i + c.len_utf8());
     let var = &b[start..];
     var.starts_with('$').then(|| var.to_string())
 }
@@ -180,11 +180,11 @@ fn field_after_call(action: &str, at: usize) -> Option<String> {
 fn index_field(action: &str, var: &str) -> Option<String> {
     let at = find_word(action, var)?;
     let tail = &action[at + var.len()..];
-    let chain: String = tail.chars().take_while(|c| is_ident(*c) || *c == '.').collect();
-    let chain = chain.trim_start_matches('.').to_string();
+    let raw_len: usize = tail.chars().take_while(|c| is_ident(*c) || *c == '.').map(char::len_utf8).sum();
+    let chain = tail[..raw_len].trim_start_matches('.').to_string();
     let before = action[..at].trim_end();
     if before.ends_with("index") {
-        let rest = tail[chain.len() + usize::from(tail.starts_with('.'))..].trim_start();
+        let rest = tail[raw_len..].trim_start();
         let key = rest.strip_prefix('"').and_then(|r| r.split('"').next());
         return match (chain.is_empty(), key) {
             (_, None) => (!chain.is_empty()).then_some(chain),
@@ -239,6 +239,14 @@ mod tests {
         assert_eq!(got[0].field.as_deref(), Some("data.token"));
         assert_eq!(got[0].key.as_deref(), Some("token"));
         assert_eq!(got[0].generator.as_deref(), Some("uuidv4"));
+    }
+
+    #[test]
+    fn non_ascii_text_around_calls_does_not_break_the_scan() {
+        let t = "{{ →$s := lookup \"v1\" \"Secret\" \"n\" \"x\" }}\nk: {{ index $s..é \"p\" }}\n";
+        let got = scan_lookups("p", t);
+        assert_eq!(got.len(), 1);
+        assert_eq!(got[0].field.as_deref(), Some("é.p"));
     }
 
     #[test]
