@@ -147,7 +147,9 @@ impl WarningKind {
 /// Helm's `SortManifests` does: documents grouped by template path in byte
 /// order, each template's documents in order, hooks apart, then a stable sort
 /// by [`INSTALL_ORDER`]. Helm's own output is already in this order, so
-/// reading it back keeps it.
+/// reading it back keeps it. Give it output without `--include-crds` (CRDs
+/// come from [`crds`]); `kind: List` documents stay one object here (Helm's
+/// Kubernetes client flattens them into their items only when it applies).
 pub fn parse_manifest(text: &str) -> Rendered {
     let mut docs: Vec<(&str, &str)> =
         manifest::split(text).into_iter().map(|d| (manifest::leading_source(d).unwrap_or(""), d)).collect();
