@@ -11,6 +11,7 @@ pub mod manifest;
 pub mod patch;
 pub mod preview;
 pub mod release;
+pub mod render;
 pub mod upgrade;
 pub mod values;
 

@@ -4,7 +4,7 @@
 use super::archive::{BufferedFile, ensure_archive, load_archive_files, trim_bom};
 use super::ignore::Rules;
 use super::metadata::{self, Generation, RawMetadata};
-use super::{Chart, ChartError, Limits, yaml};
+use super::{Chart, ChartError, ChartFile, Limits, yaml};
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -211,6 +211,8 @@ fn load_files(
     let mut schema_file = format!("{}values.schema.json", place.rel_root);
     let mut warnings = Vec::new();
     let mut subcharts: BTreeMap<String, Vec<BufferedFile>> = BTreeMap::new();
+    let mut templates = Vec::new();
+    let mut crds = Vec::new();
     for f in files {
         match f.name.as_str() {
             "Chart.yaml" => {}
@@ -243,7 +245,9 @@ fn load_files(
                     );
                 }
             }
-            name if name.starts_with("templates/") => {}
+            name if name.starts_with("templates/") => templates.push(ChartFile::from_buffered(&f)),
+            // helm: pkg/chart/v2/chart.go CRDObjects (hasManifestExtension)
+            name if name.starts_with("crds/") && is_manifest_extension(name) => crds.push(ChartFile::from_buffered(&f)),
             name if name.starts_with("charts/") => {
                 if extension(name) == ".prov" {
                     continue;
@@ -327,7 +331,14 @@ fn load_files(
         dependencies,
         path: place.path,
         warnings,
+        templates,
+        crds,
     })
+}
+
+/// `.yaml`, `.yml` or `.json`, any case (Helm's `hasManifestExtension`).
+fn is_manifest_extension(name: &str) -> bool {
+    matches!(extension(name).to_ascii_lowercase().as_str(), ".yaml" | ".yml" | ".json")
 }
 
 /// Go's filepath.Ext.

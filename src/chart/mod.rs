@@ -72,10 +72,31 @@ pub struct Chart {
     /// chart, `<parent>/charts/sub` for a directory subchart,
     /// `<parent>/charts/sub-1.2.0.tgz:sub` for an archived one.
     pub path: String,
+    /// The files under `templates/`, in load order.
+    pub templates: Vec<ChartFile>,
+    /// The files under `crds/` that Helm treats as CRDs (`.yaml`, `.yml`,
+    /// `.json`, any case), in load order; never templated.
+    pub crds: Vec<ChartFile>,
     /// Helm's loader warnings for this chart (requirements.yaml or
     /// requirements.lock in a chart whose apiVersion is not v1), in Helm's
     /// words; Helm prints them through `log.Print`.
     pub warnings: Vec<String>,
+}
+
+/// A file of a chart kept as text (templates, CRDs).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ChartFile {
+    /// The path Helm gives it, relative to its chart's root: `templates/cm.yaml`.
+    pub name: String,
+    /// Its text; bytes that are not UTF-8 are replaced (Helm keeps bytes, but
+    /// only reads these files as text).
+    pub data: String,
+}
+
+impl ChartFile {
+    fn from_buffered(f: &archive::BufferedFile) -> Self {
+        ChartFile { name: f.name.clone(), data: String::from_utf8_lossy(&f.data).into_owned() }
+    }
 }
 
 impl Chart {

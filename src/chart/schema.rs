@@ -558,6 +558,8 @@ mod tests {
             dependencies: deps,
             path: name.into(),
             warnings: vec![],
+            templates: vec![],
+            crds: vec![],
         }
     }
 

@@ -103,24 +103,9 @@ fn read_object(path: &Path, role: &str) -> anyhow::Result<Value> {
     parse_object(&text).with_context(|| format!("{role} {shown}"))
 }
 
-/// One object, YAML or JSON. An empty file is "no object" (`null`), as Helm
-/// passes for an object missing from the cluster.
+/// One object, YAML or JSON (see [`crate::manifest::parse_object`]).
 fn parse_object(text: &str) -> anyhow::Result<Value> {
-    let trimmed = text.trim();
-    if trimmed.is_empty() {
-        return Ok(Value::Null);
-    }
-    let docs: Vec<Value> = if trimmed.starts_with('{') {
-        vec![serde_json::from_str(trimmed).context("not valid JSON")?]
-    } else {
-        serde_saphyr::from_multiple(text).map_err(|e| anyhow::anyhow!("not valid YAML: {e}"))?
-    };
-    match docs.as_slice() {
-        [one] if one.is_object() || one.is_null() => Ok(one.clone()),
-        [_] => bail!("holds a YAML/JSON value that is not an object"),
-        [] => Ok(Value::Null),
-        many => bail!("holds {} documents; give one object", many.len()),
-    }
+    Ok(crate::manifest::parse_object(text)?)
 }
 
 fn text(patch: &helm::HelmPatch, ctx: &Ctx) -> String {

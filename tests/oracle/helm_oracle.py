@@ -25,6 +25,8 @@ Subcommands (all print one JSON document, keys sorted; release-secrets
   merge   [value flags]      only the CLI-side merge (what --set & co give
                              to the install action), no chart involved
   render  CHART [value flags] [--name N] [--namespace NS] [--engine]
+          [--kube-version V] [--api-versions X]... [--is-upgrade]
+                             capabilities as `helm template` takes them
   upgrade-values OLD_CHART [old value flags] --to NEW_CHART [new value flags]
           [--modes default,reuse,reset,reset-then-reuse] [--name N]
           [--keep-templates] [--dump-secrets DIR]
@@ -564,6 +566,135 @@ def template_install(chart_path: str, vals: dict, name: str, ns: str, extra: dic
             return _call_action("helm_install", cfg, chart_path, name, vals, opts)
         except HelmError as e:
             raise HelmFailure(str(e.detail))
+
+
+# --------------------------------------------------------------------------
+# `helm template` output. The SDK's install action (client dry run) takes
+# kube_version and api_versions but not IsUpgrade, and its result carries the
+# manifest but not the hooks. Its engine call (helm_render) takes all three
+# capability options. So: Helm's engine renders, the port below does the tail
+# of action.renderResources (NOTES removal, releaseutil.SortManifests, the
+# manifest text), and every call checks that port against the install
+# action's own manifest for the same inputs rendered as an install; any
+# difference (also from steps helm_render may skip, such as dependency
+# conditions) fails loudly instead of printing a guess.
+
+# Helm 4.2.x's separator (later Helm: `(?m)^---[ \t]*`); \s spelled as RE2 reads it
+_SEP = re.compile(r"(?:^|[ \t\n\f\r]*\n)---[ \t\n\f\r]*")
+INSTALL_ORDER = [
+    "PriorityClass", "Namespace", "NetworkPolicy", "ResourceQuota", "LimitRange", "PodSecurityPolicy",
+    "PodDisruptionBudget", "ServiceAccount", "Secret", "SecretList", "ConfigMap", "StorageClass",
+    "PersistentVolume", "PersistentVolumeClaim", "CustomResourceDefinition", "ClusterRole",
+    "ClusterRoleList", "ClusterRoleBinding", "ClusterRoleBindingList", "Role", "RoleList", "RoleBinding",
+    "RoleBindingList", "Service", "DaemonSet", "Pod", "ReplicationController", "ReplicaSet", "Deployment",
+    "HorizontalPodAutoscaler", "StatefulSet", "Job", "CronJob", "IngressClass", "Ingress", "APIService",
+    "MutatingWebhookConfiguration", "ValidatingWebhookConfiguration",
+]
+_HOOK_EVENTS = {"pre-install", "post-install", "pre-delete", "post-delete", "pre-upgrade", "post-upgrade",
+                "pre-rollback", "post-rollback", "test", "test-success"}
+
+
+def _split_manifests(text: str) -> list[str]:
+    """releaseutil.SplitManifests, in manifest-N order."""
+    out = []
+    for d in _SEP.split(text.lstrip()):
+        if d.strip():
+            out.append(d.lstrip())
+    return out
+
+
+def _head(path: str, doc: str) -> dict:
+    import yaml  # PyYAML: YAML 1.1 like go-yaml v2; only kind and annotations are read
+    try:
+        h = yaml.safe_load(doc)
+    except yaml.YAMLError as e:
+        raise HelmFailure(f"YAML parse error on {path}: {e}")
+    return h if isinstance(h, dict) else {}
+
+
+def _kind_key(kind: str):
+    return (0, INSTALL_ORDER.index(kind), "") if kind in INSTALL_ORDER else (1, 0, kind)
+
+
+def sort_manifests(files: dict) -> tuple[list[dict], list[dict]]:
+    """releaseutil.SortManifests with InstallOrder: (hooks, manifests)."""
+    hooks, generic = [], []
+    for path in sorted(files, key=lambda p: p.encode()):
+        content = files[path]
+        if os.path.basename(path).startswith("_") or not content.strip():
+            continue
+        for doc in _split_manifests(content):
+            h = _head(path, doc)
+            kind = h.get("kind") or ""
+            meta = h.get("metadata") if isinstance(h.get("metadata"), dict) else {}
+            ann = meta.get("annotations") or {}
+            if not ann or "helm.sh/hook" not in ann:
+                generic.append({"path": path, "content": doc, "kind": kind})
+                continue
+            events = [e.strip().lower() for e in str(ann["helm.sh/hook"]).split(",")]
+            if any(e not in _HOOK_EVENTS for e in events):
+                continue  # Helm: "skipping unknown hooks"
+            hooks.append({"path": path, "manifest": doc, "kind": kind})
+    hooks.sort(key=lambda m: _kind_key(m["kind"]))
+    generic.sort(key=lambda m: _kind_key(m["kind"]))
+    return hooks, generic
+
+
+def engine_render(chart: str, vals: dict, name: str, ns: str, caps: dict, is_upgrade: bool) -> dict:
+    opts = {"name": name, "namespace": ns, "is_upgrade": is_upgrade, "is_install": not is_upgrade}
+    opts.update(caps)
+    with _helm.Chart.load(chart) as c:
+        try:
+            return json.loads(_native.call_string("helm_render", c._raw(), json.dumps(vals), json.dumps(opts)))
+        except HelmError as e:
+            raise HelmFailure(str(e.detail))
+
+
+def _release_text(files: dict) -> tuple[str, list[dict]]:
+    files = {k: v for k, v in files.items() if not k.endswith("NOTES.txt")}
+    hooks, generic = sort_manifests(files)
+    return "".join(f"---\n# Source: {m['path']}\n{m['content']}\n" for m in generic), hooks
+
+
+def _identities(manifest: str) -> list:
+    out = []
+    for block in manifest.split("---\n# Source: ")[1:]:
+        path, _, body = block.partition("\n")
+        h = _head(path, body)
+        meta = h.get("metadata") if isinstance(h.get("metadata"), dict) else {}
+        out.append((path, h.get("kind"), meta.get("name")))
+    return out
+
+
+def helm_template(chart: str, vals: dict, name: str, ns: str, kube_version: str | None,
+                  api_versions: list[str], is_upgrade: bool) -> str:
+    """What `helm template NAME CHART --namespace NS [--is-upgrade]
+    [--kube-version V] [--api-versions X]...` prints on stdout."""
+    caps: dict = {}
+    if kube_version:
+        caps["kube_version"] = kube_version
+    if api_versions:
+        caps["api_versions"] = list(api_versions)
+    try:
+        rel = template_install(chart, vals, name, ns, caps)  # Helm's own checks and errors come first
+    except HelmFailure as e:
+        if kube_version and "as version" in str(e):
+            raise HelmFailure(f"invalid kube version '{kube_version}': {e}")
+        raise
+    manifest, hooks = _release_text(engine_render(chart, vals, name, ns, caps, False))
+    # Documents compared by template, kind and name, not text: templates may
+    # draw random values (randAlphaNum) on each render.
+    if _identities(manifest) != _identities(rel.get("manifest", "")):
+        raise Unsupported("the port of SortManifests disagrees with Helm's install action for this chart; "
+                          "refusing to print a guess")
+    if is_upgrade:
+        manifest, hooks = _release_text(engine_render(chart, vals, name, ns, caps, True))
+    else:
+        manifest = rel.get("manifest", "")  # Helm's own text; only the hooks come from the port
+    out = manifest.strip() + "\n"
+    for h in hooks:
+        out += f"---\n# Source: {h['path']}\n{h['manifest']}\n"
+    return out
 
 
 def final_values(chart: str, vals: dict, name: str, ns: str, keep_templates: bool,
@@ -1671,26 +1802,39 @@ def main(argv: list[str]) -> int:
         return _values_envelope(run)
 
     if cmd == "render":
-        o, pos, fl = parse_args(rest, 1, {"--engine", "--skip-schema-validation"},
-                                {"--name", "--namespace", "-n"})
+        o, pos, fl = parse_args(rest, 1, {"--engine", "--skip-schema-validation", "--is-upgrade"},
+                                {"--name", "--namespace", "-n", "--kube-version"},
+                                {"--api-versions": "--api-versions", "-a": "--api-versions"})
         if len(pos) != 1:
             raise SystemExit("usage: render CHART [flags]")
         name = fl.get("--name", "release-name")
         ns = fl.get("--namespace", fl.get("-n", "default"))
+        caps: dict = {}
+        if fl.get("--kube-version"):
+            caps["kube_version"] = fl["--kube-version"]
+        apis = [a for v in fl.get("--api-versions", []) for a in _csv_split(v)]
+        if apis:
+            caps["api_versions"] = apis
+        is_upgrade = bool(fl.get("--is-upgrade"))
         notes = []
         try:
             vals = merge_user_values(o, notes)
             if fl.get("--engine"):
-                with _helm.Chart.load(pos[0]) as c:
-                    try:
-                        r = c.render(vals, name=name, namespace=ns)
-                    except HelmError as e:
-                        raise HelmFailure(str(e.detail))
+                r = engine_render(pos[0], vals, name, ns, caps, is_upgrade)
                 return emit({"status": "ok", "templates": r, "exact": not notes, "inexact_reasons": notes})
-            extra = {"skip_schema_validation": True} if fl.get("--skip-schema-validation") else None
+            extra = {"skip_schema_validation": True} if fl.get("--skip-schema-validation") else {}
+            extra.update(caps)
             rel = template_install(pos[0], vals, name, ns, extra)
+            if is_upgrade:
+                # the install action has no IsUpgrade: Helm's engine renders, the checked port sorts
+                text = helm_template(pos[0], vals, name, ns, caps.get("kube_version"), apis, True)
+                rel["manifest"] = text  # manifest and hooks, as `helm template` prints them
+                notes.append("--is-upgrade: manifest sorted by the oracle's port of SortManifests "
+                             "(checked against Helm's install action on the install rendering)")
         except HelmFailure as e:
             return emit({"status": "error", "error": str(e), "exact": not notes, "inexact_reasons": notes}, 1)
+        except Unsupported as e:
+            return emit({"status": "unsupported", "reason": str(e)}, 3)
         man = rel.get("manifest", "")
         return emit({"status": "ok", "manifest": man, "templates": split_manifest(man),
                      "notes": rel.get("notes", ""), "exact": not notes, "inexact_reasons": notes})

@@ -1,0 +1,214 @@
+//! Running `helm template` the way `helm upgrade` would render.
+//! helm: pkg/cmd/template.go (flags), pkg/cmd/flags.go, pkg/action/action.go
+//! (GetVersionSet).
+
+use std::collections::BTreeSet;
+use std::ffi::OsString;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::Value;
+
+/// One `helm template` run. The caller decides everything (binary, cluster
+/// access); nothing is read from the environment here.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TemplateRequest {
+    pub helm_bin: PathBuf,
+    pub release: String,
+    pub chart: PathBuf,
+    pub namespace: String,
+    /// The user-supplied values Helm should merge over the chart's defaults,
+    /// written to one temporary values file.
+    pub values: Value,
+    /// `--kube-version`: `.Capabilities.KubeVersion` (Helm's default without
+    /// a cluster is its compiled-in client-go version).
+    pub kube_version: Option<String>,
+    /// `--api-versions`, appended by Helm to its built-in default set (it
+    /// does not replace it); see [`api_version_flags`].
+    pub api_versions: Vec<String>,
+    /// `--is-upgrade`: `.Release.IsUpgrade` true, `.Release.IsInstall` false
+    /// (`.Release.Revision` stays 1 in `helm template`).
+    pub is_upgrade: bool,
+    /// `--dry-run=server`: Helm talks to the cluster, so `lookup` answers and
+    /// capabilities come from discovery (then `--api-versions` is ignored).
+    pub server_dry_run: bool,
+    pub kube_context: Option<String>,
+    pub kubeconfig: Option<PathBuf>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum RenderError {
+    #[error("cannot write the temporary values file: {0}")]
+    ValuesFile(#[source] std::io::Error),
+    #[error("cannot run {}: {source}", bin.display())]
+    Spawn {
+        bin: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    /// Helm exited non-zero; `stderr` is Helm's message as printed.
+    #[error("helm template failed ({}): {}", status.map_or_else(|| "killed".to_string(), |c| format!("exit {c}")), stderr.trim_end())]
+    Helm { status: Option<i32>, stderr: String },
+    #[error("helm template printed output that is not UTF-8")]
+    NotUtf8,
+}
+
+/// The arguments after the binary, with `values_file` as the only `-f`.
+pub fn template_args(req: &TemplateRequest, values_file: &Path) -> Vec<OsString> {
+    let mut a: Vec<OsString> = vec!["template".into(), req.release.clone().into(), chart_arg(&req.chart)];
+    a.extend(["--namespace".into(), req.namespace.clone().into()]);
+    a.extend(["-f".into(), values_file.as_os_str().to_owned()]);
+    if req.is_upgrade {
+        a.push("--is-upgrade".into());
+    }
+    if let Some(v) = &req.kube_version {
+        a.extend(["--kube-version".into(), v.into()]);
+    }
+    for v in &req.api_versions {
+        // One flag per entry: the flag is a string slice read as CSV, so a
+        // comma inside one value would split it.
+        a.extend(["--api-versions".into(), v.into()]);
+    }
+    if req.server_dry_run {
+        a.push("--dry-run=server".into());
+    }
+    if let Some(c) = &req.kube_context {
+        a.extend(["--kube-context".into(), c.into()]);
+    }
+    if let Some(k) = &req.kubeconfig {
+        a.extend(["--kubeconfig".into(), k.as_os_str().to_owned()]);
+    }
+    a
+}
+
+/// A chart path that cannot be read as a flag.
+fn chart_arg(chart: &Path) -> OsString {
+    if chart.as_os_str().to_string_lossy().starts_with('-') {
+        Path::new(".").join(chart).into_os_string()
+    } else {
+        chart.as_os_str().to_owned()
+    }
+}
+
+/// Runs `helm template` and returns what it printed on stdout. The values
+/// file is removed when this returns, whatever happened (the temporary file
+/// deletes itself on drop, also on unwinding).
+pub fn helm_template(req: &TemplateRequest) -> Result<String, RenderError> {
+    let mut file = tempfile::Builder::new()
+        .prefix("releasex-values-")
+        .suffix(".yaml")
+        .tempfile()
+        .map_err(RenderError::ValuesFile)?;
+    // JSON is YAML, and it keeps every value exactly as the caller built it.
+    let text = serde_json::to_string(&values_or_empty(&req.values)).map_err(|e| RenderError::ValuesFile(e.into()))?;
+    file.write_all(text.as_bytes()).and_then(|()| file.flush()).map_err(RenderError::ValuesFile)?;
+    let output = Command::new(&req.helm_bin)
+        .args(template_args(req, file.path()))
+        .output()
+        .map_err(|source| RenderError::Spawn { bin: req.helm_bin.clone(), source })?;
+    drop(file);
+    if !output.status.success() {
+        return Err(RenderError::Helm {
+            status: output.status.code(),
+            stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+        });
+    }
+    String::from_utf8(output.stdout).map_err(|_| RenderError::NotUtf8)
+}
+
+/// Helm reads `null` in a values file as no values; an empty map says so plainly.
+fn values_or_empty(v: &Value) -> Value {
+    if v.is_null() { Value::Object(Default::default()) } else { v.clone() }
+}
+
+/// `--api-versions` entries for what a cluster serves, as Helm's
+/// `GetVersionSet` builds `.Capabilities.APIVersions` from discovery: every
+/// `group/version` and every `group/version/Kind` (core group: `v1`,
+/// `v1/Pod`). Sorted and without duplicates (Helm's set is a Go map).
+/// Passed to `helm template`, they are added to Helm's built-in defaults, so
+/// `Has` is also true for the defaults a cluster may not serve.
+pub fn api_version_flags(discovered: &[(String, Vec<String>)]) -> Vec<String> {
+    let mut set = BTreeSet::new();
+    for (gv, kinds) in discovered {
+        set.insert(gv.clone());
+        for k in kinds {
+            set.insert(format!("{gv}/{k}"));
+        }
+    }
+    set.into_iter().collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn req() -> TemplateRequest {
+        TemplateRequest {
+            helm_bin: "helm".into(),
+            release: "rel".into(),
+            chart: "./chart".into(),
+            namespace: "ns".into(),
+            values: Value::Null,
+            kube_version: None,
+            api_versions: vec![],
+            is_upgrade: false,
+            server_dry_run: false,
+            kube_context: None,
+            kubeconfig: None,
+        }
+    }
+
+    fn strings(a: Vec<OsString>) -> Vec<String> {
+        a.into_iter().map(|s| s.to_string_lossy().into_owned()).collect()
+    }
+
+    #[test]
+    fn minimal_request_passes_name_chart_namespace_and_one_values_file() {
+        assert_eq!(strings(template_args(&req(), Path::new("/t/v.yaml"))), ["template", "rel", "./chart", "--namespace", "ns", "-f", "/t/v.yaml"]);
+    }
+
+    #[test]
+    fn every_capability_and_cluster_option_becomes_its_helm_flag() {
+        let r = TemplateRequest {
+            kube_version: Some("v1.30.2".into()),
+            api_versions: vec!["v1/Pod".into(), "a.io/v1/X".into()],
+            is_upgrade: true,
+            server_dry_run: true,
+            kube_context: Some("ctx".into()),
+            kubeconfig: Some("/k/config".into()),
+            ..req()
+        };
+        let a = strings(template_args(&r, Path::new("v.yaml")));
+        assert_eq!(
+            a[7..],
+            [
+                "--is-upgrade", "--kube-version", "v1.30.2", "--api-versions", "v1/Pod", "--api-versions", "a.io/v1/X",
+                "--dry-run=server", "--kube-context", "ctx", "--kubeconfig", "/k/config"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_chart_path_starting_with_a_dash_is_not_taken_for_a_flag() {
+        let r = TemplateRequest { chart: "-odd".into(), ..req() };
+        assert_eq!(strings(template_args(&r, Path::new("v")))[2], "./-odd");
+    }
+
+    #[test]
+    fn api_version_flags_list_group_versions_and_kinds_once_each() {
+        let got = api_version_flags(&[
+            ("v1".into(), vec!["Pod".into(), "Pod".into()]),
+            ("apps/v1".into(), vec!["Deployment".into(), "Scale".into()]),
+            ("apps/v1".into(), vec![]),
+        ]);
+        assert_eq!(got, ["apps/v1", "apps/v1/Deployment", "apps/v1/Scale", "v1", "v1/Pod"]);
+    }
+
+    #[test]
+    fn a_missing_binary_is_a_spawn_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let r = TemplateRequest { helm_bin: dir.path().join("no-helm"), ..req() };
+        assert!(matches!(helm_template(&r), Err(RenderError::Spawn { .. })));
+    }
+}
