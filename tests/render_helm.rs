@@ -67,6 +67,7 @@ fn request(helm: &Path, chart_name: &str) -> TemplateRequest {
         server_dry_run: false,
         kube_context: None,
         kubeconfig: None,
+        set_values: Vec::new(),
     }
 }
 

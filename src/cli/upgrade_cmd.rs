@@ -69,7 +69,7 @@ pub fn run(args: &UpgradePreviewArgs, ctx: &Ctx) -> anyhow::Result<Outcome> {
             None
         } else {
             let last = releases.iter().copied().max_by_key(|r| r.version()).unwrap_or(baseline);
-            Some(objects_part(args, ctx, &head, baseline, last)?)
+            Some(objects_part(args, ctx, &head, baseline, last, &chart, &o, &mut outcome.warnings)?)
         };
         match ctx.format() {
             OutputFormat::Text => {
@@ -108,37 +108,82 @@ pub fn run(args: &UpgradePreviewArgs, ctx: &Ctx) -> anyhow::Result<Outcome> {
     Ok(outcome)
 }
 
-/// The objects part: the new manifest, the cluster's view, the plan.
+/// The objects part: the new manifest (rendered by Helm as the upgrade
+/// would, or `--manifest`), the cluster's view, the plan.
+#[allow(clippy::too_many_arguments)]
 fn objects_part(
     args: &UpgradePreviewArgs,
     ctx: &Ctx,
     head: &Head,
     baseline: &Release,
     last: &Release,
+    chart: &crate::chart::Chart,
+    mode: &ModeOutcome,
+    warnings: &mut Vec<String>,
 ) -> anyhow::Result<(crate::preview::Plan, upgrade_objects::Manifest)> {
     let ignore: Vec<crate::preview::IgnoreRule> =
         args.ignore.iter().map(|t| crate::preview::parse_ignore(t).map_err(anyhow::Error::msg)).collect::<anyhow::Result<_>>()?;
-    let Some(manifest_path) = &args.manifest else {
-        anyhow::bail!(
-            "rendering through Helm is not available in this build: render the chart yourself and pass it with --manifest FILE|- \
-             (e.g. `helm template {} CHART --is-upgrade ... | kubectl releasex upgrade-preview {} CHART --manifest -`), or use --values-only",
-            head.release,
-            head.release
-        );
+    // Kept alive until Helm has rendered: the chart copy --reuse-values needs.
+    let mut _chart_copy = None;
+    let new_manifest = match &args.manifest {
+        Some(path) => upgrade_objects::NewManifest::Given(upgrade_objects::read_manifest(path)?),
+        None => {
+            let Some(helm_bin) = find_helm(ctx) else {
+                anyhow::bail!(
+                    "rendering needs Helm: set HELM_BIN or put helm on PATH, or render elsewhere and pass the result with --manifest FILE|- \
+                     (e.g. `helm template {r} CHART --is-upgrade -n {ns} ... | kubectl releasex upgrade-preview {r} CHART --manifest -`); \
+                     --values-only previews the values without rendering",
+                    r = head.release,
+                    ns = head.namespace
+                );
+            };
+            let inputs = mode.render_inputs();
+            let chart_path = match &inputs.parent_values {
+                Some(values) => {
+                    let (dir, path) = crate::render::chart_with_values(&args.chart, values)?;
+                    _chart_copy = Some(dir);
+                    path
+                }
+                None => args.chart.clone(),
+            };
+            for t in crate::render::uses_release_revision(chart) {
+                warnings.push(format!(
+                    "{t} uses .Release.Revision: helm template renders revision 1, the upgrade renders revision {}; objects that depend on it show different here",
+                    head.base.next_revision
+                ));
+            }
+            if !args.lookup {
+                for l in crate::render::lookup_calls(chart) {
+                    warnings.push(format!(
+                        "{}:{} calls lookup, which returns nothing without a cluster: {}will look regenerated here; --lookup lets Helm read the cluster (GET only)",
+                        l.template,
+                        l.line,
+                        l.field.as_deref().map(|f| format!("{f} ")).unwrap_or_default()
+                    ));
+                }
+            }
+            upgrade_objects::NewManifest::Helm(crate::render::TemplateRequest {
+                helm_bin,
+                release: head.release.to_string(),
+                chart: chart_path,
+                namespace: head.namespace.clone(),
+                values: inputs.values,
+                set_values: inputs.set_ints,
+                kube_version: None,
+                api_versions: Vec::new(),
+                is_upgrade: true,
+                server_dry_run: args.lookup,
+                kube_context: args.lookup.then(|| ctx.global.context.clone()).flatten(),
+                kubeconfig: args.lookup.then(|| ctx.global.kubeconfig.clone()).flatten(),
+            })
+        }
     };
-    let manifest_text = upgrade_objects::read_manifest(manifest_path)?;
     let target = super::context::kube_target(&ctx.global, &ctx.env);
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().context("cannot start the async runtime")?;
     runtime.block_on(async {
         let cluster = crate::cluster::ReadOnlyCluster::connect(&target).await?;
         let discovery = cluster.discover().await?;
-        let input = upgrade_objects::ObjectsInput {
-            release: head.release,
-            namespace: &head.namespace,
-            baseline,
-            last,
-            manifest_text,
-        };
+        let input = upgrade_objects::ObjectsInput { release: head.release, namespace: &head.namespace, baseline, last, new_manifest };
         let opts = upgrade_objects::ObjectsOptions {
             server_side: &args.server_side,
             take_ownership: args.take_ownership,
@@ -149,6 +194,15 @@ fn objects_part(
         };
         upgrade_objects::preview_objects(&cluster, &discovery, &input, &opts).await
     })
+}
+
+/// `$HELM_BIN` (Helm sets it for plugins), else `helm` on PATH.
+fn find_helm(ctx: &Ctx) -> Option<std::path::PathBuf> {
+    if let Some(bin) = ctx.env.get("HELM_BIN").filter(|b| !b.is_empty()) {
+        return Some(bin.into());
+    }
+    let path = ctx.env.get("PATH")?;
+    std::env::split_paths(path).map(|d| d.join("helm")).find(|p| p.is_file())
 }
 
 struct Head<'a> {

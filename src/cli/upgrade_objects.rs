@@ -12,25 +12,15 @@ use super::Ctx;
 use super::output::{to_json_go, to_yaml};
 use crate::cluster::{Discovery, ObjectRef, ReadOnlyCluster};
 use crate::manifest;
+use crate::render;
 use crate::preview::{self, Action, ApplyMethod, IgnoreRule, LiveKey, ManifestObject, Plan, PlanInput};
 use crate::release::Release;
 
 /// A rendered manifest as the plan takes it.
 pub struct Manifest {
     pub objects: Vec<ManifestObject>,
-    /// (events, kind, name, template) of each hook.
-    pub hooks: Vec<HookLine>,
+    pub hooks: Vec<render::Hook>,
     pub warnings: Vec<String>,
-}
-
-#[derive(Debug, Clone)]
-pub struct HookLine {
-    pub events: Vec<String>,
-    pub weight: String,
-    pub delete_policies: Vec<String>,
-    pub kind: String,
-    pub name: String,
-    pub source: String,
 }
 
 /// Everything the objects part needs from the values part.
@@ -40,7 +30,15 @@ pub struct ObjectsInput<'a> {
     pub baseline: &'a Release,
     /// The newest revision (its `apply_method` decides `--server-side auto`).
     pub last: &'a Release,
-    pub manifest_text: String,
+    pub new_manifest: NewManifest,
+}
+
+/// Where the new manifest comes from.
+pub enum NewManifest {
+    /// `--manifest`: rendered elsewhere.
+    Given(String),
+    /// Render with Helm, with the cluster's capabilities (filled in here).
+    Helm(render::TemplateRequest),
 }
 
 /// Reads `--manifest FILE|-`.
@@ -54,51 +52,31 @@ pub fn read_manifest(path: &str) -> anyhow::Result<String> {
     }
 }
 
-/// Splits and parses a manifest; hooks apart; namespaces defaulted for namespaced kinds.
+/// Reads a manifest as Helm sorts it (render::parse_manifest), then does what
+/// Helm's Kubernetes client does before applying: maps each kind through
+/// discovery (an unknown kind fails the upgrade, as in Helm) and gives
+/// namespaced objects without a namespace the release namespace.
 pub fn parse_manifest(text: &str, namespace: &str, discovery: &Discovery) -> anyhow::Result<Manifest> {
-    let mut out = Manifest { objects: Vec::new(), hooks: Vec::new(), warnings: Vec::new() };
-    for (source, doc) in manifest::split_with_sources(text) {
-        let docs: Vec<Value> = match serde_saphyr::from_multiple(doc) {
-            Ok(d) => d,
-            Err(e) => {
-                out.warnings.push(format!("{source}: not valid YAML, skipped: {e}"));
-                continue;
-            }
-        };
-        for mut object in docs.into_iter().filter(Value::is_object) {
-            let api_version = object.get("apiVersion").and_then(Value::as_str).unwrap_or_default().to_string();
-            let kind = object.get("kind").and_then(Value::as_str).unwrap_or_default().to_string();
-            if api_version.is_empty() || kind.is_empty() {
-                out.warnings.push(format!("{source}: a document without apiVersion or kind, skipped"));
-                continue;
-            }
-            let Some(resource) = discovery.find(&api_version, &kind) else {
-                let name = object.pointer("/metadata/name").and_then(Value::as_str).unwrap_or_default();
-                bail!(
-                    "resource mapping not found for name: {name:?} from {source:?}: no matches for kind {kind:?} in version {api_version:?}\nensure CRDs are installed first"
-                );
-            };
-            if resource.namespaced && object.pointer("/metadata/namespace").and_then(Value::as_str).is_none_or(str::is_empty) {
-                if let Some(meta) = object.get_mut("metadata").and_then(Value::as_object_mut) {
-                    meta.insert("namespace".into(), Value::String(namespace.to_string()));
-                }
-            }
-            let annotation = |k: &str| object.pointer(&format!("/metadata/annotations/{}", k.replace('/', "~1"))).and_then(Value::as_str).map(str::to_string);
-            if let Some(events) = annotation("helm.sh/hook") {
-                out.hooks.push(HookLine {
-                    events: events.split(',').map(|e| e.trim().to_string()).filter(|e| !e.is_empty()).collect(),
-                    weight: annotation("helm.sh/hook-weight").unwrap_or_else(|| "0".into()),
-                    delete_policies: annotation("helm.sh/hook-delete-policy")
-                        .map(|p| p.split(',').map(|e| e.trim().to_string()).collect())
-                        .unwrap_or_default(),
-                    kind,
-                    name: object.pointer("/metadata/name").and_then(Value::as_str).unwrap_or_default().to_string(),
-                    source: source.clone(),
-                });
-                continue;
-            }
-            out.objects.push(ManifestObject { source: source.clone(), object });
+    let rendered = render::parse_manifest(text);
+    let mut out = Manifest { objects: Vec::new(), hooks: rendered.hooks, warnings: Vec::new() };
+    for w in rendered.warnings {
+        match w.kind.helm_outcome() {
+            render::HelmOutcome::RenderFails | render::HelmOutcome::UpgradeFails => bail!("helm upgrade would fail on {w}"),
+            render::HelmOutcome::Dropped | render::HelmOutcome::Ignored => out.warnings.push(w.to_string()),
         }
+    }
+    for mut object in rendered.objects {
+        let Some(resource) = discovery.find(&object.api_version, &object.kind) else {
+            bail!(
+                "resource mapping not found for name: {:?} from {:?}: no matches for kind {:?} in version {:?}\nensure CRDs are installed first",
+                object.name,
+                object.source,
+                object.kind,
+                object.api_version
+            );
+        };
+        render::default_namespace(&mut object, namespace, resource.namespaced);
+        out.objects.push(ManifestObject { source: object.source, object: object.value });
     }
     Ok(out)
 }
@@ -119,7 +97,16 @@ pub async fn preview_objects(
     input: &ObjectsInput<'_>,
     opts: &ObjectsOptions<'_>,
 ) -> anyhow::Result<(Plan, Manifest)> {
-    let new = parse_manifest(&input.manifest_text, input.namespace, discovery)?;
+    let manifest_text = match &input.new_manifest {
+        NewManifest::Given(text) => text.clone(),
+        NewManifest::Helm(req) => {
+            let mut req = req.clone();
+            req.kube_version = Some(discovery.server_version.clone()).filter(|v| !v.is_empty());
+            req.api_versions = render::api_version_flags(&discovery.served());
+            render::helm_template(&req)?
+        }
+    };
+    let new = parse_manifest(&manifest_text, input.namespace, discovery)?;
     let old = parse_manifest(input.baseline.manifest(), input.namespace, discovery)
         .with_context(|| format!("the manifest of revision {}", input.baseline.version()))?;
     let method = preview::apply_method(opts.server_side, input.last.apply_method_field()).map_err(anyhow::Error::msg)?;
@@ -225,7 +212,11 @@ pub fn objects_json(plan: &Plan, manifest: &Manifest) -> Value {
     let hooks: Vec<Value> = manifest
         .hooks
         .iter()
-        .map(|h| json!({"kind": h.kind, "name": h.name, "events": h.events, "weight": h.weight, "delete_policies": h.delete_policies, "source": h.source}))
+        .map(|h| {
+            json!({"kind": h.object.kind, "name": h.object.name, "source": h.object.source,
+                   "events": h.events.iter().map(|e| e.as_str()).collect::<Vec<_>>(), "weight": h.weight,
+                   "delete_policies": h.delete_policies.iter().map(|p| p.as_str()).collect::<Vec<_>>()})
+        })
         .collect();
     json!({"objects": objects, "hooks": hooks, "failure": plan.failure})
 }
@@ -288,7 +279,16 @@ pub fn objects_text(plan: &Plan, manifest: &Manifest, diff: bool, ctx: &Ctx) -> 
     if !manifest.hooks.is_empty() {
         out.push_str(&format!("\n{}\n", t.heading("Hooks (deleted and created again by Helm according to their delete policy, never patched):")));
         for h in &manifest.hooks {
-            out.push_str(&format!("  {} {} {} (weight {}, {})\n", h.events.join(","), h.kind, h.name, h.weight, if h.delete_policies.is_empty() { "before-hook-creation".to_string() } else { h.delete_policies.join(",") }));
+            let events: Vec<&str> = h.events.iter().map(|e| e.as_str()).collect();
+            let policies: Vec<&str> = h.delete_policies.iter().map(|p| p.as_str()).collect();
+            out.push_str(&format!(
+                "  {} {} {} (weight {}, delete policy {})\n",
+                events.join(","),
+                h.object.kind,
+                h.object.name,
+                h.weight,
+                if policies.is_empty() { "before-hook-creation (default)".to_string() } else { policies.join(",") }
+            ));
         }
     }
     if let Some(f) = &plan.failure {

@@ -42,17 +42,12 @@ impl Discovery {
         self.resources.iter().find(|r| r.kind == kind && r.api_version() == api_version)
     }
 
-    /// `--api-versions` entries as Helm's capabilities list them: every
-    /// group/version, and every group/version/Kind.
-    pub fn api_versions(&self) -> Vec<String> {
-        let mut out = self.group_versions.clone();
-        for r in &self.resources {
-            let gvk = format!("{}/{}", r.api_version(), r.kind);
-            if !out.contains(&gvk) {
-                out.push(gvk);
-            }
-        }
-        out
+    /// Each served group/version with its kinds (what Helm's capabilities list).
+    pub fn served(&self) -> Vec<(String, Vec<String>)> {
+        self.group_versions
+            .iter()
+            .map(|gv| (gv.clone(), self.resources.iter().filter(|r| &r.api_version() == gv).map(|r| r.kind.clone()).collect()))
+            .collect()
     }
 }
 

@@ -1,34 +1,11 @@
-//! Helm's ownership metadata: what it adds to every object it applies, and
-//! the check an existing object must pass to be adopted.
+//! Helm's ownership metadata: the check an existing object must pass to be
+//! adopted (what Helm adds to every object is `render::add_ownership`).
 //! helm: pkg/action/validate.go checkOwnership, setMetadataVisitor
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
-const MANAGED_BY: &str = "app.kubernetes.io/managed-by";
-const RELEASE_NAME: &str = "meta.helm.sh/release-name";
-const RELEASE_NAMESPACE: &str = "meta.helm.sh/release-namespace";
-
-/// Merges Helm's label and annotations into the object (new values win),
-/// as `setMetadataVisitor(name, ns, forceOwnership=true)` does in memory
-/// before patching. The stored manifest never carries them.
-pub fn add_ownership(object: &mut Value, release: &str, namespace: &str) {
-    let Some(obj) = object.as_object_mut() else { return };
-    let meta = obj.entry("metadata").or_insert_with(|| Value::Object(Map::new()));
-    let Some(meta) = meta.as_object_mut() else { return };
-    let mut set = |field: &str, pairs: &[(&str, &str)]| {
-        let entry = meta.entry(field).or_insert_with(|| Value::Object(Map::new()));
-        if !entry.is_object() {
-            *entry = Value::Object(Map::new());
-        }
-        if let Some(m) = entry.as_object_mut() {
-            for (k, v) in pairs {
-                m.insert((*k).to_string(), Value::String((*v).to_string()));
-            }
-        }
-    };
-    set("labels", &[(MANAGED_BY, "Helm")]);
-    set("annotations", &[(RELEASE_NAME, release), (RELEASE_NAMESPACE, namespace)]);
-}
+pub use crate::render::add_ownership;
+use crate::render::{MANAGED_BY_HELM, MANAGED_BY_LABEL as MANAGED_BY, RELEASE_NAME_ANNOTATION as RELEASE_NAME, RELEASE_NAMESPACE_ANNOTATION as RELEASE_NAMESPACE};
 
 /// `checkOwnership`: the error text after `... cannot be imported into the
 /// current release: `, or Ok when the object belongs to this release.
@@ -40,7 +17,7 @@ pub fn check_ownership(live: &Value, release: &str, namespace: &str) -> Result<(
         Some(_) => None,
     };
     let mut errors = Vec::new();
-    if let Some(e) = require("labels", MANAGED_BY, "Helm") {
+    if let Some(e) = require("labels", MANAGED_BY, MANAGED_BY_HELM) {
         errors.push(format!("label validation error: {e}"));
     }
     if let Some(e) = require("annotations", RELEASE_NAME, release) {

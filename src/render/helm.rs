@@ -21,6 +21,9 @@ pub struct TemplateRequest {
     /// The user-supplied values Helm should merge over the chart's defaults,
     /// written to one temporary values file.
     pub values: Value,
+    /// `--set` expressions applied after the values file. A values file can
+    /// only give float64 numbers; these restore the int64 ones `--set` gave.
+    pub set_values: Vec<String>,
     /// `--kube-version`: `.Capabilities.KubeVersion` (Helm's default without
     /// a cluster is its compiled-in client-go version).
     pub kube_version: Option<String>,
@@ -59,6 +62,9 @@ pub fn template_args(req: &TemplateRequest, values_file: &Path) -> Vec<OsString>
     let mut a: Vec<OsString> = vec!["template".into(), req.release.clone().into(), chart_arg(&req.chart)];
     a.extend(["--namespace".into(), req.namespace.clone().into()]);
     a.extend(["-f".into(), values_file.as_os_str().to_owned()]);
+    for expr in &req.set_values {
+        a.extend(["--set".into(), expr.into()]);
+    }
     if req.is_upgrade {
         a.push("--is-upgrade".into());
     }
@@ -117,6 +123,46 @@ pub fn helm_template(req: &TemplateRequest) -> Result<String, RenderError> {
     String::from_utf8(output.stdout).map_err(|_| RenderError::NotUtf8)
 }
 
+/// A copy of the chart (a directory, or a `.tgz` unpacked) whose values.yaml
+/// is `values`: how `helm template` can render what `helm upgrade
+/// --reuse-values` renders, since that mode replaces the chart's values.yaml
+/// with the old release's values. The copy lives as long as the returned
+/// directory; `.1` is the chart's path inside it.
+pub fn chart_with_values(chart: &Path, values: &Value) -> Result<(tempfile::TempDir, PathBuf), RenderError> {
+    let dir = tempfile::Builder::new().prefix("releasex-chart-").tempdir().map_err(RenderError::ValuesFile)?;
+    let root = if chart.is_dir() {
+        let target = dir.path().join("chart");
+        copy_dir(chart, &target).map_err(RenderError::ValuesFile)?;
+        target
+    } else {
+        let file = std::fs::File::open(chart).map_err(RenderError::ValuesFile)?;
+        tar::Archive::new(flate2::read::GzDecoder::new(file)).unpack(dir.path()).map_err(RenderError::ValuesFile)?;
+        // A chart archive holds one top directory, the chart.
+        let mut tops = std::fs::read_dir(dir.path()).map_err(RenderError::ValuesFile)?.filter_map(Result::ok).filter(|e| e.path().is_dir());
+        match (tops.next(), tops.next()) {
+            (Some(top), None) => top.path(),
+            _ => return Err(RenderError::ValuesFile(std::io::Error::other(format!("{} does not hold exactly one chart directory", chart.display())))),
+        }
+    };
+    let text = serde_json::to_string(&values_or_empty(values)).map_err(|e| RenderError::ValuesFile(e.into()))?;
+    std::fs::write(root.join("values.yaml"), text).map_err(RenderError::ValuesFile)?;
+    Ok((dir, root))
+}
+
+fn copy_dir(from: &Path, to: &Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(to)?;
+    for entry in std::fs::read_dir(from)? {
+        let entry = entry?;
+        let target = to.join(entry.file_name());
+        if entry.file_type()?.is_dir() {
+            copy_dir(&entry.path(), &target)?;
+        } else {
+            std::fs::copy(entry.path(), target)?;
+        }
+    }
+    Ok(())
+}
+
 /// Helm reads `null` in a values file as no values; an empty map says so plainly.
 fn values_or_empty(v: &Value) -> Value {
     if v.is_null() { Value::Object(Default::default()) } else { v.clone() }
@@ -156,6 +202,7 @@ mod tests {
             server_dry_run: false,
             kube_context: None,
             kubeconfig: None,
+            set_values: Vec::new(),
         }
     }
 

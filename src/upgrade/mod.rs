@@ -177,6 +177,9 @@ pub struct ModeOutcome {
     pub reused_config: bool,
     /// Whether this command's value flags gave any value.
     pub flags_gave_values: bool,
+    /// `--reuse-values`: the old release's values, which replace the new
+    /// parent chart's values.yaml for this upgrade.
+    pub parent_values: Option<VMap>,
     /// Changes that lose a value of the stored config this command does not set again.
     pub dropped_config_values: usize,
     /// New chart defaults this mode does not apply (`--reuse-values`).
@@ -254,9 +257,9 @@ pub fn preview_mode(up: &Upgrade, mode: Mode) -> Result<ModeOutcome, UpgradeErro
     let config = user.clone();
     let compare_with_new_defaults = (mode == Mode::Reuse).then(|| user.clone());
     let mut spec = up.spec.clone();
-    if let Some(old) = parent_values {
+    if let Some(old) = &parent_values {
         // `chart.Values = oldVals`: the new parent's values.yaml is discarded.
-        spec.values = old;
+        spec.values = old.clone();
     }
     let explanation = explain_spec(up.chart, &spec, user, rec, up.options)?;
     let ctx = CauseContext {
@@ -297,10 +300,64 @@ pub fn preview_mode(up: &Upgrade, mode: Mode) -> Result<ModeOutcome, UpgradeErro
         warnings,
         reused_config,
         flags_gave_values: !up.user.is_empty(),
+        parent_values,
         dropped_config_values,
         ignored_new_defaults,
         rewritten_baseline_config,
     })
+}
+
+/// How to make `helm template` see what this upgrade sees: the stored
+/// config as one values file, `--set` expressions for its int64 numbers (a
+/// values file only gives float64), and under `--reuse-values` the values
+/// that replace the parent chart's values.yaml.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RenderInputs {
+    pub values: Value,
+    pub set_ints: Vec<String>,
+    pub parent_values: Option<Value>,
+}
+
+impl ModeOutcome {
+    pub fn render_inputs(&self) -> RenderInputs {
+        let mut set_ints = Vec::new();
+        int_sets(&self.config, "", &mut set_ints);
+        RenderInputs {
+            values: Value::Object(crate::values::tree::map_to_json(&self.config)),
+            set_ints,
+            parent_values: self.parent_values.as_ref().map(|p| Value::Object(crate::values::tree::map_to_json(p))),
+        }
+    }
+}
+
+/// `--set` expressions (`a.b\.c[0]=5`) for every int64 leaf.
+fn int_sets(map: &VMap, prefix: &str, out: &mut Vec<String>) {
+    fn escape(key: &str) -> String {
+        let mut s = String::with_capacity(key.len());
+        for c in key.chars() {
+            if matches!(c, '.' | '[' | ']' | ',' | '=' | '\\') {
+                s.push('\\');
+            }
+            s.push(c);
+        }
+        s
+    }
+    fn walk(v: &V, at: String, out: &mut Vec<String>) {
+        match &v.kind {
+            Kind::Int(i) => out.push(format!("{at}={i}")),
+            Kind::Map(m) => int_sets(m, &at, out),
+            Kind::List(items) => {
+                for (i, item) in items.iter().enumerate() {
+                    walk(item, format!("{at}[{i}]"), out);
+                }
+            }
+            _ => {}
+        }
+    }
+    for (k, v) in map {
+        let at = if prefix.is_empty() { escape(k) } else { format!("{prefix}.{}", escape(k)) };
+        walk(v, at, out);
+    }
 }
 
 /// The one-line advice of `--compare-modes`: the mode that keeps the user's
@@ -617,6 +674,27 @@ mod tests {
         assert_eq!(Mode::from_flags(false, true, true), Mode::Reuse);
         assert_eq!(Mode::from_flags(false, false, true), Mode::ResetThenReuse);
         assert_eq!(Mode::from_flags(false, false, false), Mode::Default);
+    }
+
+    #[test]
+    fn int64_values_are_given_back_to_helm_as_set_expressions() {
+        let o = Rc::new(Source::Helm { why: "t".into() });
+        let v = |k: Kind| V::new(k, o.clone());
+        let mut inner = VMap::new();
+        inner.insert("a.b".into(), v(Kind::Int(5)));
+        inner.insert("f".into(), v(Kind::Float(1.0)));
+        let mut map = VMap::new();
+        map.insert("x".into(), v(Kind::Map(inner)));
+        map.insert("l".into(), v(Kind::List(vec![v(Kind::Str("s".into())), v(Kind::Int(-2))])));
+        let mut out = Vec::new();
+        int_sets(&map, "", &mut out);
+        assert_eq!(out, ["x.a\\.b=5", "l[1]=-2"]);
+        // Helm's own parser reads them back to the same paths.
+        let mut parsed = serde_json::Map::new();
+        for e in &out {
+            crate::values::strvals::parse_into(crate::values::strvals::SetKind::Set, e, &mut parsed, &mut |_| Err(String::new())).expect("parses");
+        }
+        assert_eq!(parsed["x"]["a.b"], 5);
     }
 
     #[test]

@@ -195,3 +195,55 @@ fn an_object_of_another_release_fails_like_helm_upgrade() {
     s.api.assert_read_only();
 }
 
+
+fn shim() -> String {
+    format!("{}/tests/helm_shim/helm", env!("CARGO_MANIFEST_DIR"))
+}
+
+#[test]
+fn renders_through_helm_bin_as_the_upgrade_would() {
+    let s = shop(|_| {});
+    let given = parse_json(&s.preview(&["-o", "json"]).stdout);
+    let r = run(releasex().env("KUBECONFIG", &s.kubeconfig).env("HELM_BIN", shim()).args(["upgrade-preview", "shop", V2, "-o", "json"]));
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let rendered = parse_json(&r.stdout);
+    let actions = |d: &Value| -> Vec<(String, String, String)> {
+        d["objects"].as_array().unwrap().iter().map(|o| (o["kind"].to_string(), o["name"].to_string(), o["action"].to_string())).collect()
+    };
+    assert_eq!(actions(&rendered), actions(&given), "Helm's own render gives the same plan as its manifest");
+    // helm template prints hooks; they are listed apart, never patched.
+    let hooks = rendered["hooks"].as_array().unwrap();
+    assert_eq!(hooks.len(), 1, "{hooks:?}");
+    assert_eq!(hooks[0]["name"], "shop-migrate");
+    assert_eq!(hooks[0]["events"], json!(["pre-upgrade", "pre-install"]));
+    s.api.assert_read_only();
+}
+
+#[test]
+fn reuse_values_renders_with_the_old_values_in_place_of_the_new_defaults() {
+    let s = shop(|_| {});
+    let preview = |mode: &str| {
+        let r = run(releasex()
+            .env("KUBECONFIG", &s.kubeconfig)
+            .env("HELM_BIN", shim())
+            .args(["upgrade-preview", "shop", V2, mode, "--set", "replicas=3", "--server-side", "false", "-o", "json"]));
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        parse_json(&r.stdout)
+    };
+    let reuse = preview("--reuse-values");
+    let dep = object(&reuse, "Deployment", "shop");
+    assert_eq!(dep["patch"]["spec"]["replicas"], 3);
+    // The old chart's image default stays: the new values.yaml is not used.
+    assert!(dep["patch"]["spec"].get("template").is_none(), "image unchanged under --reuse-values: {dep}");
+    assert_eq!(object(&reuse, "ConfigMap", "shop-config")["action"], "unchanged");
+    let reset = preview("--reset-values");
+    assert_eq!(object(&reset, "Deployment", "shop")["patch"]["spec"]["template"]["spec"]["containers"][0]["image"], "shop:2.0");
+}
+
+#[test]
+fn without_helm_the_error_says_how_to_pass_a_manifest() {
+    let s = shop(|_| {});
+    let r = run(releasex().env("KUBECONFIG", &s.kubeconfig).env("PATH", "/nonexistent").args(["upgrade-preview", "shop", V2]));
+    assert_eq!(r.code, 1);
+    assert!(r.stderr.contains("HELM_BIN") && r.stderr.contains("--manifest"), "{}", r.stderr);
+}
