@@ -1,0 +1,1127 @@
+//! Helm 4's server-side apply, previewed without a server.
+//!
+//! Helm sends the whole target object as an apply patch with
+//! `fieldManager=helm` and `force=<--force-conflicts>`; the API server merges
+//! it with structured-merge-diff (SMD) and answers 409 when another field
+//! manager owns a field the body changes. This module predicts that answer
+//! from the live object's `metadata.managedFields`:
+//!
+//! - [`apply_body`]: the object Helm sends;
+//! - [`parse_managed_fields`] / [`parse_fields_v1`]: `fieldsV1` tries
+//!   (`f:`, `k:{..}`, `v:..`, `i:N`, `.`) into sets of [`FieldPath`]s;
+//! - [`upgrade_client_side_managers`]: client-go `csaupgrade`, which Helm runs
+//!   before applying when the baseline release was client-side applied;
+//! - [`preview_apply`] / [`predict_conflicts`]: conflicts (or take-overs with
+//!   force) and the fields the apply will prune;
+//! - [`conflict_message`]: Helm's wrapped error text, byte for byte.
+//!
+//! Sources: apimachinery `pkg/util/managedfields/internal` (`conflict.go`,
+//! `managedfields.go`, `stripmeta.go`), structured-merge-diff v6
+//! (`fieldpath/{element,path,set,serialize,serialize-pe}.go`,
+//! `merge/{update,conflict}.go`, `typed/{compare,tofieldset}.go`), client-go
+//! `util/csaupgrade/upgrade.go`. Pure functions, no I/O.
+
+use crate::patch::gojson::{format_go_float64_g, go_quote as json_quote, to_go_json};
+use crate::patch::meta::{builtin_kind, builtin_raw_table, go_quote};
+use serde_json::{Map, Number, Value};
+use std::cmp::Ordering;
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+use thiserror::Error;
+
+// ---------------------------------------------------------------------------
+// The apply body
+// ---------------------------------------------------------------------------
+
+/// The object Helm sends as the apply patch.
+///
+/// Helm encodes the target with `unstructured.UnstructuredJSONScheme`, i.e.
+/// Go's `json.Marshal` of the `map[string]interface{}` it parsed from the
+/// manifest: nothing is dropped or defaulted. `null` values stay `null` (the
+/// server then claims the field for `helm` and clears it), empty maps, lists
+/// and strings stay as written, and map keys come out sorted (Go sorts map
+/// keys when encoding). So the body is the target with every object's keys
+/// sorted; its values are untouched.
+pub fn apply_body(obj: &Value) -> Value {
+    match obj {
+        Value::Object(m) => {
+            let mut keys: Vec<&String> = m.keys().collect();
+            keys.sort();
+            let mut out = Map::with_capacity(m.len());
+            for k in keys {
+                if let Some(v) = m.get(k) {
+                    out.insert(k.clone(), apply_body(v));
+                }
+            }
+            Value::Object(out)
+        }
+        Value::Array(items) => Value::Array(items.iter().map(apply_body).collect()),
+        other => other.clone(),
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Field paths
+// ---------------------------------------------------------------------------
+
+/// One step of a [`FieldPath`] (SMD `fieldpath.PathElement`).
+#[derive(Debug, Clone)]
+pub enum PathElement {
+    /// `f:name`: a field of a map or struct.
+    Field(String),
+    /// `k:{...}`: the item of an associative list with these key fields,
+    /// sorted by name.
+    Key(Vec<(String, Value)>),
+    /// `v:json`: the item of a set (a list of scalars) with this value.
+    Value(Value),
+    /// `i:N`: an item of a list by index.
+    Index(i64),
+}
+
+impl PathElement {
+    fn rank(&self) -> u8 {
+        match self {
+            PathElement::Field(_) => 0,
+            PathElement::Key(_) => 1,
+            PathElement::Value(_) => 2,
+            PathElement::Index(_) => 3,
+        }
+    }
+}
+
+/// SMD `PathElement.Compare`: fields < keys < values < indexes, then by
+/// content.
+impl Ord for PathElement {
+    fn cmp(&self, other: &Self) -> Ordering {
+        match (self, other) {
+            (PathElement::Field(a), PathElement::Field(b)) => a.as_bytes().cmp(b.as_bytes()),
+            (PathElement::Key(a), PathElement::Key(b)) => {
+                for ((an, av), (bn, bv)) in a.iter().zip(b.iter()) {
+                    let c = an.as_bytes().cmp(bn.as_bytes()).then_with(|| smd_cmp(av, bv));
+                    if c != Ordering::Equal {
+                        return c;
+                    }
+                }
+                a.len().cmp(&b.len())
+            }
+            (PathElement::Value(a), PathElement::Value(b)) => smd_cmp(a, b),
+            (PathElement::Index(a), PathElement::Index(b)) => a.cmp(b),
+            _ => self.rank().cmp(&other.rank()),
+        }
+    }
+}
+impl PartialOrd for PathElement {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl PartialEq for PathElement {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+impl Eq for PathElement {}
+
+/// As the API server prints it (SMD `PathElement.String`): `.name`,
+/// `[k1="v",k2=80]`, `[="value"]`, `[3]`.
+impl fmt::Display for PathElement {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PathElement::Field(n) => write!(f, ".{n}"),
+            PathElement::Key(fields) => {
+                let parts: Vec<String> = fields.iter().map(|(n, v)| format!("{n}={}", smd_to_string(v))).collect();
+                write!(f, "[{}]", parts.join(","))
+            }
+            PathElement::Value(v) => write!(f, "[={}]", smd_to_string(v)),
+            PathElement::Index(i) => write!(f, "[{i}]"),
+        }
+    }
+}
+
+/// A path to a field (SMD `fieldpath.Path`), ordered as SMD orders paths.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Default)]
+pub struct FieldPath(pub Vec<PathElement>);
+
+impl FieldPath {
+    /// The path of plain field names, e.g. `["spec", "replicas"]`.
+    pub fn fields(names: &[&str]) -> FieldPath {
+        FieldPath(names.iter().map(|n| PathElement::Field((*n).to_owned())).collect())
+    }
+
+    fn child(&self, pe: PathElement) -> FieldPath {
+        let mut v = self.0.clone();
+        v.push(pe);
+        FieldPath(v)
+    }
+
+    fn starts_with(&self, prefix: &FieldPath) -> bool {
+        self.0.len() >= prefix.0.len() && self.0.iter().zip(prefix.0.iter()).all(|(a, b)| a == b)
+    }
+}
+
+/// `Path.String()`: the elements printed one after the other
+/// (`.spec.containers[name="web"].image`).
+impl fmt::Display for FieldPath {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for pe in &self.0 {
+            write!(f, "{pe}")?;
+        }
+        Ok(())
+    }
+}
+
+/// SMD `value.Compare`: numbers (compared numerically, ints and floats alike)
+/// < strings < bools < lists < maps < null.
+fn smd_cmp(a: &Value, b: &Value) -> Ordering {
+    fn rank(v: &Value) -> u8 {
+        match v {
+            Value::Number(_) => 0,
+            Value::String(_) => 1,
+            Value::Bool(_) => 2,
+            Value::Array(_) => 3,
+            Value::Object(_) => 4,
+            Value::Null => 5,
+        }
+    }
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => num_cmp(x, y),
+        (Value::String(x), Value::String(y)) => x.as_bytes().cmp(y.as_bytes()),
+        (Value::Bool(x), Value::Bool(y)) => x.cmp(y),
+        (Value::Array(x), Value::Array(y)) => {
+            for (p, q) in x.iter().zip(y.iter()) {
+                let c = smd_cmp(p, q);
+                if c != Ordering::Equal {
+                    return c;
+                }
+            }
+            x.len().cmp(&y.len())
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            // Maps compare by their sorted entries, shorter first on a tie.
+            let mut xs: Vec<_> = x.iter().collect();
+            let mut ys: Vec<_> = y.iter().collect();
+            xs.sort_by(|p, q| p.0.cmp(q.0));
+            ys.sort_by(|p, q| p.0.cmp(q.0));
+            for ((kx, vx), (ky, vy)) in xs.iter().zip(ys.iter()) {
+                let c = kx.as_bytes().cmp(ky.as_bytes()).then_with(|| smd_cmp(vx, vy));
+                if c != Ordering::Equal {
+                    return c;
+                }
+            }
+            xs.len().cmp(&ys.len())
+        }
+        _ => rank(a).cmp(&rank(b)),
+    }
+}
+
+fn num_cmp(x: &Number, y: &Number) -> Ordering {
+    match (x.as_i64(), y.as_i64()) {
+        (Some(a), Some(b)) => a.cmp(&b),
+        _ => {
+            let a = x.as_f64().unwrap_or(f64::NAN);
+            let b = y.as_f64().unwrap_or(f64::NAN);
+            a.partial_cmp(&b).unwrap_or(Ordering::Equal)
+        }
+    }
+}
+
+/// SMD value equality (numbers numerically, so the float64 `80` Go decodes
+/// from `fieldsV1` equals the int `80` of an object).
+fn smd_eq(a: &Value, b: &Value) -> bool {
+    smd_cmp(a, b) == Ordering::Equal
+}
+
+/// SMD `value.ToString`: floats and ints with `%v`, strings with `%q`.
+fn smd_to_string(v: &Value) -> String {
+    match v {
+        Value::Null => "null".to_owned(),
+        Value::Bool(b) => b.to_string(),
+        Value::Number(n) => {
+            if n.is_f64() {
+                n.as_f64().and_then(format_go_float64_g).unwrap_or_else(|| n.to_string())
+            } else {
+                n.to_string()
+            }
+        }
+        Value::String(s) => go_quote(s),
+        Value::Array(items) => format!("[{}]", items.iter().map(smd_to_string).collect::<Vec<_>>().join(",")),
+        Value::Object(m) => {
+            let mut keys: Vec<&String> = m.keys().collect();
+            keys.sort();
+            let parts: Vec<String> =
+                keys.iter().filter_map(|k| m.get(*k).map(|v| format!("{k}={}", smd_to_string(v)))).collect();
+            format!("{{{}}}", parts.join(","))
+        }
+    }
+}
+
+/// Numbers as Go's JSON decoder gives them to SMD: float64.
+fn as_go_decoded(v: Value) -> Value {
+    match v {
+        Value::Number(n) => n.as_f64().and_then(Number::from_f64).map(Value::Number).unwrap_or(Value::Number(n)),
+        Value::Array(items) => Value::Array(items.into_iter().map(as_go_decoded).collect()),
+        Value::Object(m) => Value::Object(m.into_iter().map(|(k, v)| (k, as_go_decoded(v))).collect()),
+        other => other,
+    }
+}
+
+// ---------------------------------------------------------------------------
+// fieldsV1
+// ---------------------------------------------------------------------------
+
+/// Errors reading managed fields or the objects.
+#[derive(Debug, Clone, PartialEq, Error)]
+pub enum SsaError {
+    /// A `fieldsV1` key that is not a path element (SMD's messages).
+    #[error("parsing key as path element: {0}")]
+    PathElement(String),
+    /// A `fieldsV1` value that is not an object.
+    #[error("error decoding set: {0}")]
+    FieldsShape(String),
+    /// `metadata.managedFields` is not a list of objects.
+    #[error("failed to decode managed fields: {0}")]
+    ManagedFieldsShape(String),
+    /// apimachinery `DecodeManagedFields`.
+    #[error("operation must be `Apply` or `Update`")]
+    Operation,
+    /// apimachinery `DecodeManagedFields`.
+    #[error("apiVersion must not be empty")]
+    EmptyApiVersion,
+    /// apimachinery `DecodeManagedFields`.
+    #[error("missing fieldsType in managed fields entry {0}")]
+    MissingFieldsType(usize),
+    /// apimachinery `DecodeManagedFields`.
+    #[error("invalid fieldsType {} in managed fields entry {index}", go_quote(.fields_type))]
+    InvalidFieldsType { index: usize, fields_type: String },
+    /// An associative-list item without one of its keys (and no default):
+    /// the server rejects such an apply body.
+    #[error("{path}: associative list with keys has an element that omits key field {}", go_quote(.key))]
+    MissingListKey { path: String, key: String },
+    /// An associative-list item that is not an object.
+    #[error("{path}: associative list with keys has an element that is not a map")]
+    ListItemNotMap { path: String },
+    /// The same key twice in the apply body (the server refuses duplicates in
+    /// applied objects).
+    #[error("{path}: duplicate entries in the apply body")]
+    Duplicate { path: String },
+}
+
+/// SMD `DeserializePathElement`. `Ok(None)` for an unknown element type,
+/// which SMD skips ("a future version maybe knows what they are").
+pub fn parse_path_element(s: &str) -> Result<Option<PathElement>, SsaError> {
+    let b = s.as_bytes();
+    if b.len() < 2 {
+        return Err(SsaError::PathElement("key must be 2 characters long:".to_owned()));
+    }
+    if b[1] != b':' {
+        return Err(SsaError::PathElement(format!("missing colon: {s}")));
+    }
+    // The first two bytes are ASCII here, so slicing at 2 is a char boundary.
+    let rest = &s[2..];
+    match b[0] {
+        b'f' => Ok(Some(PathElement::Field(rest.to_owned()))),
+        b'v' => {
+            let v: Value = serde_json::from_str(rest).map_err(|e| SsaError::PathElement(e.to_string()))?;
+            Ok(Some(PathElement::Value(as_go_decoded(v))))
+        }
+        b'k' => {
+            let v: Value = serde_json::from_str(rest).map_err(|e| SsaError::PathElement(e.to_string()))?;
+            let Value::Object(m) = v else {
+                return Err(SsaError::PathElement(format!("key is not a JSON object: {rest}")));
+            };
+            let mut fields: Vec<(String, Value)> = m.into_iter().map(|(k, v)| (k, as_go_decoded(v))).collect();
+            fields.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+            Ok(Some(PathElement::Key(fields)))
+        }
+        // strconv.Atoi: optional sign, decimal digits, nothing else.
+        b'i' => rest
+            .parse::<i64>()
+            .map(|i| Some(PathElement::Index(i)))
+            .map_err(|e| SsaError::PathElement(format!("strconv.Atoi: parsing {}: {e}", go_quote(rest)))),
+        _ => Ok(None),
+    }
+}
+
+/// SMD `SerializePathElement` (the `fieldsV1` key of an element).
+pub fn serialize_path_element(pe: &PathElement) -> String {
+    match pe {
+        PathElement::Field(n) => format!("f:{n}"),
+        PathElement::Key(fields) => {
+            let mut out = String::from("k:{");
+            for (i, (n, v)) in fields.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                out.push_str(&json_quote(n));
+                out.push(':');
+                out.push_str(&to_go_json(&apply_body(v)));
+            }
+            out.push('}');
+            out
+        }
+        PathElement::Value(v) => format!("v:{}", to_go_json(&apply_body(v))),
+        PathElement::Index(i) => format!("i:{i}"),
+    }
+}
+
+/// A set of field paths: the members of a `fieldsV1` trie.
+pub type FieldSet = BTreeSet<FieldPath>;
+
+/// SMD `Set.FromJSON`: a node is a member when it holds `"."` or has no
+/// children.
+pub fn parse_fields_v1(v: &Value) -> Result<FieldSet, SsaError> {
+    let mut out = FieldSet::new();
+    let Value::Object(m) = v else {
+        return Err(SsaError::FieldsShape("fieldsV1 is not an object".to_owned()));
+    };
+    read_fields(m, &FieldPath::default(), &mut out)?;
+    Ok(out)
+}
+
+/// Returns whether the node at `prefix` is a member.
+fn read_fields(m: &Map<String, Value>, prefix: &FieldPath, out: &mut FieldSet) -> Result<bool, SsaError> {
+    let mut member = false;
+    let mut has_children = false;
+    for (k, child) in m {
+        if k == "." {
+            member = true;
+            continue;
+        }
+        let Some(pe) = parse_path_element(k)? else { continue };
+        let Value::Object(cm) = child else {
+            return Err(SsaError::FieldsShape(format!("value of {} is not an object", go_quote(k))));
+        };
+        has_children = true;
+        let path = prefix.child(pe);
+        if read_fields(cm, &path, out)? {
+            out.insert(path);
+        }
+    }
+    Ok(member || !has_children)
+}
+
+/// `metav1.ManagedFieldsOperationType`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Operation {
+    Apply,
+    Update,
+}
+
+impl Operation {
+    fn as_str(self) -> &'static str {
+        match self {
+            Operation::Apply => "Apply",
+            Operation::Update => "Update",
+        }
+    }
+}
+
+/// One `metadata.managedFields` entry, decoded.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ManagedEntry {
+    pub manager: String,
+    pub operation: Operation,
+    pub api_version: String,
+    /// The entry's `time` as written (RFC 3339).
+    pub time: Option<String>,
+    pub subresource: String,
+    pub fields: FieldSet,
+}
+
+impl ManagedEntry {
+    /// apimachinery `BuildManagerIdentifier`: the entry as Go's `json.Marshal`
+    /// writes it without fields type, fields and time, and without the API
+    /// version for appliers. This string is the manager's identity on the
+    /// server (and what conflict groups are sorted by).
+    pub fn identifier(&self) -> String {
+        let mut s = String::from("{");
+        let mut first = true;
+        let mut put = |s: &mut String, k: &str, v: &str| {
+            if !first {
+                s.push(',');
+            }
+            first = false;
+            s.push_str(&json_quote(k));
+            s.push(':');
+            s.push_str(&json_quote(v));
+        };
+        // metav1.ManagedFieldsEntry field order, all omitempty.
+        if !self.manager.is_empty() {
+            put(&mut s, "manager", &self.manager);
+        }
+        put(&mut s, "operation", self.operation.as_str());
+        if self.operation == Operation::Update && !self.api_version.is_empty() {
+            put(&mut s, "apiVersion", &self.api_version);
+        }
+        if !self.subresource.is_empty() {
+            put(&mut s, "subresource", &self.subresource);
+        }
+        s.push('}');
+        s
+    }
+}
+
+/// apimachinery `DecodeManagedFields` over `metadata.managedFields` of
+/// `obj` (absent means none). Entries sharing an identifier collapse into
+/// the last one, as Go's map assignment does.
+pub fn parse_managed_fields(obj: &Value) -> Result<Vec<ManagedEntry>, SsaError> {
+    let list = match obj.pointer("/metadata/managedFields") {
+        None | Some(Value::Null) => return Ok(Vec::new()),
+        Some(Value::Array(l)) => l,
+        Some(_) => return Err(SsaError::ManagedFieldsShape("metadata.managedFields is not a list".to_owned())),
+    };
+    let mut out: Vec<ManagedEntry> = Vec::with_capacity(list.len());
+    for (i, e) in list.iter().enumerate() {
+        let Value::Object(m) = e else {
+            return Err(SsaError::ManagedFieldsShape(format!("entry {i} is not an object")));
+        };
+        let text = |k: &str| m.get(k).and_then(Value::as_str).unwrap_or("").to_owned();
+        let operation = match text("operation").as_str() {
+            "Apply" => Operation::Apply,
+            "Update" => Operation::Update,
+            _ => return Err(SsaError::Operation),
+        };
+        let api_version = text("apiVersion");
+        if api_version.is_empty() {
+            return Err(SsaError::EmptyApiVersion);
+        }
+        match text("fieldsType").as_str() {
+            "FieldsV1" => {}
+            "" => return Err(SsaError::MissingFieldsType(i)),
+            other => return Err(SsaError::InvalidFieldsType { index: i, fields_type: other.to_owned() }),
+        }
+        let fields = match m.get("fieldsV1") {
+            None | Some(Value::Null) => FieldSet::new(),
+            Some(v) => parse_fields_v1(v)?,
+        };
+        let entry = ManagedEntry {
+            manager: text("manager"),
+            operation,
+            api_version,
+            time: m.get("time").and_then(Value::as_str).map(str::to_owned),
+            subresource: text("subresource"),
+            fields,
+        };
+        let id = entry.identifier();
+        out.retain(|o| o.identifier() != id);
+        out.push(entry);
+    }
+    Ok(out)
+}
+
+// ---------------------------------------------------------------------------
+// CSA -> SSA
+// ---------------------------------------------------------------------------
+
+/// client-go `csaupgrade.UpgradeManagedFieldsPatch(obj, {csa}, ssa)` as Helm
+/// calls it (`csa` = `ssa` = `helm`), on decoded entries:
+///
+/// - target: `ssa`'s `Apply` entry (no subresource); if there is none, the
+///   first `csa` `Update` entry (no subresource) is renamed and becomes
+///   `Apply` (keeping its API version and time);
+/// - the first `csa` `Update` entry with the target's API version is unioned
+///   into the target;
+/// - every `csa` `Update` entry without subresource is then dropped, including
+///   those of other API versions, whose fields are forgotten.
+///
+/// Entries with a subresource are left alone.
+pub fn upgrade_client_side_managers(entries: &[ManagedEntry], csa: &str, ssa: &str) -> Vec<ManagedEntry> {
+    let is_csa = |e: &ManagedEntry| e.manager == csa && e.operation == Operation::Update && e.subresource.is_empty();
+    let mut entries = entries.to_vec();
+    let target = match entries
+        .iter()
+        .position(|e| e.manager == ssa && e.operation == Operation::Apply && e.subresource.is_empty())
+    {
+        Some(i) => i,
+        None => match entries.iter().position(is_csa) {
+            Some(i) => {
+                entries[i].operation = Operation::Apply;
+                entries[i].manager = ssa.to_owned();
+                i
+            }
+            None => return entries,
+        },
+    };
+    let api_version = entries[target].api_version.clone();
+    if let Some(src) = entries.iter().position(|e| is_csa(e) && e.api_version == api_version) {
+        let extra = entries[src].fields.clone();
+        entries[target].fields.extend(extra);
+    }
+    entries.into_iter().filter(|e| !is_csa(e)).collect()
+}
+
+// ---------------------------------------------------------------------------
+// Schema
+// ---------------------------------------------------------------------------
+
+/// How a list is merged by server-side apply (`x-kubernetes-list-type`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ListType {
+    /// Replaced as a whole; owned as one field.
+    Atomic,
+    /// A set of scalars; items addressed by value (`v:`).
+    Set,
+    /// An associative list; items addressed by these key fields (`k:`).
+    Map(Vec<String>),
+}
+
+/// What server-side apply needs to know about an object's schema. Paths are
+/// those of the list or object in question (list items appear as `k:`/`v:`
+/// elements in the path, as everywhere else).
+pub trait SsaSchema {
+    /// `x-kubernetes-list-type` (and keys) of the list at `path`.
+    fn list_type(&self, path: &FieldPath) -> ListType;
+    /// `x-kubernetes-map-type: atomic` / `structType: atomic` at `path`.
+    fn atomic_object(&self, _path: &FieldPath) -> bool {
+        false
+    }
+    /// The object at `path` is a map (its keys are data, each one owned),
+    /// not a struct.
+    fn is_map(&self, _path: &FieldPath) -> bool {
+        false
+    }
+    /// The default of key field `key` of the items of the list at `path`,
+    /// used when an item omits it.
+    fn key_default(&self, _path: &FieldPath, _key: &str) -> Option<Value> {
+        None
+    }
+}
+
+/// The closure form the preview's callers hold: `Some(keys)` for an
+/// associative list, `Some(vec![])` for a set, `None` for an atomic list
+/// (the server's default for lists it knows nothing about).
+pub struct ListKeysSchema<'f>(pub &'f dyn Fn(&FieldPath) -> Option<Vec<String>>);
+
+impl SsaSchema for ListKeysSchema<'_> {
+    fn list_type(&self, path: &FieldPath) -> ListType {
+        match (self.0)(path) {
+            Some(keys) if keys.is_empty() => ListType::Set,
+            Some(keys) => ListType::Map(keys),
+            None => ListType::Atomic,
+        }
+    }
+}
+
+/// The built-in kinds' SSA markers, from the embedded k8s.io/api v0.36.2
+/// table. This reads the table's `listType`/`listMapKeys`/`structType`/
+/// `mapType` markers directly: the strategic-merge lookups
+/// ([`crate::patch::meta::LookupPatchMeta`]) only carry `patchMergeKey`,
+/// which SSA does not use (container ports merge by `containerPort` but are
+/// keyed by `containerPort`+`protocol`).
+#[derive(Debug, Clone, Copy)]
+pub struct BuiltinSsaSchema {
+    root: &'static str,
+}
+
+/// The SSA schema of a built-in kind, if the table has it.
+pub fn builtin_ssa_schema(api_version: &str, kind: &str) -> Option<BuiltinSsaSchema> {
+    builtin_kind(api_version, kind).map(|k| BuiltinSsaSchema { root: k.type_name })
+}
+
+/// A position in the table: a named type (struct or scalar) or a field's
+/// description (list, map, struct reference).
+#[derive(Clone, Copy)]
+enum Pos<'a> {
+    Type(&'a str),
+    Desc(&'a Value),
+}
+
+impl BuiltinSsaSchema {
+    fn types(&self) -> Option<&'static Map<String, Value>> {
+        builtin_raw_table().get("types").and_then(Value::as_object)
+    }
+
+    fn resolve(&self, path: &FieldPath) -> Option<Pos<'static>> {
+        let types = self.types()?;
+        let mut pos = Pos::Type(self.root);
+        for pe in &path.0 {
+            pos = match (pos, pe) {
+                (Pos::Type(t), PathElement::Field(name)) => {
+                    Pos::Desc(types.get(t)?.get("fields")?.get(name.as_str())?)
+                }
+                (Pos::Desc(d), PathElement::Field(name)) => match d.get("kind").and_then(Value::as_str) {
+                    Some("struct") => {
+                        Pos::Desc(types.get(d.get("ref")?.as_str()?)?.get("fields")?.get(name.as_str())?)
+                    }
+                    Some("map") => elem_pos(d.get("values")?)?,
+                    _ => return None,
+                },
+                (Pos::Desc(d), _) if d.get("kind").and_then(Value::as_str) == Some("list") => elem_pos(d.get("items")?)?,
+                _ => return None,
+            };
+        }
+        Some(pos)
+    }
+
+    /// The struct type at `path`, following a field's `ref`.
+    fn struct_type(&self, path: &FieldPath) -> Option<&'static str> {
+        match self.resolve(path)? {
+            Pos::Type(t) => Some(t),
+            Pos::Desc(d) if d.get("kind").and_then(Value::as_str) == Some("struct") => d.get("ref")?.as_str(),
+            Pos::Desc(_) => None,
+        }
+    }
+}
+
+fn elem_pos(v: &'static Value) -> Option<Pos<'static>> {
+    match v {
+        Value::String(s) => Some(Pos::Type(s.as_str())),
+        Value::Object(_) => Some(Pos::Desc(v)),
+        _ => None,
+    }
+}
+
+impl SsaSchema for BuiltinSsaSchema {
+    fn list_type(&self, path: &FieldPath) -> ListType {
+        let Some(Pos::Desc(d)) = self.resolve(path) else { return ListType::Atomic };
+        match d.get("listType").and_then(Value::as_str) {
+            Some("map") => ListType::Map(
+                d.get("listMapKeys")
+                    .and_then(Value::as_array)
+                    .map(|ks| ks.iter().filter_map(|k| k.as_str().map(str::to_owned)).collect())
+                    .unwrap_or_default(),
+            ),
+            Some("set") => ListType::Set,
+            _ => ListType::Atomic,
+        }
+    }
+
+    fn atomic_object(&self, path: &FieldPath) -> bool {
+        if let Some(Pos::Desc(d)) = self.resolve(path) {
+            if d.get("mapType").and_then(Value::as_str) == Some("atomic") {
+                return true;
+            }
+        }
+        let Some(t) = self.struct_type(path) else { return false };
+        self.types().and_then(|ts| ts.get(t)).and_then(|t| t.get("structType")).and_then(Value::as_str) == Some("atomic")
+    }
+
+    fn is_map(&self, path: &FieldPath) -> bool {
+        matches!(self.resolve(path), Some(Pos::Desc(d)) if d.get("kind").and_then(Value::as_str) == Some("map"))
+    }
+
+    /// `protocol` of container and service ports is `+default="TCP"` in
+    /// k8s.io/api, and a list-map key: charts usually omit it.
+    fn key_default(&self, path: &FieldPath, key: &str) -> Option<Value> {
+        let Some(Pos::Desc(d)) = self.resolve(path) else { return None };
+        let items = d.get("items").and_then(Value::as_str)?;
+        let defaulted = matches!(items, "io.k8s.api.core.v1.ContainerPort" | "io.k8s.api.core.v1.ServicePort");
+        (defaulted && key == "protocol").then(|| Value::String("TCP".to_owned()))
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Objects as field trees
+// ---------------------------------------------------------------------------
+
+/// One node of an object: its value and whether SMD compares it as a leaf
+/// (scalar, null, atomic list or object) or only by presence.
+#[derive(Debug, Clone, Copy)]
+struct Node<'v> {
+    value: &'v Value,
+    leaf: bool,
+}
+
+/// An object's nodes by path, and the members of its field set
+/// (SMD `ToFieldSet`).
+#[derive(Default)]
+struct Tree<'v> {
+    nodes: BTreeMap<FieldPath, Node<'v>>,
+    members: FieldSet,
+}
+
+/// Fields the server never records in managed fields (apimachinery
+/// `stripmeta.go`): they can neither conflict nor be pruned.
+fn stripped(path: &FieldPath) -> bool {
+    let names: Vec<&str> = path
+        .0
+        .iter()
+        .map(|pe| match pe {
+            PathElement::Field(n) => n.as_str(),
+            _ => "\u{0}",
+        })
+        .collect();
+    matches!(
+        names.as_slice(),
+        ["apiVersion"]
+            | ["kind"]
+            | ["metadata"]
+            | [
+                "metadata",
+                "name"
+                    | "namespace"
+                    | "creationTimestamp"
+                    | "selfLink"
+                    | "uid"
+                    | "clusterName"
+                    | "generation"
+                    | "managedFields"
+                    | "resourceVersion"
+            ]
+    ) || matches!(names.as_slice(), ["metadata", "managedFields", ..])
+}
+
+/// Walks `v`; `strict` (the apply body) rejects what the server rejects in
+/// an applied object, the live object is read leniently.
+fn walk<'v>(v: &'v Value, schema: &dyn SsaSchema, strict: bool) -> Result<Tree<'v>, SsaError> {
+    let mut t = Tree::default();
+    walk_node(v, &FieldPath::default(), schema, strict, &mut t)?;
+    t.nodes.retain(|p, _| !stripped(p));
+    t.members.retain(|p| !stripped(p));
+    Ok(t)
+}
+
+fn walk_node<'v>(
+    v: &'v Value,
+    path: &FieldPath,
+    schema: &dyn SsaSchema,
+    strict: bool,
+    t: &mut Tree<'v>,
+) -> Result<(), SsaError> {
+    let root = path.0.is_empty();
+    match v {
+        Value::Object(m) if root || !schema.atomic_object(path) => {
+            if !root {
+                t.nodes.insert(path.clone(), Node { value: v, leaf: false });
+                if m.is_empty() {
+                    t.members.insert(path.clone());
+                }
+            }
+            let map = !root && schema.is_map(path);
+            for (k, child) in m {
+                let cp = path.child(PathElement::Field(k.clone()));
+                walk_node(child, &cp, schema, strict, t)?;
+                // tofieldset.go: map keys, nulls and empty objects are members
+                // themselves; struct fields only through their leaves.
+                if map || child.is_null() {
+                    t.members.insert(cp);
+                }
+            }
+        }
+        Value::Array(items) => match schema.list_type(path) {
+            ListType::Atomic => {
+                t.nodes.insert(path.clone(), Node { value: v, leaf: true });
+                t.members.insert(path.clone());
+            }
+            lt => {
+                t.nodes.insert(path.clone(), Node { value: v, leaf: false });
+                let mut seen = FieldSet::new();
+                for item in items {
+                    let pe = item_element(item, path, &lt, schema)?;
+                    let ip = path.child(pe);
+                    if !seen.insert(ip.clone()) {
+                        if strict {
+                            return Err(SsaError::Duplicate { path: ip.to_string() });
+                        }
+                        continue;
+                    }
+                    t.members.insert(ip.clone());
+                    match lt {
+                        ListType::Set => {
+                            t.nodes.insert(ip, Node { value: item, leaf: false });
+                        }
+                        _ => walk_node(item, &ip, schema, strict, t)?,
+                    }
+                }
+            }
+        },
+        _ => {
+            t.nodes.insert(path.clone(), Node { value: v, leaf: true });
+            t.members.insert(path.clone());
+        }
+    }
+    Ok(())
+}
+
+/// SMD `listItemToPathElement` for a set or an associative list.
+fn item_element(item: &Value, path: &FieldPath, lt: &ListType, schema: &dyn SsaSchema) -> Result<PathElement, SsaError> {
+    let ListType::Map(keys) = lt else {
+        return Ok(PathElement::Value(item.clone()));
+    };
+    let Value::Object(m) = item else {
+        return Err(SsaError::ListItemNotMap { path: path.to_string() });
+    };
+    let mut fields = Vec::with_capacity(keys.len());
+    for k in keys {
+        let v = match m.get(k) {
+            Some(v) => v.clone(),
+            None => schema
+                .key_default(path, k)
+                .ok_or_else(|| SsaError::MissingListKey { path: path.to_string(), key: k.clone() })?,
+        };
+        fields.push((k.clone(), v));
+    }
+    fields.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+    Ok(PathElement::Key(fields))
+}
+
+// ---------------------------------------------------------------------------
+// Conflicts and removals
+// ---------------------------------------------------------------------------
+
+/// A field another manager owns and the apply would change.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Conflict {
+    pub manager: String,
+    pub operation: Operation,
+    pub subresource: String,
+    /// The owning entry's API version (only `Update` managers print it).
+    pub api_version: String,
+    /// The owning entry's time. The server's message never shows it: the
+    /// manager identity it prints from has no time (`BuildManagerIdentifier`).
+    pub time: Option<String>,
+    pub path: FieldPath,
+}
+
+impl Conflict {
+    fn entry_identity(&self) -> ManagedEntry {
+        ManagedEntry {
+            manager: self.manager.clone(),
+            operation: self.operation,
+            api_version: self.api_version.clone(),
+            time: None,
+            subresource: self.subresource.clone(),
+            fields: FieldSet::new(),
+        }
+    }
+
+    /// The manager as the server names it in messages (`printManager`).
+    pub fn manager_text(&self) -> String {
+        print_manager(&self.entry_identity().identifier())
+    }
+}
+
+/// What applying `body` over `live` would do.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ApplyPreview {
+    /// The body Helm sends ([`apply_body`]).
+    pub body: Value,
+    /// Fields owned by other managers that the body changes, grouped and
+    /// ordered as the server reports them. Without force the apply fails
+    /// with these; with force `helm` takes them over.
+    pub conflicts: Vec<Conflict>,
+    /// Whether `force=true` is sent (then `conflicts` are take-overs).
+    pub force: bool,
+    /// Fields `helm` applied last time, absent from the body, that no other
+    /// manager owns: the server removes them (topmost paths only).
+    pub removals: Vec<FieldPath>,
+}
+
+/// How Helm applies.
+#[derive(Debug, Clone, Copy)]
+pub struct ApplyOptions<'a> {
+    /// The field manager (`helm`).
+    pub manager: &'a str,
+    /// `--force-conflicts`.
+    pub force: bool,
+    /// The baseline release was client-side applied: Helm first moves the
+    /// manager's `Update` entries into its `Apply` entry.
+    pub upgrade_client_side: bool,
+}
+
+/// Predicts Helm's apply of `target` (with Helm's metadata already added)
+/// over `live` (`None` when the object does not exist: a create, which
+/// cannot conflict).
+pub fn preview_apply(
+    live: Option<&Value>,
+    target: &Value,
+    opts: ApplyOptions<'_>,
+    schema: &dyn SsaSchema,
+) -> Result<ApplyPreview, SsaError> {
+    let body = apply_body(target);
+    let Some(live) = live else {
+        return Ok(ApplyPreview { body, conflicts: Vec::new(), force: opts.force, removals: Vec::new() });
+    };
+    let mut entries = parse_managed_fields(live)?;
+    if opts.upgrade_client_side {
+        entries = upgrade_client_side_managers(&entries, opts.manager, opts.manager);
+    }
+    let body_tree = walk(&body, schema, true)?;
+    let live_tree = walk(live, schema, false)?;
+    let conflicts = conflicts_of(&entries, &body_tree, &live_tree, opts.manager);
+    let removals = removals_of(&entries, &body_tree, &live_tree, opts.manager);
+    Ok(ApplyPreview { body, conflicts, force: opts.force, removals })
+}
+
+/// Conflicts the server answers for `helm`'s apply of `body` over `live`
+/// (force off; with force they are taken over instead). `list_map_keys`
+/// gives, per list path, `Some(keys)` for an associative list, `Some([])`
+/// for a set and `None` for an atomic list (see [`ListKeysSchema`];
+/// [`builtin_list_map_keys`] builds it for built-in kinds). Malformed
+/// managed fields are an error, as on the server, rather than "no conflict".
+pub fn predict_conflicts(
+    live: &Value,
+    body: &Value,
+    manager: &str,
+    list_map_keys: &dyn Fn(&FieldPath) -> Option<Vec<String>>,
+) -> Result<Vec<Conflict>, SsaError> {
+    let opts = ApplyOptions { manager, force: false, upgrade_client_side: false };
+    Ok(preview_apply(Some(live), body, opts, &ListKeysSchema(list_map_keys))?.conflicts)
+}
+
+/// The closure [`predict_conflicts`] takes, for a built-in kind (`None` when
+/// the kind is not built in: its lists are then all atomic).
+pub fn builtin_list_map_keys(api_version: &str, kind: &str) -> impl Fn(&FieldPath) -> Option<Vec<String>> + use<> {
+    let schema = builtin_ssa_schema(api_version, kind);
+    move |path: &FieldPath| match schema.as_ref()?.list_type(path) {
+        ListType::Atomic => None,
+        ListType::Set => Some(Vec::new()),
+        ListType::Map(keys) => Some(keys),
+    }
+}
+
+/// SMD `Updater.update`: for every manager other than the applier's own
+/// `Apply` identity, its fields among those the merge changes (modified
+/// leaves, added nodes).
+fn conflicts_of(entries: &[ManagedEntry], body: &Tree<'_>, live: &Tree<'_>, manager: &str) -> Vec<Conflict> {
+    let changed: FieldSet = body
+        .nodes
+        .iter()
+        .filter(|(p, n)| match live.nodes.get(*p) {
+            None => true,
+            Some(l) => n.leaf && !smd_eq(n.value, l.value),
+        })
+        .map(|(p, _)| p.clone())
+        .collect();
+    let me = applier_identifier(manager);
+    let mut owners: Vec<&ManagedEntry> = entries.iter().filter(|e| e.identifier() != me).collect();
+    // conflict.go prints managers sorted by their identifier string.
+    owners.sort_by_key(|e| e.identifier());
+    let mut out = Vec::new();
+    for e in owners {
+        let mut paths: Vec<&FieldPath> = e.fields.iter().filter(|p| changed.contains(*p)).collect();
+        paths.sort_by(|a, b| set_order(a, b));
+        for p in paths {
+            out.push(Conflict {
+                manager: e.manager.clone(),
+                operation: e.operation,
+                subresource: e.subresource.clone(),
+                api_version: e.api_version.clone(),
+                time: e.time.clone(),
+                path: p.clone(),
+            });
+        }
+    }
+    out
+}
+
+fn applier_identifier(manager: &str) -> String {
+    ManagedEntry {
+        manager: manager.to_owned(),
+        operation: Operation::Apply,
+        api_version: String::new(),
+        time: None,
+        subresource: String::new(),
+        fields: FieldSet::new(),
+    }
+    .identifier()
+}
+
+/// SMD `Updater.prune`, as far as it shows: what the applier's last `Apply`
+/// set has and the new body does not, still in the object, owned by no other
+/// manager. Only topmost paths are listed (a removed list item takes its
+/// fields with it).
+fn removals_of(entries: &[ManagedEntry], body: &Tree<'_>, live: &Tree<'_>, manager: &str) -> Vec<FieldPath> {
+    let me = applier_identifier(manager);
+    let Some(last) = entries.iter().find(|e| e.identifier() == me) else { return Vec::new() };
+    let others: Vec<&ManagedEntry> = entries.iter().filter(|e| e.identifier() != me).collect();
+    let mut gone: Vec<&FieldPath> = last
+        .fields
+        .iter()
+        .filter(|p| !body.members.contains(*p) && !body.nodes.contains_key(*p))
+        .filter(|p| live.nodes.contains_key(*p))
+        .filter(|p| !others.iter().any(|e| e.fields.contains(*p)))
+        .collect();
+    gone.sort();
+    let mut out: Vec<FieldPath> = Vec::new();
+    for p in gone {
+        if !out.iter().any(|q| p.starts_with(q)) {
+            out.push(p.clone());
+        }
+    }
+    out
+}
+
+/// SMD `Set.Iterate` order: at each level the members first (sorted), then
+/// the children (sorted), depth first.
+fn set_order(a: &FieldPath, b: &FieldPath) -> Ordering {
+    let (a, b) = (&a.0, &b.0);
+    let k = a.iter().zip(b.iter()).take_while(|(x, y)| x == y).count();
+    match (a.len() - k, b.len() - k) {
+        (0, 0) => Ordering::Equal,
+        // A path is a member of a level above its extensions.
+        (0, _) => Ordering::Less,
+        (_, 0) => Ordering::Greater,
+        (1, n) if n > 1 => Ordering::Less,
+        (n, 1) if n > 1 => Ordering::Greater,
+        _ => a[k].cmp(&b[k]),
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Messages
+// ---------------------------------------------------------------------------
+
+/// apimachinery `printManager` of a manager identifier: `"name"`, then
+/// ` with subresource "s"`, then for `Update` ` using <apiVersion>` and, when
+/// the identifier carries a time, ` at <RFC3339 UTC>`. A string that is not
+/// an identifier prints quoted.
+pub fn print_manager(identifier: &str) -> String {
+    let Ok(Value::Object(m)) = serde_json::from_str::<Value>(identifier) else {
+        return go_quote(identifier);
+    };
+    let text = |k: &str| m.get(k).and_then(Value::as_str).unwrap_or("");
+    let mut out = go_quote(text("manager"));
+    if !text("subresource").is_empty() {
+        out.push_str(&format!(" with subresource {}", go_quote(text("subresource"))));
+    }
+    if text("operation") == "Update" {
+        out.push_str(&format!(" using {}", text("apiVersion")));
+        // Time.UTC().Format(RFC3339): stored times are already UTC seconds.
+        if !text("time").is_empty() {
+            out.push_str(&format!(" at {}", text("time")));
+        }
+    }
+    out
+}
+
+/// apimachinery `getConflictMessage` over (manager identifier, path) pairs:
+/// one conflict inline, several grouped by manager (identifiers sorted as
+/// strings, paths in the given order).
+pub fn server_conflict_message(conflicts: &[(String, FieldPath)]) -> String {
+    if let [(m, p)] = conflicts {
+        return format!("Apply failed with 1 conflict: conflict with {}: {p}", print_manager(m));
+    }
+    let mut groups: BTreeMap<&str, Vec<&FieldPath>> = BTreeMap::new();
+    for (m, p) in conflicts {
+        groups.entry(m.as_str()).or_default().push(p);
+    }
+    let mut lines = Vec::new();
+    for (m, paths) in groups {
+        lines.push(format!("conflicts with {}:", print_manager(m)));
+        for p in paths {
+            lines.push(format!("- {p}"));
+        }
+    }
+    format!("Apply failed with {} conflicts: {}", conflicts.len(), lines.join("\n"))
+}
+
+/// Helm's error for a conflicting apply (`patchResourceServerSide`):
+/// `conflict occurred while applying object <ns>/<name> <gvk>: <server
+/// message>`, the GVK as `schema.GroupVersionKind.String()` prints it
+/// (`apps/v1, Kind=Deployment`, `/v1, Kind=ConfigMap` for core).
+pub fn conflict_message(namespace: &str, name: &str, api_version: &str, kind: &str, conflicts: &[Conflict]) -> String {
+    let (group, version) = api_version.split_once('/').unwrap_or(("", api_version));
+    let pairs: Vec<(String, FieldPath)> =
+        conflicts.iter().map(|c| (c.entry_identity().identifier(), c.path.clone())).collect();
+    format!(
+        "conflict occurred while applying object {namespace}/{name} {group}/{version}, Kind={kind}: {}",
+        server_conflict_message(&pairs)
+    )
+}
+
+/// The preview's wording for a forced apply: each field `helm` would take
+/// over, with its current owner.
+pub fn takeover_lines(conflicts: &[Conflict]) -> Vec<String> {
+    conflicts.iter().map(|c| format!("would take over {} from {}", c.path, c.manager_text())).collect()
+}
