@@ -37,11 +37,13 @@ use thiserror::Error;
 ///
 /// Helm encodes the target with `unstructured.UnstructuredJSONScheme`, i.e.
 /// Go's `json.Marshal` of the `map[string]interface{}` it parsed from the
-/// manifest: nothing is dropped or defaulted. `null` values stay `null` (the
-/// server then claims the field for `helm` and clears it), empty maps, lists
+/// manifest: nothing is dropped or defaulted. `null` values stay `null`,
+/// empty maps, lists
 /// and strings stay as written, and map keys come out sorted (Go sorts map
 /// keys when encoding). So the body is the target with every object's keys
-/// sorted; its values are untouched.
+/// sorted; its values are untouched. (A `null` is still a field the body
+/// sets: SMD puts it in `helm`'s field set; what the server stores for it is
+/// not modelled here.)
 pub fn apply_body(obj: &Value) -> Value {
     match obj {
         Value::Object(m) => {
@@ -585,6 +587,12 @@ pub trait SsaSchema {
     fn key_default(&self, _path: &FieldPath, _key: &str) -> Option<Value> {
         None
     }
+    /// Fields the main resource's apply ignores (the strategy's reset
+    /// fields, e.g. `status` where a status subresource exists): they
+    /// neither conflict nor get pruned.
+    fn reset_field(&self, _path: &FieldPath) -> bool {
+        false
+    }
 }
 
 /// The closure form the preview's callers hold: `Some(keys)` for an
@@ -708,6 +716,14 @@ impl SsaSchema for BuiltinSsaSchema {
         let defaulted = matches!(items, "io.k8s.api.core.v1.ContainerPort" | "io.k8s.api.core.v1.ServicePort");
         (defaulted && key == "protocol").then(|| Value::String("TCP".to_owned()))
     }
+
+    /// Built-in kinds with a `status` reset it on writes to the main
+    /// resource (their registry strategies' `GetResetFields`); the rarer
+    /// reset `spec` of status writes does not concern an apply of the object.
+    fn reset_field(&self, path: &FieldPath) -> bool {
+        matches!(path.0.first(), Some(PathElement::Field(n)) if n == "status")
+            && self.resolve(&FieldPath::fields(&["status"])).is_some()
+    }
 }
 
 // ---------------------------------------------------------------------------
@@ -766,8 +782,8 @@ fn stripped(path: &FieldPath) -> bool {
 fn walk<'v>(v: &'v Value, schema: &dyn SsaSchema, strict: bool) -> Result<Tree<'v>, SsaError> {
     let mut t = Tree::default();
     walk_node(v, &FieldPath::default(), schema, strict, &mut t)?;
-    t.nodes.retain(|p, _| !stripped(p));
-    t.members.retain(|p| !stripped(p));
+    t.nodes.retain(|p, _| !stripped(p) && !schema.reset_field(p));
+    t.members.retain(|p| !stripped(p) && !schema.reset_field(p));
     Ok(t)
 }
 
@@ -1635,6 +1651,15 @@ mod tests {
                 r#"would take over .spec.template.spec.containers[name="web"].image from "kubectl-edit" using apps/v1"#,
             ]
         );
+    }
+
+    #[test]
+    fn status_in_the_body_is_ignored_like_the_servers_reset_fields() {
+        let live = live_deployment();
+        let mut t = target(5, "web:1-hotfix");
+        t["status"] = json!({"replicas": 1});
+        let p = preview_apply(Some(&live), &t, opts(false, true), &deployment_schema()).unwrap();
+        assert_eq!(p.conflicts, vec![], "kube-controller-manager's status is not touched by a main-resource apply");
     }
 
     #[test]
