@@ -695,10 +695,10 @@ impl SsaSchema for BuiltinSsaSchema {
     }
 
     fn atomic_object(&self, path: &FieldPath) -> bool {
-        if let Some(Pos::Desc(d)) = self.resolve(path) {
-            if d.get("mapType").and_then(Value::as_str) == Some("atomic") {
-                return true;
-            }
+        if let Some(Pos::Desc(d)) = self.resolve(path)
+            && d.get("mapType").and_then(Value::as_str) == Some("atomic")
+        {
+            return true;
         }
         let Some(t) = self.struct_type(path) else { return false };
         self.types().and_then(|ts| ts.get(t)).and_then(|t| t.get("structType")).and_then(Value::as_str) == Some("atomic")
@@ -1405,6 +1405,7 @@ mod tests {
 
     /// structured-merge-diff `fieldpath/path_test.go` `TestPathString`.
     #[test]
+    #[allow(clippy::approx_constant, reason = "3.14159 is the SMD test's literal")]
     fn paths_print_as_in_smd_tests() {
         let v = |x: Value| PathElement::Value(x);
         let cases: Vec<(FieldPath, &str)> = vec![
@@ -1779,7 +1780,7 @@ mod tests {
 
     #[test]
     fn one_managers_paths_list_members_of_a_level_before_deeper_paths() {
-        let mut paths = vec![
+        let mut paths = [
             FieldPath::fields(&["spec", "template", "spec", "x"]),
             FieldPath::fields(&["spec", "zzz"]),
             FieldPath::fields(&["metadata", "labels", "app"]),
