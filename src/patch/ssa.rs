@@ -991,7 +991,9 @@ pub fn builtin_list_map_keys(api_version: &str, kind: &str) -> impl Fn(&FieldPat
 
 /// SMD `Updater.update`: for every manager other than the applier's own
 /// `Apply` identity, its fields among those the merge changes (modified
-/// leaves, added nodes).
+/// leaves, added nodes). SMD compares in each manager's API version
+/// (converting the objects); here paths are compared as written, which is
+/// the same whenever the versions agree or the conversion keeps the paths.
 fn conflicts_of(entries: &[ManagedEntry], body: &Tree<'_>, live: &Tree<'_>, manager: &str) -> Vec<Conflict> {
     let changed: FieldSet = body
         .nodes
@@ -1167,7 +1169,9 @@ mod tests {
     }
 
     /// A Deployment first created by Helm 3 (client-side, manager `helm`
-    /// Update), then scaled with `kubectl scale` (scale subresource), its
+    /// Update), then scaled with `kubectl scale` (scale subresource; the
+    /// server stores such entries with the parent's API version,
+    /// `scalehandler.go`), its
     /// image changed with `kubectl edit`, its status written by the
     /// controller, a finalizer added by another tool. Each later manager took
     /// its fields away from `helm`, as Update does.
@@ -1210,7 +1214,7 @@ mod tests {
                         "f:metadata": {"f:annotations": {"f:deployment.kubernetes.io/revision": {}}},
                         "f:status": {"f:replicas": {}, "f:observedGeneration": {}}
                      }},
-                    {"manager": "kubectl", "operation": "Update", "apiVersion": "autoscaling/v1",
+                    {"manager": "kubectl", "operation": "Update", "apiVersion": "apps/v1",
                      "time": "2026-11-03T08:00:00Z", "fieldsType": "FieldsV1", "subresource": "scale",
                      "fieldsV1": {"f:spec": {"f:replicas": {}}}},
                     {"manager": "kubectl-edit", "operation": "Update", "apiVersion": "apps/v1",
@@ -1277,7 +1281,7 @@ mod tests {
             vec![
                 ("helm", Operation::Update, "", "apps/v1", Some("2026-11-01T10:00:00Z")),
                 ("kube-controller-manager", Operation::Update, "status", "apps/v1", Some("2026-11-02T09:00:00Z")),
-                ("kubectl", Operation::Update, "scale", "autoscaling/v1", Some("2026-11-03T08:00:00Z")),
+                ("kubectl", Operation::Update, "scale", "apps/v1", Some("2026-11-03T08:00:00Z")),
                 ("kubectl-edit", Operation::Update, "", "apps/v1", Some("2026-11-04T07:00:00Z")),
                 ("finalizer-bot", Operation::Update, "", "apps/v1", Some("2026-11-05T06:00:00Z")),
             ]
@@ -1479,7 +1483,7 @@ mod tests {
     #[test]
     fn manager_identifiers_are_go_json_without_time_and_without_api_version_for_appliers() {
         let entries = parse_managed_fields(&live_deployment()).unwrap();
-        assert_eq!(entries[2].identifier(), r#"{"manager":"kubectl","operation":"Update","apiVersion":"autoscaling/v1","subresource":"scale"}"#);
+        assert_eq!(entries[2].identifier(), r#"{"manager":"kubectl","operation":"Update","apiVersion":"apps/v1","subresource":"scale"}"#);
         assert_eq!(applier_identifier("helm"), r#"{"manager":"helm","operation":"Apply"}"#);
     }
 
@@ -1528,7 +1532,7 @@ mod tests {
         assert_eq!(
             got,
             vec![
-                (r#""kubectl" with subresource "scale" using autoscaling/v1"#.to_owned(), ".spec.replicas".to_owned()),
+                (r#""kubectl" with subresource "scale" using apps/v1"#.to_owned(), ".spec.replicas".to_owned()),
                 (
                     r#""kubectl-edit" using apps/v1"#.to_owned(),
                     r#".spec.template.spec.containers[name="web"].image"#.to_owned()
@@ -1548,7 +1552,7 @@ mod tests {
     fn hpa_controller_owning_replicas_conflicts_with_a_chart_that_sets_them() {
         let mut live = live_deployment();
         live["metadata"]["managedFields"] = json!([
-            {"manager": "kube-controller-manager", "operation": "Update", "apiVersion": "autoscaling/v1",
+            {"manager": "kube-controller-manager", "operation": "Update", "apiVersion": "apps/v1",
              "time": "2026-11-06T05:00:00Z", "fieldsType": "FieldsV1", "subresource": "scale",
              "fieldsV1": {"f:spec": {"f:replicas": {}}}}
         ]);
@@ -1557,7 +1561,7 @@ mod tests {
         let c = predict_conflicts(&live, &t, "helm", &builtin_list_map_keys("apps/v1", "Deployment")).unwrap();
         assert_eq!(c.len(), 1);
         assert_eq!(c[0].path.to_string(), ".spec.replicas");
-        assert_eq!(c[0].manager_text(), r#""kube-controller-manager" with subresource "scale" using autoscaling/v1"#);
+        assert_eq!(c[0].manager_text(), r#""kube-controller-manager" with subresource "scale" using apps/v1"#);
         assert_eq!(c[0].time.as_deref(), Some("2026-11-06T05:00:00Z"));
     }
 
@@ -1648,7 +1652,7 @@ mod tests {
         assert_eq!(
             takeover_lines(&p.conflicts),
             vec![
-                r#"would take over .spec.replicas from "kubectl" with subresource "scale" using autoscaling/v1"#,
+                r#"would take over .spec.replicas from "kubectl" with subresource "scale" using apps/v1"#,
                 r#"would take over .spec.template.spec.containers[name="web"].image from "kubectl-edit" using apps/v1"#,
             ]
         );
@@ -1754,7 +1758,7 @@ mod tests {
             "conflict occurred while applying object shop/web apps/v1, Kind=Deployment: Apply failed with 3 conflicts: \
              conflicts with \"helm\" using apps/v1:\n\
              - .metadata.labels.app\n\
-             conflicts with \"kubectl\" with subresource \"scale\" using autoscaling/v1:\n\
+             conflicts with \"kubectl\" with subresource \"scale\" using apps/v1:\n\
              - .spec.replicas\n\
              conflicts with \"kubectl-edit\" using apps/v1:\n\
              - .spec.template.spec.containers[name=\"web\"].image"
