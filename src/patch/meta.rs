@@ -32,7 +32,7 @@ mod openapi;
 mod openapi_v3;
 mod types;
 
-pub use builtin::{BuiltinKind, HelmPatchType, builtin_kind, builtin_source, builtin_table};
+pub use builtin::{BuiltinKind, HelmPatchType, builtin_kind, builtin_raw_table, builtin_source, builtin_table};
 pub use openapi::{OpenApiV2Lookup, OpenApiV2Meta};
 pub use openapi_v3::v3_as_v2;
 pub use types::{StructMeta, TypeTable};

@@ -6,4 +6,5 @@ pub mod gojson;
 pub mod helm;
 pub mod jsonmerge;
 pub mod meta;
+pub mod ssa;
 pub mod strategic;

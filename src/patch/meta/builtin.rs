@@ -38,6 +38,10 @@ struct Builtin {
     table: TypeTable,
     kinds: HashMap<String, (String, bool, HelmPatchType)>,
     source: Value,
+    /// The whole table as parsed: server-side apply reads the `listType` /
+    /// `listMapKeys` / `structType` / `mapType` markers, which the struct-tag
+    /// lookups do not carry.
+    raw: Value,
 }
 
 fn builtin() -> &'static Builtin {
@@ -56,7 +60,7 @@ fn builtin() -> &'static Builtin {
             kinds.insert(k.clone(), (ty.to_owned(), in_scheme, patch_type));
         }
         let source = doc.get("source").cloned().unwrap_or(Value::Null);
-        Builtin { table, kinds, source }
+        Builtin { table, kinds, source, raw: doc }
     })
 }
 
@@ -79,6 +83,12 @@ pub fn builtin_kind(api_version: &str, kind: &str) -> Option<BuiltinKind> {
 /// from).
 pub fn builtin_source() -> &'static Value {
     &builtin().source
+}
+
+/// The embedded table as JSON (`kinds` and `types` with every marker), for
+/// readers that need more than the strategic-merge lookups.
+pub fn builtin_raw_table() -> &'static Value {
+    &builtin().raw
 }
 
 #[cfg(test)]
