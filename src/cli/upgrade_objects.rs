@@ -140,6 +140,7 @@ pub async fn preview_objects(
         method,
         take_ownership: opts.take_ownership,
         force_conflicts: opts.force_conflicts,
+        baseline_client_side: input.baseline.apply_method_field() != Some("ssa"),
         openapi: None,
     });
     if method == ApplyMethod::ServerSide {

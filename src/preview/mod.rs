@@ -20,6 +20,7 @@ pub use ownership::{add_ownership, check_ownership};
 
 use crate::patch::helm::{self as helm_patch, HelmPatch, PatchType};
 use crate::patch::meta::OpenApiV2Meta;
+use crate::patch::ssa;
 
 /// How Helm applies objects in this upgrade.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -193,6 +194,9 @@ pub struct PlanInput<'a> {
     pub method: ApplyMethod,
     pub take_ownership: bool,
     pub force_conflicts: bool,
+    /// The baseline was applied client-side: with server-side apply now,
+    /// Helm first moves its `Update` field ownership into its `Apply` entry.
+    pub baseline_client_side: bool,
     pub openapi: Option<&'a OpenApiV2Meta>,
 }
 
@@ -228,7 +232,7 @@ pub fn plan(input: &PlanInput) -> Plan {
             }
             if input.method == ApplyMethod::ServerSide {
                 p.patch_type = Some(PlanPatchType::Apply);
-                p.patch = Some(apply_body(&modified));
+                p.patch = Some(ssa::apply_body(&modified));
             }
             p.predicted = Some(modified);
             out.objects.push(p);
@@ -294,19 +298,46 @@ pub fn plan(input: &PlanInput) -> Plan {
                 }
             }
             ApplyMethod::ServerSide => {
-                let body = apply_body(&modified);
-                let changed = !drift::body_matches_live(&server_view(body.clone()), live);
-                p.patch_type = Some(PlanPatchType::Apply);
-                p.drift = drift::drift(&server_view(original_value.clone()), live, &server_view(modified.clone()), false);
-                p.predicted = Some(server_view(drift::overlay(live, &body)));
-                p.patch = Some(body);
-                p.action = match (adopted, changed) {
-                    (true, _) => Action::Adopt,
-                    (false, true) => Action::Update,
-                    (false, false) => Action::Unchanged,
+                let lists_atomic = |_: &ssa::FieldPath| None;
+                let fallback = ssa::ListKeysSchema(&lists_atomic);
+                let builtin = ssa::builtin_ssa_schema(target.api_version(), target.kind());
+                // Custom resources without a known schema: maps granular, lists atomic (SMD's deduced schema).
+                let schema: &dyn ssa::SsaSchema = match &builtin {
+                    Some(b) => b,
+                    None => &fallback,
                 };
-                if !p.conflicts.is_empty() && !input.force_conflicts {
-                    errors.push(format!("conflict occurred while applying object {}/{}", p.namespace.clone().unwrap_or_default(), p.name));
+                let opts = ssa::ApplyOptions { manager: "helm", force: input.force_conflicts, upgrade_client_side: input.baseline_client_side };
+                match ssa::preview_apply(Some(live), &modified, opts, schema) {
+                    Ok(apply) => {
+                        let changed = !drift::body_matches_live(&server_view(apply.body.clone()), live) || !apply.removals.is_empty();
+                        p.patch_type = Some(PlanPatchType::Apply);
+                        p.drift = drift::drift(&server_view(original_value.clone()), live, &server_view(modified.clone()), false);
+                        p.predicted = Some(server_view(drift::overlay(live, &apply.body)));
+                        for r in &apply.removals {
+                            p.notes.push(format!("the server removes {r}: Helm applied it last time and no longer sets it"));
+                        }
+                        if apply.force {
+                            p.notes.extend(ssa::takeover_lines(&apply.conflicts));
+                        } else if !apply.conflicts.is_empty() {
+                            let ns = p.namespace.clone().unwrap_or_default();
+                            let message = ssa::conflict_message(&ns, &p.name, &p.api_version, &p.kind, &apply.conflicts);
+                            p.conflicts = apply.conflicts.iter().map(|c| format!("{} owned by {}", c.path, c.manager_text())).collect();
+                            p.notes.push(message.clone());
+                            errors.push(message);
+                        }
+                        p.patch = Some(apply.body);
+                        p.action = match (adopted, changed, p.conflicts.is_empty()) {
+                            (_, _, false) => Action::Conflict,
+                            (true, _, _) => Action::Adopt,
+                            (false, true, _) => Action::Update,
+                            (false, false, _) => Action::Unchanged,
+                        };
+                    }
+                    Err(e) => {
+                        p.action = Action::Conflict;
+                        p.notes.push(format!("server-side apply failed for object {}: {e}", p.name));
+                        errors.push(format!("server-side apply failed for object {}: {e}", p.name));
+                    }
                 }
             }
         }
@@ -391,19 +422,6 @@ fn server_view(mut object: Value) -> Value {
     object
 }
 
-/// The server-side apply body: the whole object as Helm encodes it
-/// (unstructured JSON: nulls are not sent).
-fn apply_body(modified: &Value) -> Value {
-    fn prune(v: &Value) -> Option<Value> {
-        match v {
-            Value::Null => None,
-            Value::Object(m) => Some(Value::Object(m.iter().filter_map(|(k, x)| prune(x).map(|x| (k.clone(), x))).collect())),
-            Value::Array(a) => Some(Value::Array(a.iter().filter_map(prune).collect())),
-            other => Some(other.clone()),
-        }
-    }
-    prune(modified).unwrap_or(Value::Null)
-}
 
 
 #[cfg(test)]
@@ -441,6 +459,7 @@ mod tests {
             method: ApplyMethod::ClientSide,
             take_ownership: false,
             force_conflicts: false,
+            baseline_client_side: false,
             openapi: None,
         })
     }

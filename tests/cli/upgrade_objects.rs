@@ -247,3 +247,35 @@ fn without_helm_the_error_says_how_to_pass_a_manifest() {
     assert_eq!(r.code, 1);
     assert!(r.stderr.contains("HELM_BIN") && r.stderr.contains("--manifest"), "{}", r.stderr);
 }
+
+#[test]
+fn server_side_apply_predicts_conflicts_with_other_field_managers() {
+    let s = shop(|objects| {
+        let dep = objects.iter_mut().find(|o| o["kind"] == "Deployment").unwrap();
+        dep["spec"]["template"]["spec"]["containers"][0]["image"] = json!("shop:hotfix");
+        dep["metadata"]["managedFields"] = json!([
+            {"manager": "helm", "operation": "Apply", "apiVersion": "apps/v1", "time": "2026-11-29T12:00:00Z", "fieldsType": "FieldsV1",
+             "fieldsV1": {"f:spec": {"f:replicas": {}, "f:template": {"f:spec": {"f:containers": {"k:{\"name\":\"shop\"}": {".": {}, "f:name": {}}}}}}}},
+            {"manager": "kubectl-edit", "operation": "Update", "apiVersion": "apps/v1", "time": "2026-11-29T13:00:00Z", "fieldsType": "FieldsV1",
+             "fieldsV1": {"f:spec": {"f:template": {"f:spec": {"f:containers": {"k:{\"name\":\"shop\"}": {"f:image": {}}}}}}}}
+        ]);
+    });
+    let r = s.preview(&["-o", "json"]);
+    assert_eq!(r.code, 1, "the upgrade would fail: {}", r.stderr);
+    let doc = parse_json(&r.stdout);
+    let dep = object(&doc, "Deployment", "shop");
+    assert_eq!(dep["action"], "conflict");
+    let failure = doc["failure"].as_str().unwrap();
+    assert!(
+        failure.contains("conflict occurred while applying object shop/shop apps/v1, Kind=Deployment: Apply failed with 1 conflict: conflict with \"kubectl-edit\" using apps/v1: .spec.template.spec.containers[name=\"shop\"].image"),
+        "{failure}"
+    );
+    // No deletions when an update fails.
+    assert!(object(&doc, "ConfigMap", "shop-legacy")["notes"].to_string().contains("deletes nothing"));
+    let forced = s.preview(&["--force-conflicts", "-o", "json"]);
+    assert_eq!(forced.code, 0, "{}", forced.stderr);
+    let dep = object(&parse_json(&forced.stdout), "Deployment", "shop").clone();
+    assert_eq!(dep["action"], "update");
+    assert!(dep["notes"].to_string().contains("would take over .spec.template.spec.containers[name=\\\"shop\\\"].image from \\\"kubectl-edit\\\" using apps/v1"), "{dep}");
+    s.api.assert_read_only();
+}
