@@ -179,9 +179,17 @@ fn objects_part(
         }
     };
     let target = super::context::kube_target(&ctx.global, &ctx.env);
+    // Only a person at a terminal wants to know what is slow.
+    let on_terminal = std::io::IsTerminal::is_terminal(&std::io::stderr());
+    let progress = |what: &str| {
+        if on_terminal {
+            eprintln!("{}", ctx.theme.dim(&format!("… {what}")));
+        }
+    };
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().context("cannot start the async runtime")?;
     runtime.block_on(async {
         let cluster = crate::cluster::ReadOnlyCluster::connect(&target).await?;
+        progress("reading the cluster's API discovery");
         let discovery = cluster.discover().await?;
         let input = upgrade_objects::ObjectsInput { release: head.release, namespace: &head.namespace, baseline, last, new_manifest };
         let opts = upgrade_objects::ObjectsOptions {
@@ -191,6 +199,8 @@ fn objects_part(
             ignore: &ignore,
             show_secrets: args.show_secrets,
             concurrency: args.concurrency,
+            progress: &progress,
+            chart: Some(chart),
         };
         upgrade_objects::preview_objects(&cluster, &discovery, &input, &opts).await
     })

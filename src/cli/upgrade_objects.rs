@@ -20,6 +20,9 @@ use crate::release::Release;
 pub struct Manifest {
     pub objects: Vec<ManifestObject>,
     pub hooks: Vec<render::Hook>,
+    /// CRDs of the chart's `crds/` directories: Helm installs them only on
+    /// install, never on upgrade.
+    pub crds: Vec<render::Object>,
     pub warnings: Vec<String>,
 }
 
@@ -58,7 +61,7 @@ pub fn read_manifest(path: &str) -> anyhow::Result<String> {
 /// namespaced objects without a namespace the release namespace.
 pub fn parse_manifest(text: &str, namespace: &str, discovery: &Discovery) -> anyhow::Result<Manifest> {
     let rendered = render::parse_manifest(text);
-    let mut out = Manifest { objects: Vec::new(), hooks: rendered.hooks, warnings: Vec::new() };
+    let mut out = Manifest { objects: Vec::new(), hooks: rendered.hooks, crds: Vec::new(), warnings: Vec::new() };
     for w in rendered.warnings {
         match w.kind.helm_outcome() {
             render::HelmOutcome::RenderFails | render::HelmOutcome::UpgradeFails => bail!("helm upgrade would fail on {w}"),
@@ -88,6 +91,10 @@ pub struct ObjectsOptions<'a> {
     pub ignore: &'a [IgnoreRule],
     pub show_secrets: bool,
     pub concurrency: usize,
+    /// Told what takes long (the CLI prints it on a terminal's stderr).
+    pub progress: &'a dyn Fn(&str),
+    /// The new chart, for its `crds/`.
+    pub chart: Option<&'a crate::chart::Chart>,
 }
 
 /// Reads the live objects and computes the plan.
@@ -100,13 +107,19 @@ pub async fn preview_objects(
     let manifest_text = match &input.new_manifest {
         NewManifest::Given(text) => text.clone(),
         NewManifest::Helm(req) => {
+            (opts.progress)(&format!("rendering {} with {}", req.chart.display(), req.helm_bin.display()));
             let mut req = req.clone();
             req.kube_version = Some(discovery.server_version.clone()).filter(|v| !v.is_empty());
             req.api_versions = render::api_version_flags(&discovery.served());
             render::helm_template(&req)?
         }
     };
-    let new = parse_manifest(&manifest_text, input.namespace, discovery)?;
+    let mut new = parse_manifest(&manifest_text, input.namespace, discovery)?;
+    if let Some(chart) = opts.chart {
+        let crds = render::crds(chart);
+        new.crds = crds.objects;
+        new.warnings.extend(crds.warnings.iter().map(ToString::to_string));
+    }
     let old = parse_manifest(input.baseline.manifest(), input.namespace, discovery)
         .with_context(|| format!("the manifest of revision {}", input.baseline.version()))?;
     let method = preview::apply_method(opts.server_side, input.last.apply_method_field()).map_err(anyhow::Error::msg)?;
@@ -124,6 +137,7 @@ pub async fn preview_objects(
             discovery.find(&k.api_version, &k.kind).map(|r| ObjectRef { resource: r.clone(), namespace: k.namespace.clone(), name: k.name.clone() })
         })
         .collect();
+    (opts.progress)(&format!("reading {} live objects ({} at a time)", refs.len(), opts.concurrency));
     let fetched = cluster.get_objects(&refs, opts.concurrency).await;
     let mut live = HashMap::new();
     for (k, got) in keys.iter().zip(fetched) {
@@ -219,7 +233,8 @@ pub fn objects_json(plan: &Plan, manifest: &Manifest) -> Value {
                    "delete_policies": h.delete_policies.iter().map(|p| p.as_str()).collect::<Vec<_>>()})
         })
         .collect();
-    json!({"objects": objects, "hooks": hooks, "failure": plan.failure})
+    let crds: Vec<Value> = manifest.crds.iter().map(|c| json!({"kind": c.kind, "name": c.name, "source": c.source})).collect();
+    json!({"objects": objects, "hooks": hooks, "crds": crds, "failure": plan.failure})
 }
 
 pub fn objects_text(plan: &Plan, manifest: &Manifest, diff: bool, ctx: &Ctx) -> String {
@@ -290,6 +305,12 @@ pub fn objects_text(plan: &Plan, manifest: &Manifest, diff: bool, ctx: &Ctx) -> 
                 h.weight,
                 if policies.is_empty() { "before-hook-creation (default)".to_string() } else { policies.join(",") }
             ));
+        }
+    }
+    if !manifest.crds.is_empty() {
+        out.push_str(&format!("\n{}\n", t.heading("CRDs in crds/ (Helm installs them only on install; an upgrade leaves them as they are):")));
+        for c in &manifest.crds {
+            out.push_str(&format!("  {} {} ({})\n", c.kind, c.name, c.source));
         }
     }
     if let Some(f) = &plan.failure {

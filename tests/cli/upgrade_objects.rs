@@ -279,3 +279,11 @@ fn server_side_apply_predicts_conflicts_with_other_field_managers() {
     assert!(dep["notes"].to_string().contains("would take over .spec.template.spec.containers[name=\\\"shop\\\"].image from \\\"kubectl-edit\\\" using apps/v1"), "{dep}");
     s.api.assert_read_only();
 }
+
+#[test]
+#[ignore = "prints the README walkthrough"]
+fn print_readme_walkthrough() {
+    let s = shop(|_| {});
+    let r = run(releasex().env("KUBECONFIG", &s.kubeconfig).env("HELM_BIN", shim()).args(["upgrade-preview", "shop", V2, "-n", "shop", "--server-side", "false"]));
+    println!("{}\n---stderr---\n{}", r.stdout, r.stderr);
+}
