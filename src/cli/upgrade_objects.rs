@@ -68,7 +68,26 @@ pub fn parse_manifest(text: &str, namespace: &str, discovery: &Discovery) -> any
             render::HelmOutcome::Dropped | render::HelmOutcome::Ignored => out.warnings.push(w.to_string()),
         }
     }
-    for mut object in rendered.objects {
+    // Helm's Kubernetes client flattens `kind: List` documents into their items.
+    let mut objects = Vec::with_capacity(rendered.objects.len());
+    for object in rendered.objects {
+        match object.value.get("items").and_then(Value::as_array).filter(|_| object.kind.ends_with("List")) {
+            Some(items) => objects.extend(items.iter().filter(|i| i.is_object()).map(|item| {
+                let s = |p: &str| item.pointer(p).and_then(Value::as_str).unwrap_or_default().to_string();
+                let ns = s("/metadata/namespace");
+                render::Object {
+                    source: object.source.clone(),
+                    api_version: s("/apiVersion"),
+                    kind: s("/kind"),
+                    name: s("/metadata/name"),
+                    namespace: (!ns.is_empty()).then_some(ns),
+                    value: item.clone(),
+                }
+            })),
+            None => objects.push(object),
+        }
+    }
+    for mut object in objects {
         let Some(resource) = discovery.find(&object.api_version, &object.kind) else {
             bail!(
                 "resource mapping not found for name: {:?} from {:?}: no matches for kind {:?} in version {:?}\nensure CRDs are installed first",
@@ -354,3 +373,40 @@ pub fn has_changes(plan: &Plan) -> bool {
     plan.objects.iter().any(|o| o.action.changes())
 }
 
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cluster::ApiResource;
+
+    fn discovery() -> Discovery {
+        let r = |group: &str, kind: &str, plural: &str, namespaced: bool| ApiResource {
+            group: group.into(),
+            version: "v1".into(),
+            kind: kind.into(),
+            plural: plural.into(),
+            namespaced,
+        };
+        Discovery {
+            server_version: "v1.33.0".into(),
+            resources: vec![r("", "ConfigMap", "configmaps", true), r("rbac.authorization.k8s.io", "ClusterRole", "clusterroles", false)],
+            group_versions: vec!["v1".into(), "rbac.authorization.k8s.io/v1".into()],
+        }
+    }
+
+    #[test]
+    fn lists_are_flattened_and_namespaced_objects_get_the_release_namespace() {
+        let text = "---\n# Source: c/templates/a.yaml\napiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: b\n    namespace: other\n---\n# Source: c/templates/r.yaml\napiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n  name: r\n";
+        let m = parse_manifest(text, "prod", &discovery()).unwrap();
+        let names: Vec<(&str, Option<&str>)> = m.objects.iter().map(|o| (o.name(), o.namespace())).collect();
+        // Install order first (List is an unknown kind: last), then flattened.
+        assert_eq!(names, [("r", None), ("a", Some("prod")), ("b", Some("other"))]);
+    }
+
+    #[test]
+    fn a_kind_the_cluster_does_not_serve_fails_as_helm_fails() {
+        let text = "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\n";
+        let err = parse_manifest(text, "prod", &discovery()).err().unwrap().to_string();
+        assert!(err.contains("no matches for kind \"Widget\" in version \"example.com/v1\"") && err.contains("ensure CRDs are installed first"), "{err}");
+    }
+}
