@@ -40,7 +40,7 @@ complete -c kubectl-releasex -n "__fish_kubectl_releasex_needs_command" -f -a "v
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_needs_command" -f -a "explain" -d 'Shorthand for `values explain`'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_needs_command" -f -a "upgrade-preview" -d 'What `helm upgrade RELEASE CHART [flags]` would do with the values: the baseline revision, each value mode, what is kept, dropped or new'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_needs_command" -f -a "patch" -d 'Compute the patch `helm upgrade` sends for one object (original = previous manifest\'s object, modified = new manifest\'s object, current = live object)'
-complete -c kubectl-releasex -n "__fish_kubectl_releasex_needs_command" -f -a "completion" -d 'Print a shell completion script'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_needs_command" -f -a "completion" -d 'Print a shell completion script (static words, plus release names, revisions, namespaces, contexts, charts and values files asked from the binary at TAB time)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and not __fish_seen_subcommand_from decode history help" -l kubeconfig -d 'Path to the kubeconfig file (default: $KUBECONFIG, else ~/.kube/config)' -r -F
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and not __fish_seen_subcommand_from decode history help" -l context -d 'Kubeconfig context to use (default: the current context; $HELM_KUBECONTEXT under Helm)' -r
@@ -226,8 +226,17 @@ complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand help; 
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand help; and not __fish_seen_subcommand_from release values explain upgrade-preview patch completion help" -f -a "explain" -d 'Shorthand for `values explain`'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand help; and not __fish_seen_subcommand_from release values explain upgrade-preview patch completion help" -f -a "upgrade-preview" -d 'What `helm upgrade RELEASE CHART [flags]` would do with the values: the baseline revision, each value mode, what is kept, dropped or new'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand help; and not __fish_seen_subcommand_from release values explain upgrade-preview patch completion help" -f -a "patch" -d 'Compute the patch `helm upgrade` sends for one object (original = previous manifest\'s object, modified = new manifest\'s object, current = live object)'
-complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand help; and not __fish_seen_subcommand_from release values explain upgrade-preview patch completion help" -f -a "completion" -d 'Print a shell completion script'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand help; and not __fish_seen_subcommand_from release values explain upgrade-preview patch completion help" -f -a "completion" -d 'Print a shell completion script (static words, plus release names, revisions, namespaces, contexts, charts and values files asked from the binary at TAB time)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand help; and not __fish_seen_subcommand_from release values explain upgrade-preview patch completion help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand help; and __fish_seen_subcommand_from release" -f -a "decode" -d 'Decode one revision of a release record and show a view of it'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand help; and __fish_seen_subcommand_from release" -f -a "history" -d 'One row per revision of a release, and what its state means for the next upgrade'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand help; and __fish_seen_subcommand_from values" -f -a "explain" -d 'The values a chart\'s templates will see, exactly as Helm computes them, with the source of every key'
+
+# Dynamic words (release names, revisions, namespaces, contexts, charts) from
+# the binary itself (fish reads `value<TAB>help` natively).
+function __kubectl_releasex_dynamic
+    set -l words (commandline -opc) (commandline -ct)
+    set -e words[1]
+    kubectl-releasex __complete $words 2>/dev/null | string match -rv '^:[0-9]+$'
+end
+complete -c kubectl-releasex -f -a '(__kubectl_releasex_dynamic)'
