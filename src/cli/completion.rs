@@ -15,7 +15,7 @@ pub fn script(shell: clap_complete::Shell) -> String {
     match shell {
         clap_complete::Shell::Bash => static_script + BASH_DYNAMIC,
         clap_complete::Shell::Zsh => zsh(&static_script),
-        clap_complete::Shell::Fish => static_script + FISH_DYNAMIC,
+        clap_complete::Shell::Fish => fish(&static_script),
         clap_complete::Shell::PowerShell => static_script + POWERSHELL_DYNAMIC,
         _ => static_script,
     }
@@ -103,6 +103,21 @@ function __kubectl_releasex_dynamic
 end
 complete -c kubectl-releasex -f -a '(__kubectl_releasex_dynamic)'
 "#;
+
+/// fish: an option that takes a value completes only through its own entry,
+/// which for clap means file names; those entries ask the binary instead
+/// (it answers files itself where a file is wanted).
+fn fish(static_script: &str) -> String {
+    let mut out = String::with_capacity(static_script.len() * 2);
+    for line in static_script.lines() {
+        out.push_str(line);
+        if line.starts_with("complete ") && line.ends_with(" -r") {
+            out.push_str(" -f -a '(__kubectl_releasex_dynamic)'");
+        }
+        out.push('\n');
+    }
+    out + FISH_DYNAMIC
+}
 
 const POWERSHELL_DYNAMIC: &str = r#"
 # Dynamic words (release names, revisions, namespaces, contexts, charts) from
