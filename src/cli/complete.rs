@@ -442,3 +442,50 @@ pub fn run(words: Vec<OsString>, env: &Env) -> std::process::ExitCode {
     let _ = std::io::stdout().lock().write_all(answer.render().as_bytes());
     std::process::ExitCode::SUCCESS
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A fixed cluster: records `web` (revisions 1, 2) and `api` (1).
+    struct Fixed;
+    impl Records for Fixed {
+        fn labels(&self, _: &cluster::KubeTarget, name: Option<&str>, _: Driver) -> Vec<RecordLabels> {
+            let all = [("web", 1, "superseded"), ("web", 2, "deployed"), ("api", 1, "failed")];
+            all.iter()
+                .filter(|(n, _, _)| name.is_none_or(|x| x == *n))
+                .map(|(n, r, s)| RecordLabels { name: n.to_string(), revision: Some(*r), status: Some(s.to_string()) })
+                .collect()
+        }
+    }
+
+    fn answer(words: &[&str], env: &Env) -> String {
+        let words: Vec<String> = words.iter().map(|w| w.to_string()).collect();
+        complete(&words, env, Path::new("/nonexistent"), &Fixed).render()
+    }
+
+    #[test]
+    fn flag_values_are_completed_after_short_long_and_inline_forms() {
+        let env = Env::default();
+        assert_eq!(answer(&["release", "decode", "web", "--revision", ""], &env), "2\tdeployed\n1\tsuperseded\n:36\n");
+        assert_eq!(answer(&["explain", "--release=w"], &env), "--release=web\tdeployed, revision 2\n:4\n");
+        assert_eq!(answer(&["-ojson", "release", "history", "a"], &env), "api\tfailed, revision 1\n:4\n");
+        assert_eq!(answer(&["release", "history", "--max", "3", "w"], &env), "web\tdeployed, revision 2\n:4\n");
+    }
+
+    #[test]
+    fn under_helm_a_first_word_that_is_no_subcommand_starts_upgrade_preview() {
+        let helm = Env::from_pairs([("HELM_PLUGIN_NAME", "preview")]);
+        assert_eq!(answer(&["up"], &helm), "upgrade-preview\tWhat `helm upgrade RELEASE CHART [flags]` would do with the values: the baseline revision, each value mode, what is kept, dropped or new\n:4\n");
+        assert_eq!(answer(&["w"], &helm), "web\tdeployed, revision 2\n:4\n");
+        assert_eq!(answer(&["web", "--reuse-v"], &helm), "--reuse-values\tAs helm upgrade --reuse-values (ignored if --reset-values is given, as in Helm)\n:4\n");
+        // Not under Helm: release names are not words of the top level.
+        assert_eq!(answer(&["w"], &Env::default()), ":4\n");
+    }
+
+    #[test]
+    fn descriptions_stay_on_one_line() {
+        let a = Answer { candidates: vec![Candidate { value: "x".into(), help: "a\nb\tc".into() }], directive: 4 };
+        assert_eq!(a.render(), "x\ta b c\n:4\n");
+    }
+}

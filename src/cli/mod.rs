@@ -218,3 +218,30 @@ pub fn command() -> clap::Command {
     <Cli as clap::CommandFactory>::command()
 }
 
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn argv(words: &[&str]) -> Vec<String> {
+        let helm = Env::from_pairs([("HELM_PLUGIN_NAME", "preview")]);
+        let v = plugin_argv(std::iter::once("x").chain(words.iter().copied()).map(OsString::from).collect(), &helm);
+        v.into_iter().skip(1).map(|a| a.to_string_lossy().into_owned()).collect()
+    }
+
+    #[test]
+    fn helm_shorthand_inserts_upgrade_preview_only_before_a_non_command_word() {
+        assert_eq!(argv(&[]), ["--help"]);
+        assert_eq!(argv(&["web", "./c"]), ["upgrade-preview", "web", "./c"]);
+        assert_eq!(argv(&["-o", "json", "--color", "never", "web", "./c"]), ["-o", "json", "--color", "never", "upgrade-preview", "web", "./c"]);
+        assert_eq!(argv(&["release", "history", "web"]), ["release", "history", "web"]);
+        assert_eq!(argv(&["help"]), ["help"]);
+        assert_eq!(argv(&["--version"]), ["--version"]);
+    }
+
+    #[test]
+    fn kubectl_completer_is_recognised_by_its_file_name() {
+        assert!(invoked_as_kubectl_completer(&[OsString::from("/home/u/.krew/bin/kubectl_complete-releasex")]));
+        assert!(!invoked_as_kubectl_completer(&[OsString::from("kubectl-releasex")]));
+    }
+}
