@@ -158,11 +158,12 @@ fn parse<'a>(root: &'a Command, words: &[String], env: &Env) -> Line<'a> {
                 continue;
             }
             // `helm preview RELEASE CHART` is `upgrade-preview RELEASE CHART`.
-            if line.at_root && env.is_helm_plugin() {
-                if let Some(sub) = root.find_subcommand("upgrade-preview") {
-                    line.cmd = sub;
-                    line.at_root = false;
-                }
+            if line.at_root
+                && env.is_helm_plugin()
+                && let Some(sub) = root.find_subcommand("upgrade-preview")
+            {
+                line.cmd = sub;
+                line.at_root = false;
             }
         }
         line.positionals.push(w.clone());
@@ -336,7 +337,7 @@ impl Context<'_> {
             .filter(|r| r.name == release)
             .filter_map(|r| Some((r.revision?, r.status.unwrap_or_default())))
             .collect();
-        revs.sort_by(|a, b| b.0.cmp(&a.0));
+        revs.sort_by_key(|r| std::cmp::Reverse(r.0));
         revs.dedup_by_key(|r| r.0);
         answer.candidates = revs
             .into_iter()
