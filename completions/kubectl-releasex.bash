@@ -1003,3 +1003,28 @@ if [[ "${BASH_VERSINFO[0]}" -eq 4 && "${BASH_VERSINFO[1]}" -ge 4 || "${BASH_VERS
 else
     complete -F _kubectl__releasex -o bashdefault -o default kubectl-releasex
 fi
+
+# Dynamic words (release names, revisions, namespaces, contexts, charts) from
+# the binary itself; the static function above when it answers nothing.
+_kubectl_releasex_dynamic() {
+    local out line directive=0
+    local -a cands=()
+    out=$("${COMP_WORDS[0]}" __complete "${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null)
+    while IFS= read -r line; do
+        case $line in
+            :[0-9]*) directive=${line#:} ;;
+            '') ;;
+            *) cands+=("${line%%$'\t'*}") ;;
+        esac
+    done <<< "$out"
+    if [[ ${#cands[@]} -eq 0 && $((directive & 4)) -eq 0 ]]; then
+        _kubectl__releasex "$@"
+        return
+    fi
+    COMPREPLY=("${cands[@]}")
+    if (( directive & 2 )); then
+        compopt -o nospace 2>/dev/null
+    fi
+}
+complete -F _kubectl_releasex_dynamic -o nosort -o bashdefault -o default kubectl-releasex 2>/dev/null ||
+    complete -F _kubectl_releasex_dynamic -o bashdefault -o default kubectl-releasex

@@ -25,8 +25,8 @@ function __fish_kubectl_releasex_using_subcommand
 end
 
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_needs_command" -l kubeconfig -d 'Path to the kubeconfig file (default: $KUBECONFIG, else ~/.kube/config)' -r -F
-complete -c kubectl-releasex -n "__fish_kubectl_releasex_needs_command" -l context -d 'Kubeconfig context to use (default: the current context; $HELM_KUBECONTEXT under Helm)' -r
-complete -c kubectl-releasex -n "__fish_kubectl_releasex_needs_command" -s n -l namespace -d 'Namespace (default: the context\'s namespace, else "default"; $HELM_NAMESPACE under Helm)' -r
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_needs_command" -l context -d 'Kubeconfig context to use (default: the current context; $HELM_KUBECONTEXT under Helm)' -r -f -a '(__kubectl_releasex_dynamic)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_needs_command" -s n -l namespace -d 'Namespace (default: the context\'s namespace, else "default"; $HELM_NAMESPACE under Helm)' -r -f -a '(__kubectl_releasex_dynamic)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_needs_command" -s o -l output -d 'Output format (default: text; `patch` prints the raw patch bytes by default)' -r -f -a "text\t''
 json\t''
 yaml\t''"
@@ -40,11 +40,11 @@ complete -c kubectl-releasex -n "__fish_kubectl_releasex_needs_command" -f -a "v
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_needs_command" -f -a "explain" -d 'Shorthand for `values explain`'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_needs_command" -f -a "upgrade-preview" -d 'What `helm upgrade RELEASE CHART [flags]` would do with the values: the baseline revision, each value mode, what is kept, dropped or new'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_needs_command" -f -a "patch" -d 'Compute the patch `helm upgrade` sends for one object (original = previous manifest\'s object, modified = new manifest\'s object, current = live object)'
-complete -c kubectl-releasex -n "__fish_kubectl_releasex_needs_command" -f -a "completion" -d 'Print a shell completion script'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_needs_command" -f -a "completion" -d 'Print a shell completion script (static words, plus release names, revisions, namespaces, contexts, charts and values files asked from the binary at TAB time)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and not __fish_seen_subcommand_from decode history help" -l kubeconfig -d 'Path to the kubeconfig file (default: $KUBECONFIG, else ~/.kube/config)' -r -F
-complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and not __fish_seen_subcommand_from decode history help" -l context -d 'Kubeconfig context to use (default: the current context; $HELM_KUBECONTEXT under Helm)' -r
-complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and not __fish_seen_subcommand_from decode history help" -s n -l namespace -d 'Namespace (default: the context\'s namespace, else "default"; $HELM_NAMESPACE under Helm)' -r
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and not __fish_seen_subcommand_from decode history help" -l context -d 'Kubeconfig context to use (default: the current context; $HELM_KUBECONTEXT under Helm)' -r -f -a '(__kubectl_releasex_dynamic)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and not __fish_seen_subcommand_from decode history help" -s n -l namespace -d 'Namespace (default: the context\'s namespace, else "default"; $HELM_NAMESPACE under Helm)' -r -f -a '(__kubectl_releasex_dynamic)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and not __fish_seen_subcommand_from decode history help" -s o -l output -d 'Output format (default: text; `patch` prints the raw patch bytes by default)' -r -f -a "text\t''
 json\t''
 yaml\t''"
@@ -55,7 +55,7 @@ complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand releas
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and not __fish_seen_subcommand_from decode history help" -f -a "decode" -d 'Decode one revision of a release record and show a view of it'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and not __fish_seen_subcommand_from decode history help" -f -a "history" -d 'One row per revision of a release, and what its state means for the next upgrade'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and not __fish_seen_subcommand_from decode history help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and __fish_seen_subcommand_from decode" -l revision -d 'Revision to decode (default: the latest)' -r
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and __fish_seen_subcommand_from decode" -l revision -d 'Revision to decode (default: the latest)' -r -f -a '(__kubectl_releasex_dynamic)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and __fish_seen_subcommand_from decode" -l show -d 'What to show' -r -f -a "summary\t'Name, revision, status, chart, times, description, apply method, sizes'
 values\t'The user-supplied values (like `helm get values`)'
 all-values\t'Chart defaults coalesced with the user values (like `helm get values --all`)'
@@ -65,13 +65,13 @@ notes\t'The chart\'s NOTES.txt as rendered'
 chart\t'Chart metadata, dependencies, templates and files'
 record\t'The whole decoded record'
 size\t'Where the record\'s bytes go, against the 1 MiB object limit'"
-complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and __fish_seen_subcommand_from decode" -l template -d 'With --show chart: print this template (or file) of the stored chart, decoded' -r
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and __fish_seen_subcommand_from decode" -l template -d 'With --show chart: print this template (or file) of the stored chart, decoded' -r -f -a '(__kubectl_releasex_dynamic)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and __fish_seen_subcommand_from decode" -s f -l file -d 'Read records from FILE instead of the cluster: a Secret or ConfigMap as `kubectl get -o yaml|json` prints it, a List, a directory of such files, or a bare payload; `-` reads stdin. Repeatable' -r -F
-complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and __fish_seen_subcommand_from decode" -l driver -d 'Helm storage driver: secret (default), configmap or sql' -r
-complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and __fish_seen_subcommand_from decode" -l sql-connection -d 'PostgreSQL connection string for --driver sql (as Helm\'s HELM_DRIVER_SQL_CONNECTION_STRING)' -r
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and __fish_seen_subcommand_from decode" -l driver -d 'Helm storage driver: secret (default), configmap or sql' -r -f -a '(__kubectl_releasex_dynamic)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and __fish_seen_subcommand_from decode" -l sql-connection -d 'PostgreSQL connection string for --driver sql (as Helm\'s HELM_DRIVER_SQL_CONNECTION_STRING)' -r -f -a '(__kubectl_releasex_dynamic)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and __fish_seen_subcommand_from decode" -l kubeconfig -d 'Path to the kubeconfig file (default: $KUBECONFIG, else ~/.kube/config)' -r -F
-complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and __fish_seen_subcommand_from decode" -l context -d 'Kubeconfig context to use (default: the current context; $HELM_KUBECONTEXT under Helm)' -r
-complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and __fish_seen_subcommand_from decode" -s n -l namespace -d 'Namespace (default: the context\'s namespace, else "default"; $HELM_NAMESPACE under Helm)' -r
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and __fish_seen_subcommand_from decode" -l context -d 'Kubeconfig context to use (default: the current context; $HELM_KUBECONTEXT under Helm)' -r -f -a '(__kubectl_releasex_dynamic)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and __fish_seen_subcommand_from decode" -s n -l namespace -d 'Namespace (default: the context\'s namespace, else "default"; $HELM_NAMESPACE under Helm)' -r -f -a '(__kubectl_releasex_dynamic)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and __fish_seen_subcommand_from decode" -s o -l output -d 'Output format (default: text; `patch` prints the raw patch bytes by default)' -r -f -a "text\t''
 json\t''
 yaml\t''"
@@ -80,13 +80,13 @@ always\t''
 never\t''"
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and __fish_seen_subcommand_from decode" -l show-secrets -d 'Show Secret data in manifests and hooks instead of masking it'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and __fish_seen_subcommand_from decode" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and __fish_seen_subcommand_from history" -l max -d 'Show at most this many of the latest revisions (like `helm history --max`)' -r
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and __fish_seen_subcommand_from history" -l max -d 'Show at most this many of the latest revisions (like `helm history --max`)' -r -f -a '(__kubectl_releasex_dynamic)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and __fish_seen_subcommand_from history" -s f -l file -d 'Read records from FILE instead of the cluster: a Secret or ConfigMap as `kubectl get -o yaml|json` prints it, a List, a directory of such files, or a bare payload; `-` reads stdin. Repeatable' -r -F
-complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and __fish_seen_subcommand_from history" -l driver -d 'Helm storage driver: secret (default), configmap or sql' -r
-complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and __fish_seen_subcommand_from history" -l sql-connection -d 'PostgreSQL connection string for --driver sql (as Helm\'s HELM_DRIVER_SQL_CONNECTION_STRING)' -r
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and __fish_seen_subcommand_from history" -l driver -d 'Helm storage driver: secret (default), configmap or sql' -r -f -a '(__kubectl_releasex_dynamic)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and __fish_seen_subcommand_from history" -l sql-connection -d 'PostgreSQL connection string for --driver sql (as Helm\'s HELM_DRIVER_SQL_CONNECTION_STRING)' -r -f -a '(__kubectl_releasex_dynamic)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and __fish_seen_subcommand_from history" -l kubeconfig -d 'Path to the kubeconfig file (default: $KUBECONFIG, else ~/.kube/config)' -r -F
-complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and __fish_seen_subcommand_from history" -l context -d 'Kubeconfig context to use (default: the current context; $HELM_KUBECONTEXT under Helm)' -r
-complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and __fish_seen_subcommand_from history" -s n -l namespace -d 'Namespace (default: the context\'s namespace, else "default"; $HELM_NAMESPACE under Helm)' -r
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and __fish_seen_subcommand_from history" -l context -d 'Kubeconfig context to use (default: the current context; $HELM_KUBECONTEXT under Helm)' -r -f -a '(__kubectl_releasex_dynamic)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and __fish_seen_subcommand_from history" -s n -l namespace -d 'Namespace (default: the context\'s namespace, else "default"; $HELM_NAMESPACE under Helm)' -r -f -a '(__kubectl_releasex_dynamic)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and __fish_seen_subcommand_from history" -s o -l output -d 'Output format (default: text; `patch` prints the raw patch bytes by default)' -r -f -a "text\t''
 json\t''
 yaml\t''"
@@ -98,8 +98,8 @@ complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand releas
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and __fish_seen_subcommand_from help" -f -a "history" -d 'One row per revision of a release, and what its state means for the next upgrade'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and not __fish_seen_subcommand_from explain help" -l kubeconfig -d 'Path to the kubeconfig file (default: $KUBECONFIG, else ~/.kube/config)' -r -F
-complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and not __fish_seen_subcommand_from explain help" -l context -d 'Kubeconfig context to use (default: the current context; $HELM_KUBECONTEXT under Helm)' -r
-complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and not __fish_seen_subcommand_from explain help" -s n -l namespace -d 'Namespace (default: the context\'s namespace, else "default"; $HELM_NAMESPACE under Helm)' -r
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and not __fish_seen_subcommand_from explain help" -l context -d 'Kubeconfig context to use (default: the current context; $HELM_KUBECONTEXT under Helm)' -r -f -a '(__kubectl_releasex_dynamic)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and not __fish_seen_subcommand_from explain help" -s n -l namespace -d 'Namespace (default: the context\'s namespace, else "default"; $HELM_NAMESPACE under Helm)' -r -f -a '(__kubectl_releasex_dynamic)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and not __fish_seen_subcommand_from explain help" -s o -l output -d 'Output format (default: text; `patch` prints the raw patch bytes by default)' -r -f -a "text\t''
 json\t''
 yaml\t''"
@@ -109,21 +109,21 @@ never\t''"
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and not __fish_seen_subcommand_from explain help" -s h -l help -d 'Print help'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and not __fish_seen_subcommand_from explain help" -f -a "explain" -d 'The values a chart\'s templates will see, exactly as Helm computes them, with the source of every key'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and not __fish_seen_subcommand_from explain help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -l release -d 'Explain a deployed release\'s values instead (what `helm get values --all` shows), read from the cluster' -r
-complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -l revision -d 'With --release: the revision (default: the latest)' -r
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -l release -d 'Explain a deployed release\'s values instead (what `helm get values --all` shows), read from the cluster' -r -f -a '(__kubectl_releasex_dynamic)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -l revision -d 'With --release: the revision (default: the latest)' -r -f -a '(__kubectl_releasex_dynamic)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -l release-file -d 'With --release: read the release records from FILE (as `release decode -f`)' -r -F
-complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -l driver -d 'With --release: Helm storage driver (secret, configmap or sql)' -r
-complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -l sql-connection -d 'With --release --driver sql: PostgreSQL connection string' -r
-complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -s f -l values -d 'Values file (repeatable; comma-separated lists allowed; - reads stdin)' -r
-complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -l set -d 'Set a value (KEY=VALUE; repeatable)' -r
-complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -l set-string -d 'Set a STRING value (repeatable)' -r
-complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -l set-json -d 'Set a JSON value (KEY=JSON, or a whole JSON object; repeatable)' -r
-complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -l set-file -d 'Set a value from a file\'s contents (KEY=PATH; repeatable)' -r
-complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -l set-literal -d 'Set a literal STRING value (no parsing of the value; repeatable)' -r
-complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -l key -d 'Show only this key and what is below it, with its full history (repeatable)' -r
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -l driver -d 'With --release: Helm storage driver (secret, configmap or sql)' -r -f -a '(__kubectl_releasex_dynamic)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -l sql-connection -d 'With --release --driver sql: PostgreSQL connection string' -r -f -a '(__kubectl_releasex_dynamic)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -s f -l values -d 'Values file (repeatable; comma-separated lists allowed; - reads stdin)' -r -f -a '(__kubectl_releasex_dynamic)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -l set -d 'Set a value (KEY=VALUE; repeatable)' -r -f -a '(__kubectl_releasex_dynamic)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -l set-string -d 'Set a STRING value (repeatable)' -r -f -a '(__kubectl_releasex_dynamic)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -l set-json -d 'Set a JSON value (KEY=JSON, or a whole JSON object; repeatable)' -r -f -a '(__kubectl_releasex_dynamic)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -l set-file -d 'Set a value from a file\'s contents (KEY=PATH; repeatable)' -r -f -a '(__kubectl_releasex_dynamic)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -l set-literal -d 'Set a literal STRING value (no parsing of the value; repeatable)' -r -f -a '(__kubectl_releasex_dynamic)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -l key -d 'Show only this key and what is below it, with its full history (repeatable)' -r -f -a '(__kubectl_releasex_dynamic)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -l kubeconfig -d 'Path to the kubeconfig file (default: $KUBECONFIG, else ~/.kube/config)' -r -F
-complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -l context -d 'Kubeconfig context to use (default: the current context; $HELM_KUBECONTEXT under Helm)' -r
-complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -s n -l namespace -d 'Namespace (default: the context\'s namespace, else "default"; $HELM_NAMESPACE under Helm)' -r
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -l context -d 'Kubeconfig context to use (default: the current context; $HELM_KUBECONTEXT under Helm)' -r -f -a '(__kubectl_releasex_dynamic)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -s n -l namespace -d 'Namespace (default: the context\'s namespace, else "default"; $HELM_NAMESPACE under Helm)' -r -f -a '(__kubectl_releasex_dynamic)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -s o -l output -d 'Output format (default: text; `patch` prints the raw patch bytes by default)' -r -f -a "text\t''
 json\t''
 yaml\t''"
@@ -135,21 +135,21 @@ complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -s h -l help -d 'Print help'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from help" -f -a "explain" -d 'The values a chart\'s templates will see, exactly as Helm computes them, with the source of every key'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -l release -d 'Explain a deployed release\'s values instead (what `helm get values --all` shows), read from the cluster' -r
-complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -l revision -d 'With --release: the revision (default: the latest)' -r
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -l release -d 'Explain a deployed release\'s values instead (what `helm get values --all` shows), read from the cluster' -r -f -a '(__kubectl_releasex_dynamic)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -l revision -d 'With --release: the revision (default: the latest)' -r -f -a '(__kubectl_releasex_dynamic)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -l release-file -d 'With --release: read the release records from FILE (as `release decode -f`)' -r -F
-complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -l driver -d 'With --release: Helm storage driver (secret, configmap or sql)' -r
-complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -l sql-connection -d 'With --release --driver sql: PostgreSQL connection string' -r
-complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -s f -l values -d 'Values file (repeatable; comma-separated lists allowed; - reads stdin)' -r
-complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -l set -d 'Set a value (KEY=VALUE; repeatable)' -r
-complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -l set-string -d 'Set a STRING value (repeatable)' -r
-complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -l set-json -d 'Set a JSON value (KEY=JSON, or a whole JSON object; repeatable)' -r
-complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -l set-file -d 'Set a value from a file\'s contents (KEY=PATH; repeatable)' -r
-complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -l set-literal -d 'Set a literal STRING value (no parsing of the value; repeatable)' -r
-complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -l key -d 'Show only this key and what is below it, with its full history (repeatable)' -r
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -l driver -d 'With --release: Helm storage driver (secret, configmap or sql)' -r -f -a '(__kubectl_releasex_dynamic)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -l sql-connection -d 'With --release --driver sql: PostgreSQL connection string' -r -f -a '(__kubectl_releasex_dynamic)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -s f -l values -d 'Values file (repeatable; comma-separated lists allowed; - reads stdin)' -r -f -a '(__kubectl_releasex_dynamic)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -l set -d 'Set a value (KEY=VALUE; repeatable)' -r -f -a '(__kubectl_releasex_dynamic)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -l set-string -d 'Set a STRING value (repeatable)' -r -f -a '(__kubectl_releasex_dynamic)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -l set-json -d 'Set a JSON value (KEY=JSON, or a whole JSON object; repeatable)' -r -f -a '(__kubectl_releasex_dynamic)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -l set-file -d 'Set a value from a file\'s contents (KEY=PATH; repeatable)' -r -f -a '(__kubectl_releasex_dynamic)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -l set-literal -d 'Set a literal STRING value (no parsing of the value; repeatable)' -r -f -a '(__kubectl_releasex_dynamic)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -l key -d 'Show only this key and what is below it, with its full history (repeatable)' -r -f -a '(__kubectl_releasex_dynamic)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -l kubeconfig -d 'Path to the kubeconfig file (default: $KUBECONFIG, else ~/.kube/config)' -r -F
-complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -l context -d 'Kubeconfig context to use (default: the current context; $HELM_KUBECONTEXT under Helm)' -r
-complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -s n -l namespace -d 'Namespace (default: the context\'s namespace, else "default"; $HELM_NAMESPACE under Helm)' -r
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -l context -d 'Kubeconfig context to use (default: the current context; $HELM_KUBECONTEXT under Helm)' -r -f -a '(__kubectl_releasex_dynamic)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -s n -l namespace -d 'Namespace (default: the context\'s namespace, else "default"; $HELM_NAMESPACE under Helm)' -r -f -a '(__kubectl_releasex_dynamic)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -s o -l output -d 'Output format (default: text; `patch` prints the raw patch bytes by default)' -r -f -a "text\t''
 json\t''
 yaml\t''"
@@ -159,23 +159,23 @@ never\t''"
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -l show-overridden -d 'Also show what each key overrode'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -l skip-schema-validation -d 'Skip values.schema.json validation, as Helm\'s --skip-schema-validation'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -s h -l help -d 'Print help'
-complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -s f -l values -d 'Values file (repeatable; comma-separated lists allowed; - reads stdin)' -r
-complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l set -d 'Set a value (KEY=VALUE; repeatable)' -r
-complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l set-string -d 'Set a STRING value (repeatable)' -r
-complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l set-json -d 'Set a JSON value (KEY=JSON, or a whole JSON object; repeatable)' -r
-complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l set-file -d 'Set a value from a file\'s contents (KEY=PATH; repeatable)' -r
-complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l set-literal -d 'Set a literal STRING value (no parsing of the value; repeatable)' -r
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -s f -l values -d 'Values file (repeatable; comma-separated lists allowed; - reads stdin)' -r -f -a '(__kubectl_releasex_dynamic)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l set -d 'Set a value (KEY=VALUE; repeatable)' -r -f -a '(__kubectl_releasex_dynamic)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l set-string -d 'Set a STRING value (repeatable)' -r -f -a '(__kubectl_releasex_dynamic)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l set-json -d 'Set a JSON value (KEY=JSON, or a whole JSON object; repeatable)' -r -f -a '(__kubectl_releasex_dynamic)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l set-file -d 'Set a value from a file\'s contents (KEY=PATH; repeatable)' -r -f -a '(__kubectl_releasex_dynamic)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l set-literal -d 'Set a literal STRING value (no parsing of the value; repeatable)' -r -f -a '(__kubectl_releasex_dynamic)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l release-file -d 'Read the release\'s records from FILE instead of the cluster (as `release decode -f`; repeatable)' -r -F
-complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l driver -d 'Helm storage driver (secret, configmap or sql)' -r
-complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l sql-connection -d 'With --driver sql: PostgreSQL connection string' -r
-complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l key -d 'Show only these keys (and what is below them) in the values, config and changes (repeatable)' -r
-complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l manifest -d 'Use this rendered manifest instead of running Helm (`-` reads stdin), e.g. the output of `helm template`' -r
-complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l server-side -d 'As helm upgrade --server-side: auto follows the last revision\'s apply method' -r
-complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l ignore -d 'Leave this field out of patches, drift and the exit code: PATH or Kind:PATH (repeatable)' -r
-complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l concurrency -d 'How many live objects to read at once' -r
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l driver -d 'Helm storage driver (secret, configmap or sql)' -r -f -a '(__kubectl_releasex_dynamic)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l sql-connection -d 'With --driver sql: PostgreSQL connection string' -r -f -a '(__kubectl_releasex_dynamic)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l key -d 'Show only these keys (and what is below them) in the values, config and changes (repeatable)' -r -f -a '(__kubectl_releasex_dynamic)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l manifest -d 'Use this rendered manifest instead of running Helm (`-` reads stdin), e.g. the output of `helm template`' -r -f -a '(__kubectl_releasex_dynamic)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l server-side -d 'As helm upgrade --server-side: auto follows the last revision\'s apply method' -r -f -a '(__kubectl_releasex_dynamic)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l ignore -d 'Leave this field out of patches, drift and the exit code: PATH or Kind:PATH (repeatable)' -r -f -a '(__kubectl_releasex_dynamic)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l concurrency -d 'How many live objects to read at once' -r -f -a '(__kubectl_releasex_dynamic)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l kubeconfig -d 'Path to the kubeconfig file (default: $KUBECONFIG, else ~/.kube/config)' -r -F
-complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l context -d 'Kubeconfig context to use (default: the current context; $HELM_KUBECONTEXT under Helm)' -r
-complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -s n -l namespace -d 'Namespace (default: the context\'s namespace, else "default"; $HELM_NAMESPACE under Helm)' -r
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l context -d 'Kubeconfig context to use (default: the current context; $HELM_KUBECONTEXT under Helm)' -r -f -a '(__kubectl_releasex_dynamic)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -s n -l namespace -d 'Namespace (default: the context\'s namespace, else "default"; $HELM_NAMESPACE under Helm)' -r -f -a '(__kubectl_releasex_dynamic)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -s o -l output -d 'Output format (default: text; `patch` prints the raw patch bytes by default)' -r -f -a "text\t''
 json\t''
 yaml\t''"
@@ -200,8 +200,8 @@ strategic\t'Three-way strategic merge patch'
 merge\t'JSON merge patch (two-way, as helm upgrade sends it)'"
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand patch" -l patch-meta -d 'Patch metadata from an OpenAPI document instead of the embedded Kubernetes 1.36 table: v2 (`kubectl get --raw /openapi/v2`) or v3 (`kubectl get --raw /openapi/v3/apis/apps/v1`)' -r -F
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand patch" -l kubeconfig -d 'Path to the kubeconfig file (default: $KUBECONFIG, else ~/.kube/config)' -r -F
-complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand patch" -l context -d 'Kubeconfig context to use (default: the current context; $HELM_KUBECONTEXT under Helm)' -r
-complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand patch" -s n -l namespace -d 'Namespace (default: the context\'s namespace, else "default"; $HELM_NAMESPACE under Helm)' -r
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand patch" -l context -d 'Kubeconfig context to use (default: the current context; $HELM_KUBECONTEXT under Helm)' -r -f -a '(__kubectl_releasex_dynamic)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand patch" -s n -l namespace -d 'Namespace (default: the context\'s namespace, else "default"; $HELM_NAMESPACE under Helm)' -r -f -a '(__kubectl_releasex_dynamic)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand patch" -s o -l output -d 'Output format (default: text; `patch` prints the raw patch bytes by default)' -r -f -a "text\t''
 json\t''
 yaml\t''"
@@ -212,8 +212,8 @@ complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand patch"
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand patch" -l take-ownership -d 'The patch of `helm install --take-ownership` (client-side apply): unknown kinds get the three-way JSON merge patch with the apiVersion/kind/name preconditions instead of the two-way one'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand patch" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand completion" -l kubeconfig -d 'Path to the kubeconfig file (default: $KUBECONFIG, else ~/.kube/config)' -r -F
-complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand completion" -l context -d 'Kubeconfig context to use (default: the current context; $HELM_KUBECONTEXT under Helm)' -r
-complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand completion" -s n -l namespace -d 'Namespace (default: the context\'s namespace, else "default"; $HELM_NAMESPACE under Helm)' -r
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand completion" -l context -d 'Kubeconfig context to use (default: the current context; $HELM_KUBECONTEXT under Helm)' -r -f -a '(__kubectl_releasex_dynamic)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand completion" -s n -l namespace -d 'Namespace (default: the context\'s namespace, else "default"; $HELM_NAMESPACE under Helm)' -r -f -a '(__kubectl_releasex_dynamic)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand completion" -s o -l output -d 'Output format (default: text; `patch` prints the raw patch bytes by default)' -r -f -a "text\t''
 json\t''
 yaml\t''"
@@ -226,8 +226,17 @@ complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand help; 
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand help; and not __fish_seen_subcommand_from release values explain upgrade-preview patch completion help" -f -a "explain" -d 'Shorthand for `values explain`'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand help; and not __fish_seen_subcommand_from release values explain upgrade-preview patch completion help" -f -a "upgrade-preview" -d 'What `helm upgrade RELEASE CHART [flags]` would do with the values: the baseline revision, each value mode, what is kept, dropped or new'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand help; and not __fish_seen_subcommand_from release values explain upgrade-preview patch completion help" -f -a "patch" -d 'Compute the patch `helm upgrade` sends for one object (original = previous manifest\'s object, modified = new manifest\'s object, current = live object)'
-complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand help; and not __fish_seen_subcommand_from release values explain upgrade-preview patch completion help" -f -a "completion" -d 'Print a shell completion script'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand help; and not __fish_seen_subcommand_from release values explain upgrade-preview patch completion help" -f -a "completion" -d 'Print a shell completion script (static words, plus release names, revisions, namespaces, contexts, charts and values files asked from the binary at TAB time)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand help; and not __fish_seen_subcommand_from release values explain upgrade-preview patch completion help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand help; and __fish_seen_subcommand_from release" -f -a "decode" -d 'Decode one revision of a release record and show a view of it'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand help; and __fish_seen_subcommand_from release" -f -a "history" -d 'One row per revision of a release, and what its state means for the next upgrade'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand help; and __fish_seen_subcommand_from values" -f -a "explain" -d 'The values a chart\'s templates will see, exactly as Helm computes them, with the source of every key'
+
+# Dynamic words (release names, revisions, namespaces, contexts, charts) from
+# the binary itself (fish reads `value<TAB>help` natively).
+function __kubectl_releasex_dynamic
+    set -l words (commandline -opc) (commandline -ct)
+    set -e words[1]
+    kubectl-releasex __complete $words 2>/dev/null | string match -rv '^:[0-9]+$'
+end
+complete -c kubectl-releasex -f -a '(__kubectl_releasex_dynamic)'

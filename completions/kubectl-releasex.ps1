@@ -37,7 +37,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-releasex' -ScriptBlock 
             [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'Shorthand for `values explain`')
             [CompletionResult]::new('upgrade-preview', 'upgrade-preview', [CompletionResultType]::ParameterValue, 'What `helm upgrade RELEASE CHART [flags]` would do with the values: the baseline revision, each value mode, what is kept, dropped or new')
             [CompletionResult]::new('patch', 'patch', [CompletionResultType]::ParameterValue, 'Compute the patch `helm upgrade` sends for one object (original = previous manifest''s object, modified = new manifest''s object, current = live object)')
-            [CompletionResult]::new('completion', 'completion', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
+            [CompletionResult]::new('completion', 'completion', [CompletionResultType]::ParameterValue, 'Print a shell completion script (static words, plus release names, revisions, namespaces, contexts, charts and values files asked from the binary at TAB time)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -260,7 +260,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-releasex' -ScriptBlock 
             [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'Shorthand for `values explain`')
             [CompletionResult]::new('upgrade-preview', 'upgrade-preview', [CompletionResultType]::ParameterValue, 'What `helm upgrade RELEASE CHART [flags]` would do with the values: the baseline revision, each value mode, what is kept, dropped or new')
             [CompletionResult]::new('patch', 'patch', [CompletionResultType]::ParameterValue, 'Compute the patch `helm upgrade` sends for one object (original = previous manifest''s object, modified = new manifest''s object, current = live object)')
-            [CompletionResult]::new('completion', 'completion', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
+            [CompletionResult]::new('completion', 'completion', [CompletionResultType]::ParameterValue, 'Print a shell completion script (static words, plus release names, revisions, namespaces, contexts, charts and values files asked from the binary at TAB time)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -301,4 +301,19 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-releasex' -ScriptBlock 
 
     $completions.Where{ $_.CompletionText -like "$wordToComplete*" } |
         Sort-Object -Property ListItemText
+}
+
+# Dynamic words (release names, revisions, namespaces, contexts, charts) from
+# the binary itself. It replaces the static completer above (the binary also
+# answers subcommands and flags); passing the empty word needs PowerShell 7.3+.
+Register-ArgumentCompleter -Native -CommandName 'kubectl-releasex' -ScriptBlock {
+    param($wordToComplete, $commandAst, $cursorPosition)
+    $words = @($commandAst.CommandElements | Select-Object -Skip 1 | ForEach-Object { $_.ToString() })
+    if ($wordToComplete -eq '') { $words += '' }
+    $lines = @(& kubectl-releasex __complete @words 2>$null | Where-Object { $_ -and $_ -notmatch '^:\d+$' })
+    foreach ($line in $lines) {
+        $value, $help = $line -split "`t", 2
+        if (-not $help) { $help = $value }
+        [CompletionResult]::new($value, $value, [CompletionResultType]::ParameterValue, $help)
+    }
 }

@@ -4,14 +4,17 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+/// `--version`: ours, and the Helm behaviour it reproduces.
+pub const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (Helm 4.2 semantics)");
+
 #[derive(Debug, Parser)]
 #[command(
     name = "kubectl-releasex",
     bin_name = "kubectl-releasex",
-    version,
+    version = VERSION,
     about = "Explain Helm values, preview Helm upgrades exactly, and decode what Helm stored about a release",
     long_about = "Explain Helm values, preview Helm upgrades exactly, and decode what Helm stored about a release.\n\nRuns as a kubectl plugin (`kubectl releasex ...`) and as the Helm plugin `preview` (`helm preview ...`). It only ever reads from the cluster.",
-    after_help = "Exit codes: 0 success, 1 error (including usage errors), 2 changes found (only with --detailed-exitcode)."
+    after_help = ROOT_HELP
 )]
 pub struct Cli {
     #[command(flatten)]
@@ -19,6 +22,14 @@ pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
 }
+
+const ROOT_HELP: &str = "Examples:
+  kubectl releasex release history web -n prod
+  kubectl releasex explain ./mychart -f prod.yaml --key image
+  kubectl releasex upgrade-preview web ./mychart -f prod.yaml
+  helm preview web ./mychart -f prod.yaml      # as a Helm plugin: upgrade-preview is the default
+
+Exit codes: 0 success, 1 error (including usage errors), 2 changes found (only with --detailed-exitcode).";
 
 #[derive(Debug, Args, Clone)]
 pub struct GlobalArgs {
@@ -56,12 +67,13 @@ pub enum ColorChoice {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Read what Helm stored about a release (Secrets, ConfigMaps, SQL rows, files)
-    #[command(subcommand)]
+    #[command(subcommand, after_help = RELEASE_EXAMPLES)]
     Release(ReleaseCommand),
     /// Where values come from
-    #[command(subcommand)]
+    #[command(subcommand, after_help = "Examples:\n  kubectl releasex values explain ./mychart -f prod.yaml --set image.tag=1.2.1")]
     Values(ValuesCommand),
     /// Shorthand for `values explain`
+    #[command(after_help = EXPLAIN_HELP)]
     Explain(ExplainArgs),
     /// What `helm upgrade RELEASE CHART [flags]` would do with the values: the
     /// baseline revision, each value mode, what is kept, dropped or new
@@ -71,12 +83,23 @@ pub enum Command {
     /// manifest's object, modified = new manifest's object, current = live object)
     #[command(after_help = PATCH_HELP)]
     Patch(PatchArgs),
-    /// Print a shell completion script
+    /// Print a shell completion script (static words, plus release names, revisions,
+    /// namespaces, contexts, charts and values files asked from the binary at TAB time)
+    #[command(after_help = COMPLETION_EXAMPLES)]
     Completion {
         #[arg(value_enum)]
         shell: clap_complete::Shell,
     },
 }
+
+const RELEASE_EXAMPLES: &str = "Examples:
+  kubectl releasex release decode web --show values
+  kubectl releasex release history web -n prod";
+
+const COMPLETION_EXAMPLES: &str = "Examples:
+  source <(kubectl-releasex completion bash)                         # bash, this shell
+  kubectl-releasex completion zsh > \"${fpath[1]}/_kubectl-releasex\"   # zsh
+  kubectl-releasex completion fish > ~/.config/fish/completions/kubectl-releasex.fish";
 
 const PATCH_HELP: &str = "Helm's choice: built-in kinds get a three-way strategic merge patch (metadata from the Go struct
 tags of Kubernetes 1.36, or --patch-meta); custom resources and other unknown kinds get the

@@ -32,6 +32,12 @@ impl Env {
     pub fn is_helm_plugin(&self) -> bool {
         self.get("HELM_PLUGIN_NAME").is_some()
     }
+
+    /// `helm --debug preview ...`: Helm always sets HELM_DEBUG, to `true` or
+    /// `false` (Go's strconv.ParseBool spellings count as true).
+    pub fn helm_debug(&self) -> bool {
+        self.is_helm_plugin() && matches!(self.get("HELM_DEBUG"), Some("true" | "1" | "t" | "T" | "TRUE" | "True"))
+    }
 }
 
 /// Explicit flag > Helm plugin environment (only when run by Helm) > kubeconfig.

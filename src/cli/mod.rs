@@ -5,6 +5,7 @@ pub mod args;
 pub mod context;
 pub mod output;
 
+pub mod complete;
 pub mod completion;
 mod explain_cmd;
 mod inputs;
@@ -55,6 +56,21 @@ impl Ctx {
 
 /// Parses `argv`, runs the command, prints, and returns the exit code.
 pub fn run(argv: Vec<OsString>, env: Env) -> ExitCode {
+    // kubectl 1.26+ completes `kubectl releasex ...` by running the executable
+    // `kubectl_complete-releasex WORDS...` (a link to this binary).
+    if invoked_as_kubectl_completer(&argv) {
+        return complete::run(argv.into_iter().skip(1).collect(), &env);
+    }
+    // Handled before clap: completion must stay fast and never fail loudly.
+    if argv.get(1).is_some_and(|a| a == "__complete") {
+        return complete::run(argv.into_iter().skip(2).collect(), &env);
+    }
+    let argv = plugin_argv(argv, &env);
+    let started = std::time::Instant::now();
+    let debug = env.helm_debug();
+    if debug {
+        debug_start(&argv, &env);
+    }
     let cli = match Cli::try_parse_from(argv) {
         Ok(cli) => cli,
         Err(e) => {
@@ -99,16 +115,86 @@ pub fn run(argv: Vec<OsString>, env: Env) -> ExitCode {
             for n in &outcome.notes {
                 let _ = writeln!(stderr, "note: {n}");
             }
+            if debug {
+                let _ = writeln!(stderr, "debug: done in {} ms", started.elapsed().as_millis());
+            }
             let code = outcome.exit_code.map_or(ExitCode::SUCCESS, ExitCode::from);
             // The process ends here; freeing a large decoded record would only cost time.
             std::mem::forget(outcome);
             code
         }
         Err(e) => {
-            let _ = writeln!(std::io::stderr(), "error: {}", format_error(&e));
+            let mut stderr = std::io::stderr().lock();
+            let _ = writeln!(stderr, "error: {}", format_error(&e));
+            if debug {
+                let _ = writeln!(stderr, "debug: error detail: {e:?}");
+                let _ = writeln!(stderr, "debug: failed after {} ms", started.elapsed().as_millis());
+            }
             ExitCode::from(1)
         }
     }
+}
+
+fn invoked_as_kubectl_completer(argv: &[OsString]) -> bool {
+    let Some(arg0) = argv.first() else { return false };
+    let name = std::path::Path::new(arg0).file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    name == "kubectl_complete-releasex"
+}
+
+/// No arguments prints help (`kubectl releasex`, `helm preview`). Under Helm,
+/// `helm preview RELEASE CHART ...` means `upgrade-preview RELEASE CHART ...`:
+/// the plugin is named for that command, so its words may come first.
+fn plugin_argv(mut argv: Vec<OsString>, env: &Env) -> Vec<OsString> {
+    if argv.len() <= 1 {
+        argv.push("--help".into());
+        return argv;
+    }
+    if !env.is_helm_plugin() {
+        return argv;
+    }
+    let cmd = command();
+    let mut i = 1;
+    while i < argv.len() {
+        let word = argv[i].to_string_lossy().into_owned();
+        if word == "--" {
+            break;
+        }
+        if word.starts_with('-') {
+            // Global flags that take a separate value (Helm already removed -n, --kubeconfig, --kube-context).
+            let takes_value = matches!(word.as_str(), "--kubeconfig" | "--context" | "-n" | "--namespace" | "-o" | "--output" | "--color");
+            i += if takes_value { 2 } else { 1 };
+            continue;
+        }
+        if word != "help" && cmd.find_subcommand(&word).is_none() {
+            argv.insert(i, "upgrade-preview".into());
+        }
+        break;
+    }
+    argv
+}
+
+/// HELM_DEBUG (`helm --debug preview ...`): what was resolved, on stderr.
+fn debug_start(argv: &[OsString], env: &Env) {
+    let mut stderr = std::io::stderr().lock();
+    let words: Vec<String> = argv.iter().skip(1).map(|a| a.to_string_lossy().into_owned()).collect();
+    let var = |k: &str| env.get(k).unwrap_or("-").to_string();
+    let _ = writeln!(
+        stderr,
+        "debug: releasex {} as Helm plugin {} (dir {})",
+        args::VERSION,
+        var("HELM_PLUGIN_NAME"),
+        var("HELM_PLUGIN_DIR")
+    );
+    let _ = writeln!(stderr, "debug: arguments: {words:?}");
+    let _ = writeln!(
+        stderr,
+        "debug: HELM_NAMESPACE={} HELM_KUBECONTEXT={} KUBECONFIG={} HELM_DRIVER={} HELM_BIN={}",
+        var("HELM_NAMESPACE"),
+        var("HELM_KUBECONTEXT"),
+        var("KUBECONFIG"),
+        var("HELM_DRIVER"),
+        var("HELM_BIN")
+    );
 }
 
 fn format_error(e: &anyhow::Error) -> String {
@@ -132,3 +218,30 @@ pub fn command() -> clap::Command {
     <Cli as clap::CommandFactory>::command()
 }
 
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn argv(words: &[&str]) -> Vec<String> {
+        let helm = Env::from_pairs([("HELM_PLUGIN_NAME", "preview")]);
+        let v = plugin_argv(std::iter::once("x").chain(words.iter().copied()).map(OsString::from).collect(), &helm);
+        v.into_iter().skip(1).map(|a| a.to_string_lossy().into_owned()).collect()
+    }
+
+    #[test]
+    fn helm_shorthand_inserts_upgrade_preview_only_before_a_non_command_word() {
+        assert_eq!(argv(&[]), ["--help"]);
+        assert_eq!(argv(&["web", "./c"]), ["upgrade-preview", "web", "./c"]);
+        assert_eq!(argv(&["-o", "json", "--color", "never", "web", "./c"]), ["-o", "json", "--color", "never", "upgrade-preview", "web", "./c"]);
+        assert_eq!(argv(&["release", "history", "web"]), ["release", "history", "web"]);
+        assert_eq!(argv(&["help"]), ["help"]);
+        assert_eq!(argv(&["--version"]), ["--version"]);
+    }
+
+    #[test]
+    fn kubectl_completer_is_recognised_by_its_file_name() {
+        assert!(invoked_as_kubectl_completer(&[OsString::from("/home/u/.krew/bin/kubectl_complete-releasex")]));
+        assert!(!invoked_as_kubectl_completer(&[OsString::from("kubectl-releasex")]));
+    }
+}

@@ -70,6 +70,32 @@ pub enum OpenApiVersion {
     V3,
 }
 
+/// The contexts of the kubeconfig files in `target` (kubectl's merge order:
+/// the first file naming a context wins), each with its namespace, and the
+/// current context. Unreadable files are skipped: this only feeds completion.
+pub fn kubeconfig_contexts(target: &KubeTarget) -> (Vec<(String, Option<String>)>, Option<String>) {
+    let mut contexts: Vec<(String, Option<String>)> = Vec::new();
+    let mut current = None;
+    for path in &target.kubeconfig_paths {
+        let Ok(kc) = Kubeconfig::read_from(path) else { continue };
+        current = current.or(kc.current_context);
+        for c in kc.contexts {
+            if !contexts.iter().any(|(n, _)| *n == c.name) {
+                contexts.push((c.name, c.context.and_then(|x| x.namespace)));
+            }
+        }
+    }
+    (contexts, current)
+}
+
+/// A release record's labels: which release, which revision, its status.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RecordLabels {
+    pub name: String,
+    pub revision: Option<i64>,
+    pub status: Option<String>,
+}
+
 /// A client that can only read.
 pub struct ReadOnlyCluster {
     client: kube::Client,
@@ -147,6 +173,41 @@ impl ReadOnlyCluster {
                     .collect())
             }
         }
+    }
+
+    /// The release records in the namespace as their labels describe them,
+    /// without payloads: ONE metadata-only LIST with `owner=helm` (and
+    /// `name=NAME` when given). For shell completion, where only names,
+    /// revisions and statuses matter and records can be MiBs each.
+    pub async fn list_record_labels(&self, name: Option<&str>, driver: Driver) -> Result<Vec<RecordLabels>, ClusterError> {
+        let selector = match name {
+            Some(n) => format!("name={n},owner=helm"),
+            None => "owner=helm".to_string(),
+        };
+        let params = ListParams::default().labels(&selector);
+        let metas: Vec<ObjectMeta> = match driver {
+            Driver::ConfigMap => {
+                let api: Api<ConfigMap> = Api::namespaced(self.client.clone(), &self.namespace);
+                let list = api.list_metadata(&params).await.map_err(|e| self.map_error(e, "configmaps"))?;
+                list.items.into_iter().map(|o| o.metadata).collect()
+            }
+            _ => {
+                let api: Api<Secret> = Api::namespaced(self.client.clone(), &self.namespace);
+                let list = api.list_metadata(&params).await.map_err(|e| self.map_error(e, "secrets"))?;
+                list.items.into_iter().map(|o| o.metadata).collect()
+            }
+        };
+        Ok(metas
+            .into_iter()
+            .filter_map(|m| {
+                let labels = m.labels?;
+                Some(RecordLabels {
+                    name: labels.get("name")?.clone(),
+                    revision: labels.get("version").and_then(|v| v.parse().ok()),
+                    status: labels.get("status").cloned(),
+                })
+            })
+            .collect())
     }
 
     /// The OpenAPI document describing `api_version` (`v1`, `apps/v1`, ...):
