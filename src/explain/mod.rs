@@ -165,7 +165,7 @@ fn chart_spec(c: &Chart, loaded_at: Vec<usize>) -> Result<ChartSpec, ExplainErro
                 }
             })
         }
-        None => VMap::new(),
+        None => VMap::default(),
     };
     let requirements = c.metadata.declared_dependencies().map(|deps| {
         deps.iter()

@@ -82,7 +82,7 @@ fn coalesce(ch: &ChartValues, dest: &mut VMap, prefix: &str, path: &Path, merge:
 fn coalesce_deps(ch: &ChartValues, dest: &mut VMap, prefix: &str, path: &Path, merge: bool, rec: &mut Recorder, shared: &mut Shared) -> Result<(), CoalesceError> {
     for sub in &ch.dependencies {
         let (mut dv, origin) = match dest.shift_remove(&sub.name) {
-            None => (VMap::new(), Origin::new(Source::Helm { why: format!("section for subchart {}", sub.name) })),
+            None => (VMap::default(), Origin::new(Source::Helm { why: format!("section for subchart {}", sub.name) })),
             Some(V { kind: Kind::Map(m), origin }) => (m, origin),
             Some(v) => return Err(type_mismatch(&sub.name, &v)),
         };
@@ -132,7 +132,7 @@ fn write_back_shared_globals(shared: &[(String, String)], sub: &VMap, parent: &m
 fn coalesce_globals(dest: &mut VMap, parent: &VMap, prefix: &str, parent_name: &str, path: &Path, rec: &mut Recorder) -> Vec<(String, String)> {
     let mut shared = Vec::new();
     let mut dg = match dest.shift_remove("global") {
-        None => V::new(Kind::Map(VMap::new()), Origin::new(Source::Global { from_chart: parent_name.to_string() })),
+        None => V::new(Kind::Map(VMap::default()), Origin::new(Source::Global { from_chart: parent_name.to_string() })),
         Some(v) if v.is_map() => v,
         Some(v) => {
             rec.warn("warning: skipping globals because destination global is not a table.".into());
@@ -393,7 +393,7 @@ mod tests {
         let sub = chart("sub", json!({"port": 80, "global": {"region": "sub-default", "tier": "sub"}}), vec![]);
         let parent = chart("parent", json!({"global": {"region": "eu"}, "sub": {"port": 81}}), vec![sub]);
         let mut rec = Recorder::default();
-        let out = coalesce_values(&parent, VMap::new(), &mut rec).unwrap();
+        let out = coalesce_values(&parent, VMap::default(), &mut rec).unwrap();
         let v = crate::values::sorted(&Value::Object(map_to_json(&out)));
         assert_eq!(v, json!({"global": {"region": "eu"}, "sub": {"global": {"region": "eu", "tier": "sub"}, "port": 81.0}}));
         // The subchart's default port lost to the parent's section, and that is recorded.

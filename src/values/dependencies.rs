@@ -184,7 +184,7 @@ fn path_to_map(dotted: &str, data: VMap, origin: &Origin) -> VMap {
     }
     let mut cur = data;
     for key in dotted.split('.').rev() {
-        let mut m = VMap::new();
+        let mut m = VMap::default();
         m.insert(key.to_string(), V::new(Kind::Map(cur), origin.clone()));
         cur = m;
     }
@@ -216,9 +216,9 @@ fn process_imports(c: &mut ChartSpec, rec: &mut Recorder) -> Result<(), Coalesce
     }
     let Some(reqs) = c.requirements.clone() else { return Ok(()) };
     let mut scratch = Recorder::default();
-    let cvals = merge_values(&spec_values(c), VMap::new(), &mut scratch)?;
+    let cvals = merge_values(&spec_values(c), VMap::default(), &mut scratch)?;
     rec.warnings.append(&mut scratch.warnings);
-    let mut b = VMap::new();
+    let mut b = VMap::default();
     for r in &reqs {
         for iv in &r.import_values {
             let (child, parent) = match iv {

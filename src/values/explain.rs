@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use serde_json::{Value, json};
 
 use super::path::{Path, Seg};
-use super::tree::{Event, EventKind, Kind, Recorder, Source, V, VMap};
+use super::tree::{FastHash, Event, EventKind, Kind, Recorder, Source, V, VMap};
 
 #[derive(Debug, Clone)]
 pub struct Lost {
@@ -62,7 +62,7 @@ pub fn entries(values: &VMap, rec: &Recorder) -> Vec<Entry> {
         leaves(v, Path::root().key(k), &mut found);
     }
     let mut out: Vec<Entry> = Vec::with_capacity(found.len());
-    let mut index: HashMap<Path, usize> = HashMap::with_capacity(found.len());
+    let mut index: HashMap<Path, usize, FastHash> = HashMap::with_capacity_and_hasher(found.len(), FastHash::default());
     for (path, v) in found {
         index.insert(path.clone(), out.len());
         out.push(Entry { path, value: Some(v.to_json()), source: Some((*v.origin).clone()), overridden: Vec::new() });

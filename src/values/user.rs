@@ -76,7 +76,7 @@ pub fn user_values(
     read_file: &mut dyn FnMut(&str) -> Result<String, String>,
     rec: &mut Recorder,
 ) -> Result<VMap, UserValuesError> {
-    let mut tree = VMap::new();
+    let mut tree = VMap::default();
     for f in &flags.files {
         let loaded = yaml::load_values(&f.text, &f.name).map_err(UserValuesError::File)?;
         let name = f.name.clone();

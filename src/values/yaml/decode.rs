@@ -12,6 +12,7 @@ use super::parse::{Doc, NodeKind};
 use super::resolve::{self, Reading, Scalar, go_float_g, go_float_key, go_quote};
 use super::{NoteKind, Pos};
 use crate::values::path::Path;
+use crate::values::tree::FastHash;
 
 /// A failure with go-yaml's message (after `yaml: `) and where it happened.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -95,7 +96,7 @@ pub(crate) struct DEntry {
 #[derive(Debug, Clone, Default)]
 pub(crate) struct DMap {
     pub entries: Vec<DEntry>,
-    index: HashMap<GoKey, usize>,
+    index: HashMap<GoKey, usize, FastHash>,
 }
 
 impl DMap {
@@ -344,8 +345,11 @@ pub(crate) enum PKind {
     Str(String),
     Seq(Vec<PNode>),
     /// key -> (key position, value)
-    Map(IndexMap<String, (Pos, PNode)>),
+    Map(PMap),
 }
+
+/// A mapping after the JSON round trip: key -> (key position, value).
+pub(crate) type PMap = IndexMap<String, (Pos, PNode), FastHash>;
 
 /// A note found while converting, with the path it concerns.
 #[derive(Debug, Clone)]
@@ -424,8 +428,8 @@ impl Converter {
                 PKind::Seq(out)
             }
             DKind::Map(m) => {
-                let mut out: IndexMap<String, (Pos, PNode)> = IndexMap::with_capacity(m.entries.len());
-                let mut key_of: HashMap<String, usize> = HashMap::new();
+                let mut out = PMap::with_capacity_and_hasher(m.entries.len(), FastHash::default());
+                let mut key_of: HashMap<String, usize, FastHash> = HashMap::default();
                 for (ei, e) in m.entries.iter().enumerate() {
                     let ks = match &e.key {
                         GoKey::Str(s) => s.clone(),

@@ -27,11 +27,11 @@ mod resolve;
 use std::collections::HashMap;
 use std::fmt;
 
-use indexmap::IndexMap;
 use serde_json::{Map, Number, Value};
 
 use crate::values::path::Path;
-use decode::{PKind, PNode};
+use crate::values::tree::FastHash;
+use decode::{PKind, PMap, PNode};
 
 /// A place in a file: 1-based line and column (characters).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
@@ -101,7 +101,7 @@ pub struct LoadedValues {
     pub values: Map<String, Value>,
     /// Every key, nested ones included, and every list element (`[i]`; its key
     /// position is its value position): (key position, value position).
-    pub positions: HashMap<Path, (Pos, Pos)>,
+    pub positions: HashMap<Path, (Pos, Pos), FastHash>,
     pub notes: Vec<Note>,
 }
 
@@ -164,7 +164,7 @@ pub fn load_values(text: &str, source_name: &str) -> Result<LoadedValues, YamlEr
             message: "Helm 4.2.3 drops this last line: it has no newline and its length is a multiple of 4096 bytes".into(),
         });
     }
-    let mut merged: IndexMap<String, (Pos, PNode)> = IndexMap::new();
+    let mut merged: PMap = PMap::default();
     for chunk in &split.chunks {
         let doc = parse::parse_document(&chunk.text, chunk.first_line).map_err(|e| {
             err(Some(e.pos), format!("{DOC}{TO_JSON}yaml: {}", e.message), e.exact)
@@ -189,8 +189,8 @@ pub fn load_values(text: &str, source_name: &str) -> Result<LoadedValues, YamlEr
             return Err(err(Some(pos), format!("{DOC}{TO_JSON}json: unsupported value: {}", resolve::go_float_g(f)), true));
         }
         let map = match node {
-            None => IndexMap::new(),
-            Some(PNode { kind: PKind::Null, .. }) => IndexMap::new(),
+            None => PMap::default(),
+            Some(PNode { kind: PKind::Null, .. }) => PMap::default(),
             Some(PNode { kind: PKind::Map(m), .. }) => m,
             Some(other) => {
                 let what = match other.kind {
@@ -222,7 +222,7 @@ pub fn load_values(text: &str, source_name: &str) -> Result<LoadedValues, YamlEr
 }
 
 /// `loader.MergeMaps(a, b)` into `a`: maps merge key by key, anything else in `b` replaces.
-fn merge_maps(a: &mut IndexMap<String, (Pos, PNode)>, b: IndexMap<String, (Pos, PNode)>, path: &Path, notes: &mut Vec<Note>) {
+fn merge_maps(a: &mut PMap, b: PMap, path: &Path, notes: &mut Vec<Note>) {
     for (k, (kpos, v)) in b {
         let sub = path.key(&k);
         if let Some((old_kpos, old)) = a.get_mut(&k) {
@@ -247,7 +247,7 @@ fn merge_maps(a: &mut IndexMap<String, (Pos, PNode)>, b: IndexMap<String, (Pos, 
     }
 }
 
-fn to_json(node: PNode, key_pos: Pos, path: Path, positions: &mut HashMap<Path, (Pos, Pos)>) -> Value {
+fn to_json(node: PNode, key_pos: Pos, path: Path, positions: &mut HashMap<Path, (Pos, Pos), FastHash>) -> Value {
     let v = match node.kind {
         PKind::Null => Value::Null,
         PKind::Bool(b) => Value::Bool(b),
