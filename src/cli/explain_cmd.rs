@@ -6,12 +6,12 @@ use anyhow::Context as _;
 use serde_json::Value;
 
 use super::args::{ExplainArgs, OutputFormat};
-use super::output::{go_yaml_numbers, to_json_go, to_yaml};
+use super::output::{GoJsonWriter, go_yaml_numbers, to_yaml};
 use super::{Ctx, Outcome};
 use crate::explain::{Options, explain_chart};
-use crate::values::explain::{Entry, contract_json};
+use crate::values::explain::{Entry, contract_json, event_word};
 use crate::values::path::Path;
-use crate::values::tree::{EventKind, Source};
+use crate::values::tree::{EventKind, Kind, Source, V, VMap};
 use crate::values::user::{ValueFlags, ValuesFile};
 
 pub fn run(args: &ExplainArgs, ctx: &Ctx) -> anyhow::Result<Outcome> {
@@ -102,9 +102,10 @@ fn render(args: &ExplainArgs, ctx: &Ctx, explanation: crate::explain::Explanatio
     let mut outcome = Outcome { warnings: explanation.warnings.clone(), ..Outcome::default() };
     outcome.stdout = match ctx.format() {
         OutputFormat::Text => text(&shown, args.show_overridden || !keys.is_empty(), ctx),
-        format => {
+        OutputFormat::Json => contract_json_go(&explanation.values, &shown, &explanation.warnings),
+        OutputFormat::Yaml => {
             let doc = contract_json(&explanation.values, shown.iter().copied(), &explanation.warnings);
-            let text = if format == OutputFormat::Json { to_json_go(&doc) } else { to_yaml(&go_yaml_numbers(&doc))? };
+            let text = to_yaml(&go_yaml_numbers(&doc))?;
             // Freeing a document of thousands of entries costs more than printing it; the process ends soon.
             std::mem::forget(doc);
             text
@@ -115,6 +116,155 @@ fn render(args: &ExplainArgs, ctx: &Ctx, explanation: crate::explain::Explanatio
         outcome.warnings.clear();
     }
     Ok(outcome)
+}
+
+/// `-o json`: the document of [`contract_json`] written as
+/// [`to_json_go`](super::output::to_json_go)
+/// writes it, streamed from the tree and the entries (no intermediate value).
+fn contract_json_go(values: &VMap, entries: &[&Entry], warnings: &[String]) -> String {
+    let mut w = GoJsonWriter::with_capacity(1 << 20);
+    w.begin(b'{');
+    w.key("values");
+    write_sorted_map(&mut w, values);
+    w.key("entries");
+    w.begin(b'[');
+    for e in entries {
+        w.elem();
+        w.begin(b'{');
+        w.key("path");
+        w.str(&e.path.to_string());
+        match (&e.value, &e.source) {
+            (Some(v), Some(s)) => {
+                w.key("value");
+                w.value(v);
+                w.key("source");
+                write_source(&mut w, s);
+            }
+            _ => {
+                // No value left: a null deleted it, or Helm skipped it for its type.
+                let deleted = e.overridden.iter().any(|l| l.event == EventKind::DeletedByNull);
+                w.key(if deleted { "deleted" } else { "skipped" });
+                w.raw("true");
+            }
+        }
+        w.key("overridden");
+        w.begin(b'[');
+        for l in &e.overridden {
+            w.elem();
+            w.begin(b'{');
+            w.key("value");
+            w.value(&l.value);
+            w.key("event");
+            w.str(event_word(l.event));
+            w.key("source");
+            write_source(&mut w, &l.source);
+            // A deletion has no winning value: say which null did it.
+            if let (EventKind::DeletedByNull, Some(by)) = (l.event, &l.by) {
+                w.key("by");
+                write_source(&mut w, by);
+            }
+            w.end(b'}');
+        }
+        w.end(b']');
+        w.end(b'}');
+    }
+    w.end(b']');
+    w.key("warnings");
+    w.begin(b'[');
+    for warning in warnings {
+        w.elem();
+        w.str(warning);
+    }
+    w.end(b']');
+    w.end(b'}');
+    w.finish()
+}
+
+/// A map with its keys in Go's (byte) order, as [`crate::values::sorted`] orders them.
+fn write_sorted_map(w: &mut GoJsonWriter, m: &VMap) {
+    let mut keys: Vec<(&String, &V)> = m.iter().collect();
+    keys.sort_unstable_by(|a, b| a.0.cmp(b.0));
+    w.begin(b'{');
+    for (k, v) in keys {
+        w.key(k);
+        write_node(w, v);
+    }
+    w.end(b'}');
+}
+
+fn write_node(w: &mut GoJsonWriter, v: &V) {
+    match &v.kind {
+        Kind::Null => w.raw("null"),
+        Kind::Bool(b) => w.raw(if *b { "true" } else { "false" }),
+        Kind::Int(i) => w.int(*i),
+        Kind::Float(f) => w.float(*f),
+        Kind::Str(s) => w.str(s),
+        Kind::List(items) => {
+            w.begin(b'[');
+            for x in items {
+                w.elem();
+                write_node(w, x);
+            }
+            w.end(b']');
+        }
+        Kind::Map(m) => write_sorted_map(w, m),
+    }
+}
+
+/// [`source_json`](crate::values::explain::source_json): `kind` first, then the fields that are set.
+fn write_source(w: &mut GoJsonWriter, s: &Source) {
+    w.begin(b'{');
+    w.key("kind");
+    w.str(&s.kind_word());
+    let position = |w: &mut GoJsonWriter, line: &Option<usize>, column: &Option<usize>| {
+        for (name, n) in [("line", line), ("column", column)] {
+            if let Some(n) = n {
+                w.key(name);
+                w.raw(&n.to_string());
+            }
+        }
+    };
+    match s {
+        Source::ChartDefault { chart, file, line, column } | Source::ParentValues { chart, file, line, column } => {
+            w.key("chart");
+            w.str(chart);
+            w.key("file");
+            w.str(file);
+            position(w, line, column);
+        }
+        Source::ValuesFile { file, line, column } => {
+            w.key("file");
+            w.str(file);
+            position(w, line, column);
+        }
+        Source::SetFlag { flag, index, expr } => {
+            w.key("flag");
+            w.str(flag);
+            w.key("index");
+            w.raw(&index.to_string());
+            w.key("expr");
+            w.str(expr);
+        }
+        Source::ImportValues { chart, from } => {
+            w.key("chart");
+            w.str(chart);
+            w.key("from");
+            w.str(from);
+        }
+        Source::Global { from_chart } => {
+            w.key("chart");
+            w.str(from_chart);
+        }
+        Source::ReleaseConfig { revision } => {
+            w.key("revision");
+            w.int(*revision);
+        }
+        Source::Helm { why } => {
+            w.key("why");
+            w.str(why);
+        }
+    }
+    w.end(b'}');
 }
 
 /// A source as people read it: where to look.
@@ -183,4 +333,36 @@ fn text(entries: &[&Entry], history: bool, ctx: &Ctx) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::values::tree::{Origin, Recorder, map_from_json};
+    use serde_json::json;
+
+    #[test]
+    fn streamed_json_is_the_contract_document_byte_for_byte() {
+        let chart = Origin::new(Source::ChartDefault { chart: "c".into(), file: "values.yaml".into(), line: Some(1), column: None });
+        let chart = crate::values::coalesce::ChartValues {
+            name: "c".into(),
+            loaded_at: vec![],
+            values: map_from_json(
+                json!({"b": {"z": 1.5, "a": [1e21, -0.0, {"q": null}], "e": {}, "l": []}, "gone": 1, "a\"\u{1}é": "x\ny"}).as_object().unwrap(),
+                true,
+                &chart,
+            ),
+            dependencies: vec![],
+        };
+        let set = Origin::new(Source::SetFlag { flag: "--set".into(), index: 2, expr: "b.z=3".into() });
+        let user = map_from_json(json!({"b": {"z": 3, "n": 12345678901234567890u64}, "gone": null}).as_object().unwrap(), false, &set);
+        let mut rec = Recorder::default();
+        let values = crate::values::coalesce::coalesce_values(&chart, user, &mut rec).unwrap();
+        let entries = crate::values::explain::entries(&values, &rec);
+        let shown: Vec<&Entry> = entries.iter().collect();
+        let warnings = vec!["w \"1\"".to_string()];
+        let expected = super::super::output::to_json_go(&contract_json(&values, shown.iter().copied(), &warnings));
+        assert_eq!(contract_json_go(&values, &shown, &warnings), expected);
+        assert_eq!(contract_json_go(&VMap::default(), &[], &[]), "{\n  \"values\": {},\n  \"entries\": [],\n  \"warnings\": []\n}\n");
+    }
 }

@@ -113,7 +113,7 @@ pub fn source_json(s: &Source) -> Value {
     v
 }
 
-fn event_word(e: EventKind) -> &'static str {
+pub fn event_word(e: EventKind) -> &'static str {
     match e {
         EventKind::Overridden => "overridden",
         EventKind::DeletedByNull => "deleted-by-null",
