@@ -7,9 +7,9 @@ use crate::chart::{self, Chart};
 use crate::values::coalesce::{ChartValues, CoalesceError, coalesce_values, go_v};
 use crate::values::dependencies::{ChartSpec, ImportValue, Requirement, is_compatible_range, process_dependencies};
 use crate::values::explain::{Entry, entries};
-use crate::values::path::{Path, Seg};
+use crate::values::path::Path;
 use crate::values::tree::{Recorder, Source, VMap, map_to_json};
-use crate::values::user::{UserValuesError, ValueFlags, file_tree, user_values};
+use crate::values::user::{UserValuesError, ValueFlags, user_values};
 use crate::values::yaml::{self, YamlError};
 
 #[derive(Debug)]
@@ -145,25 +145,22 @@ fn diff_leaves(ours: &VMap, other: &VMap, at: &Path, out: &mut Vec<String>) {
 fn chart_spec(c: &Chart, loaded_at: Vec<usize>) -> Result<ChartSpec, ExplainError> {
     let values = match &c.values_text {
         Some(text) => {
-            let loaded = yaml::load_values(text, &c.values_file)
-                .map_err(|source| ExplainError::ChartValues { chart: c.path.clone(), source })?;
-            let subchart_names: Vec<String> = c
+            let subchart_names: Vec<&str> = c
                 .dependencies
                 .iter()
-                .map(|d| d.metadata.name.clone())
-                .chain(c.metadata.dependencies.iter().filter_map(|d| d.alias.clone()))
+                .map(|d| d.metadata.name.as_str())
+                .chain(c.metadata.dependencies.iter().filter_map(|d| d.alias.as_deref()))
                 .collect();
-            let chart_name = c.metadata.name.clone();
-            let file = c.values_file.clone();
-            file_tree(&loaded, &|p: &Path, pos| {
-                let (line, column) = (pos.map(|x| x.0), pos.map(|x| x.1));
-                match p.0.first() {
-                    Some(Seg::Key(k)) if subchart_names.contains(k) => {
-                        Source::ParentValues { chart: chart_name.clone(), file: file.clone(), line, column }
-                    }
-                    _ => Source::ChartDefault { chart: chart_name.clone(), file: file.clone(), line, column },
+            let (chart_name, file) = (&c.metadata.name, &c.values_file);
+            yaml::load_tree(text, &c.values_file, &|top_key, pos| {
+                let (line, column) = (Some(pos.line), Some(pos.column));
+                if subchart_names.contains(&top_key) {
+                    Source::ParentValues { chart: chart_name.clone(), file: file.clone(), line, column }
+                } else {
+                    Source::ChartDefault { chart: chart_name.clone(), file: file.clone(), line, column }
                 }
             })
+            .map_err(|source| ExplainError::ChartValues { chart: c.path.clone(), source })?
         }
         None => VMap::default(),
     };

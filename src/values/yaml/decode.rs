@@ -11,7 +11,7 @@ use indexmap::IndexMap;
 use super::parse::{Doc, NodeKind};
 use super::resolve::{self, Reading, Scalar, go_float_g, go_float_key, go_quote};
 use super::{NoteKind, Pos};
-use crate::values::path::Path;
+use crate::values::path::{Path, Seg};
 use crate::values::tree::FastHash;
 
 /// A failure with go-yaml's message (after `yaml: `) and where it happened.
@@ -382,22 +382,30 @@ fn reading_note(reading: Reading, text: &str, value: &Scalar) -> Option<(NoteKin
     })
 }
 
+#[derive(Default)]
 pub(crate) struct Converter {
     pub notes: Vec<RawNote>,
+    /// Where the conversion is; a [`Path`] is made of it only for a note.
+    at: Vec<Seg>,
 }
 
 impl Converter {
-    fn note(&mut self, kind: NoteKind, pos: Pos, path: &Path, message: String) {
-        self.notes.push(RawNote { kind, pos, path: path.clone(), message });
+    fn note(&mut self, kind: NoteKind, pos: Pos, message: String) {
+        self.notes.push(RawNote { kind, pos, path: Path(self.at.clone()), message });
     }
 
     /// sigs.k8s.io/yaml's `convertToJSONableObject` plus the float64 typing of
-    /// the JSON round trip. The error is the conversion's message.
-    pub(crate) fn convert(&mut self, v: &DVal, path: &Path) -> Result<PNode, Fail> {
+    /// the JSON round trip, for the document's root. The error is the conversion's message.
+    pub(crate) fn convert_root(&mut self, v: &DVal) -> Result<PNode, Fail> {
+        self.at.clear();
+        self.convert(v)
+    }
+
+    fn convert(&mut self, v: &DVal) -> Result<PNode, Fail> {
         let kind = match &v.kind {
             DKind::Scalar { value, reading, text } => {
                 if let Some((kind, msg)) = reading_note(*reading, text, value) {
-                    self.note(kind, v.pos, path, msg);
+                    self.note(kind, v.pos, msg);
                 }
                 match value {
                     Scalar::Null => PKind::Null,
@@ -405,14 +413,14 @@ impl Converter {
                     Scalar::Int(i) => {
                         let f = *i as f64;
                         if f as i128 != *i as i128 {
-                            self.note(NoteKind::PrecisionLoss, v.pos, path, format!("`{text}` is above 2^53 and becomes {} as a float64", go_float_g(f)));
+                            self.note(NoteKind::PrecisionLoss, v.pos, format!("`{text}` is above 2^53 and becomes {} as a float64", go_float_g(f)));
                         }
                         PKind::Num(f)
                     }
                     Scalar::Uint(u) => {
                         let f = *u as f64;
                         if f as u128 != *u as u128 {
-                            self.note(NoteKind::PrecisionLoss, v.pos, path, format!("`{text}` is above 2^53 and becomes {} as a float64", go_float_g(f)));
+                            self.note(NoteKind::PrecisionLoss, v.pos, format!("`{text}` is above 2^53 and becomes {} as a float64", go_float_g(f)));
                         }
                         PKind::Num(f)
                     }
@@ -423,7 +431,9 @@ impl Converter {
             DKind::Seq(items) => {
                 let mut out = Vec::with_capacity(items.len());
                 for (i, item) in items.iter().enumerate() {
-                    out.push(self.convert(item, &path.index(i))?);
+                    self.at.push(Seg::Index(i));
+                    out.push(self.convert(item)?);
+                    self.at.pop();
                 }
                 PKind::Seq(out)
             }
@@ -449,7 +459,7 @@ impl Converter {
                             });
                         }
                     };
-                    let sub = path.key(&ks);
+                    self.at.push(Seg::Key(ks.clone()));
                     if ks != e.key_text {
                         let (kind, msg) = match &e.key {
                             GoKey::Bool(_) if e.key_reading == Reading::Yaml11Bool => {
@@ -459,7 +469,7 @@ impl Converter {
                             _ => (NoteKind::KeyNormalized, format!("the key `{}` is read as a {} and becomes \"{ks}\"", e.key_text, go_kind(&e.key))),
                         };
                         if !msg.is_empty() {
-                            self.note(kind, e.key_pos, &sub, msg);
+                            self.note(kind, e.key_pos, msg);
                         }
                     }
                     for (old, how) in &e.replaced {
@@ -467,13 +477,11 @@ impl Converter {
                             (Origin::Explicit, Origin::Explicit) => self.note(
                                 NoteKind::DuplicateKey { shadowed: *old },
                                 e.key_pos,
-                                &sub,
                                 format!("duplicate key \"{ks}\": this one wins over the one at line {}, column {}", old.line, old.column),
                             ),
                             (Origin::Explicit, Origin::Merge(at)) => self.note(
                                 NoteKind::MergeOverride { overridden: *old },
                                 at,
-                                &sub,
                                 format!(
                                     "the merge `<<` replaces \"{ks}\" set before it at line {}, column {} (go-yaml v2 applies merges in order)",
                                     old.line, old.column
@@ -482,19 +490,19 @@ impl Converter {
                             _ => {}
                         }
                     }
-                    let node = self.convert(&e.value, &sub)?;
+                    let node = self.convert(&e.value)?;
                     if let Some(&prev) = key_of.get(&ks) {
                         let other = &m.entries[prev];
                         self.note(
                             NoteKind::KeyCollision { other: other.key_pos },
                             e.key_pos,
-                            &sub,
                             format!(
                                 "the keys `{}` (line {}, column {}) and `{}` both become \"{ks}\"; Helm keeps one of them at random",
                                 other.key_text, other.key_pos.line, other.key_pos.column, e.key_text
                             ),
                         );
                     }
+                    self.at.pop();
                     key_of.insert(ks.clone(), ei);
                     match out.get_mut(&ks) {
                         Some(slot) => *slot = (e.key_pos, node),
