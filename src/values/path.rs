@@ -89,12 +89,15 @@ impl fmt::Display for Path {
                     if i > 0 {
                         f.write_str(".")?;
                     }
-                    for c in k.chars() {
-                        if matches!(c, '.' | '\\' | '[') {
-                            f.write_str("\\")?;
-                        }
-                        write!(f, "{c}")?;
+                    // Unescaped runs are written whole (most keys have no escape).
+                    let mut rest = k.as_str();
+                    while let Some(i) = rest.find(['.', '\\', '[']) {
+                        f.write_str(&rest[..i])?;
+                        f.write_str("\\")?;
+                        f.write_str(&rest[i..=i])?;
+                        rest = &rest[i + 1..];
                     }
+                    f.write_str(rest)?;
                 }
                 Seg::Index(n) => write!(f, "[{n}]")?,
             }
