@@ -65,14 +65,14 @@ pub fn explain_chart(
     // Only charts with unlisted sibling subcharts need the second order.
     let rerun = reversed_order(&spec).map(|r| (r, user.clone()));
     // Dependency processing sees the user values; its own merges are not history.
-    let processed = process_dependencies(&spec, &user, &mut rec)?;
+    let processed = process_dependencies(spec, &user, &mut rec)?;
     let values = coalesce_values(&processed, user, &mut rec)?;
     if !options.skip_schema_validation {
         let as_helm_sees_it = processed_chart(chart, &processed);
         chart::validate_values(&as_helm_sees_it, &serde_json::Value::Object(map_to_json(&values)))?;
     }
-    let other_order = match &rerun {
-        Some((reversed, user)) => order_dependence(reversed, user, &values)?,
+    let other_order = match rerun {
+        Some((reversed, user)) => order_dependence(reversed, &user, &values)?,
         None => None,
     };
     if let Some((_, differing)) = &other_order {
@@ -92,7 +92,7 @@ pub fn explain_chart(
 /// We compute the loaded (sorted) order and its reverse, and report the keys
 /// that differ. With three or more such siblings other orders exist too; the
 /// two computed are a check, not an enumeration.
-fn order_dependence(reversed: &ChartSpec, user: &VMap, values: &VMap) -> Result<Option<(VMap, Vec<String>)>, ExplainError> {
+fn order_dependence(reversed: ChartSpec, user: &VMap, values: &VMap) -> Result<Option<(VMap, Vec<String>)>, ExplainError> {
     let mut scratch = Recorder::default();
     let processed = process_dependencies(reversed, user, &mut scratch)?;
     let other = coalesce_values(&processed, user.clone(), &mut scratch)?;
@@ -101,27 +101,38 @@ fn order_dependence(reversed: &ChartSpec, user: &VMap, values: &VMap) -> Result<
     Ok((!differing.is_empty()).then_some((other, differing)))
 }
 
-/// The chart with its unlisted subcharts reversed, when that changes anything.
+/// The chart with its unlisted subcharts reversed, when that changes anything
+/// (checked first: most charts list every subchart, and copying is not free).
 fn reversed_order(spec: &ChartSpec) -> Option<ChartSpec> {
-    let mut reversed = spec.clone();
-    reverse_unlisted(&mut reversed).then_some(reversed)
+    has_unlisted_siblings(spec).then(|| {
+        let mut reversed = spec.clone();
+        reverse_unlisted(&mut reversed);
+        reversed
+    })
 }
 
-/// Reverses, at every level, the subcharts no requirement claims; true when
-/// some level has two or more of them.
-fn reverse_unlisted(c: &mut ChartSpec) -> bool {
+/// The indexes of the subcharts no requirement claims.
+fn unlisted(c: &ChartSpec) -> Vec<usize> {
     let claimed = |ch: &ChartSpec, reqs: &Option<Vec<Requirement>>| {
         reqs.as_ref().is_some_and(|rs| rs.iter().any(|r| r.name == ch.name && is_compatible_range(&r.version, &ch.version)))
     };
-    let slots: Vec<usize> = (0..c.subcharts.len()).filter(|&i| !claimed(&c.subcharts[i], &c.requirements)).collect();
-    let mut any = slots.len() >= 2;
+    (0..c.subcharts.len()).filter(|&i| !claimed(&c.subcharts[i], &c.requirements)).collect()
+}
+
+/// Whether some level has two or more unlisted subcharts.
+fn has_unlisted_siblings(c: &ChartSpec) -> bool {
+    unlisted(c).len() >= 2 || c.subcharts.iter().any(has_unlisted_siblings)
+}
+
+/// Reverses, at every level, the subcharts no requirement claims.
+fn reverse_unlisted(c: &mut ChartSpec) {
+    let slots = unlisted(c);
     for k in 0..slots.len() / 2 {
         c.subcharts.swap(slots[k], slots[slots.len() - 1 - k]);
     }
     for sub in c.subcharts.iter_mut() {
-        any |= reverse_unlisted(sub);
+        reverse_unlisted(sub);
     }
-    any
 }
 
 /// The keys whose values differ, printed `path = other (not ours)`.

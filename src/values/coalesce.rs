@@ -22,6 +22,27 @@ pub struct ChartValues {
     pub dependencies: Vec<ChartValues>,
 }
 
+/// What coalescing reads of a chart: its name, its defaults, its subcharts.
+/// Dependency processing coalesces its own chart tree through this, without
+/// copying it into [`ChartValues`] first.
+pub trait ChartTree: Sized {
+    fn name(&self) -> &str;
+    fn values(&self) -> &VMap;
+    fn subcharts(&self) -> &[Self];
+}
+
+impl ChartTree for ChartValues {
+    fn name(&self) -> &str {
+        &self.name
+    }
+    fn values(&self) -> &VMap {
+        &self.values
+    }
+    fn subcharts(&self) -> &[Self] {
+        &self.dependencies
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum CoalesceError {
     /// helm: coalesceDeps, `type mismatch on %s: %t` (Go's %t of a non-bool).
@@ -32,16 +53,16 @@ pub enum CoalesceError {
 }
 
 /// `CoalesceValues(chart, user)`: what templates see as `.Values`.
-pub fn coalesce_values(chart: &ChartValues, user: VMap, rec: &mut Recorder) -> Result<VMap, CoalesceError> {
+pub fn coalesce_values(chart: &impl ChartTree, user: VMap, rec: &mut Recorder) -> Result<VMap, CoalesceError> {
     run(chart, user, false, rec)
 }
 
 /// `MergeValues(chart, user)`: like coalescing but nulls are kept.
-pub fn merge_values(chart: &ChartValues, user: VMap, rec: &mut Recorder) -> Result<VMap, CoalesceError> {
+pub fn merge_values(chart: &impl ChartTree, user: VMap, rec: &mut Recorder) -> Result<VMap, CoalesceError> {
     run(chart, user, true, rec)
 }
 
-fn run(chart: &ChartValues, user: VMap, merge: bool, rec: &mut Recorder) -> Result<VMap, CoalesceError> {
+fn run(chart: &impl ChartTree, user: VMap, merge: bool, rec: &mut Recorder) -> Result<VMap, CoalesceError> {
     let mut dest = user;
     let mut shared = Vec::new();
     coalesce(chart, &mut dest, "", &Path::root(), merge, rec, &mut shared)?;
@@ -74,25 +95,25 @@ fn concat(a: &str, b: &str) -> String {
 
 type Shared = Vec<(Path, Path)>;
 
-fn coalesce(ch: &ChartValues, dest: &mut VMap, prefix: &str, path: &Path, merge: bool, rec: &mut Recorder, shared: &mut Shared) -> Result<(), CoalesceError> {
+fn coalesce<C: ChartTree>(ch: &C, dest: &mut VMap, prefix: &str, path: &Path, merge: bool, rec: &mut Recorder, shared: &mut Shared) -> Result<(), CoalesceError> {
     coalesce_chart_values(ch, dest, prefix, path, merge, rec);
     coalesce_deps(ch, dest, prefix, path, merge, rec, shared)
 }
 
-fn coalesce_deps(ch: &ChartValues, dest: &mut VMap, prefix: &str, path: &Path, merge: bool, rec: &mut Recorder, shared: &mut Shared) -> Result<(), CoalesceError> {
-    for sub in &ch.dependencies {
-        let (mut dv, origin) = match dest.shift_remove(&sub.name) {
-            None => (VMap::default(), Origin::new(Source::Helm { why: format!("section for subchart {}", sub.name) })),
+fn coalesce_deps<C: ChartTree>(ch: &C, dest: &mut VMap, prefix: &str, path: &Path, merge: bool, rec: &mut Recorder, shared: &mut Shared) -> Result<(), CoalesceError> {
+    for sub in ch.subcharts() {
+        let (mut dv, origin) = match dest.shift_remove(sub.name()) {
+            None => (VMap::default(), Origin::new(Source::Helm { why: format!("section for subchart {}", sub.name()) })),
             Some(V { kind: Kind::Map(m), origin }) => (m, origin),
-            Some(v) => return Err(type_mismatch(&sub.name, &v)),
+            Some(v) => return Err(type_mismatch(sub.name(), &v)),
         };
-        let sub_prefix = concat(prefix, &ch.name);
-        let pairs = coalesce_globals(&mut dv, dest, &sub_prefix, &ch.name, path, rec);
-        let sub_path = path.key(&sub.name);
+        let sub_prefix = concat(prefix, ch.name());
+        let pairs = coalesce_globals(&mut dv, dest, &sub_prefix, ch.name(), path, rec);
+        let sub_path = path.key(sub.name());
         shared.extend(pairs.iter().map(|(k, c)| (path.key("global").key(k).key(c), sub_path.key("global").key(k).key(c))));
         coalesce(sub, &mut dv, &sub_prefix, &sub_path, merge, rec, shared)?;
         write_back_shared_globals(&pairs, &dv, dest);
-        dest.insert(sub.name.clone(), V::new(Kind::Map(dv), origin));
+        dest.insert(sub.name().to_string(), V::new(Kind::Map(dv), origin));
     }
     Ok(())
 }
@@ -186,9 +207,9 @@ fn coalesce_globals(dest: &mut VMap, parent: &VMap, prefix: &str, parent_name: &
 }
 
 /// `coalesceValues`: this chart's defaults under the values in `v`.
-fn coalesce_chart_values(ch: &ChartValues, v: &mut VMap, prefix: &str, path: &Path, merge: bool, rec: &mut Recorder) {
-    let sub_prefix = concat(prefix, &ch.name);
-    for (key, cv) in &ch.values {
+fn coalesce_chart_values(ch: &impl ChartTree, v: &mut VMap, prefix: &str, path: &Path, merge: bool, rec: &mut Recorder) {
+    let sub_prefix = concat(prefix, ch.name());
+    for (key, cv) in ch.values() {
         let here = path.key(key);
         match v.get_mut(key) {
             Some(uv) if uv.is_null() && !merge => {
@@ -199,7 +220,7 @@ fn coalesce_chart_values(ch: &ChartValues, v: &mut VMap, prefix: &str, path: &Pa
             }
             Some(uv) if uv.is_map() => match &cv.kind {
                 Kind::Map(src) => {
-                    let child_merge = merge || ch.dependencies.iter().any(|d| d.name == *key);
+                    let child_merge = merge || ch.subcharts().iter().any(|d| d.name() == key);
                     let mut src = src.clone();
                     if !child_merge {
                         clean_nils(&mut src);
