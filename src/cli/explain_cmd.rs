@@ -7,6 +7,7 @@ use serde_json::Value;
 
 use super::args::{ExplainArgs, OutputFormat};
 use super::output::{GoJsonWriter, go_yaml_numbers, to_yaml};
+use super::output::Theme;
 use super::{Ctx, Outcome};
 use crate::explain::{Options, explain_chart};
 use crate::values::explain::{Entry, contract_json, event_word};
@@ -267,22 +268,35 @@ fn write_source(w: &mut GoJsonWriter, s: &Source) {
     w.end(b'}');
 }
 
-/// A source as people read it: where to look.
-pub fn describe(s: &Source) -> String {
-    let at = |file: &str, line: &Option<usize>, column: &Option<usize>| match (line, column) {
-        (Some(l), Some(c)) => format!("{file}:{l}:{c}"),
-        _ => file.to_string(),
+/// A source as people read it (where to look), appended to `out`.
+fn describe_into(out: &mut String, s: &Source) {
+    use std::fmt::Write as _;
+    let at = |out: &mut String, file: &str, line: &Option<usize>, column: &Option<usize>| {
+        out.push_str(file);
+        if let (Some(l), Some(c)) = (line, column) {
+            let _ = write!(out, ":{l}:{c}");
+        }
     };
-    match s {
-        Source::ChartDefault { chart, file, line, column } => format!("{} (chart {chart} default)", at(file, line, column)),
-        Source::ParentValues { chart, file, line, column } => format!("{} (parent chart {chart})", at(file, line, column)),
-        Source::ValuesFile { file, line, column } => format!("-f {}", at(file, line, column)),
-        Source::SetFlag { flag, index, expr } => format!("{flag}[{index}] {expr}"),
-        Source::ImportValues { chart, from } => format!("import-values from {chart} ({from})"),
-        Source::Global { from_chart } => format!("global from {from_chart}"),
-        Source::ReleaseConfig { revision } => format!("release config (revision {revision})"),
-        Source::Helm { why } => format!("helm ({why})"),
-    }
+    let _ = match s {
+        Source::ChartDefault { chart, file, line, column } => {
+            at(out, file, line, column);
+            write!(out, " (chart {chart} default)")
+        }
+        Source::ParentValues { chart, file, line, column } => {
+            at(out, file, line, column);
+            write!(out, " (parent chart {chart})")
+        }
+        Source::ValuesFile { file, line, column } => {
+            out.push_str("-f ");
+            at(out, file, line, column);
+            Ok(())
+        }
+        Source::SetFlag { flag, index, expr } => write!(out, "{flag}[{index}] {expr}"),
+        Source::ImportValues { chart, from } => write!(out, "import-values from {chart} ({from})"),
+        Source::Global { from_chart } => write!(out, "global from {from_chart}"),
+        Source::ReleaseConfig { revision } => write!(out, "release config (revision {revision})"),
+        Source::Helm { why } => write!(out, "helm ({why})"),
+    };
 }
 
 fn short(v: &Value) -> String {
@@ -300,13 +314,27 @@ fn text(entries: &[&Entry], history: bool, ctx: &Ctx) -> String {
     let values: Vec<Option<String>> = entries.iter().map(|e| e.value.as_ref().map(short)).collect();
     let width = paths.iter().map(|p| p.chars().count()).max().unwrap_or(0).min(48);
     let vwidth = values.iter().flatten().map(|v| v.chars().count()).max().unwrap_or(0).min(40);
-    let mut out = String::new();
+    // Lines are appended to one buffer; only styled pieces (colors on) are formatted apart.
+    let mut out = String::with_capacity(entries.len() * 120);
+    let pad = |out: &mut String, s: &str, w: usize| out.extend(std::iter::repeat_n(' ', w.saturating_sub(s.chars().count())));
+    let mut scratch = String::new();
+    let mut dim_source = |out: &mut String, prefix: &str, s: &Source| {
+        scratch.clear();
+        scratch.push_str(prefix);
+        describe_into(&mut scratch, s);
+        theme.push(out, Theme::DIM, &scratch);
+    };
     for (i, e) in entries.iter().enumerate() {
         let path = &paths[i];
-        let pad = |s: &str, w: usize| " ".repeat(w.saturating_sub(s.chars().count()));
+        theme.push(&mut out, Theme::HEADING, path);
+        pad(&mut out, path, width);
+        out.push_str("  ");
         match (&values[i], &e.source) {
             (Some(val), Some(src)) => {
-                out.push_str(&format!("{}{}  {}{}  {}\n", theme.heading(path), pad(path, width), val, pad(val, vwidth), theme.dim(&describe(src))));
+                out.push_str(val);
+                pad(&mut out, val, vwidth);
+                out.push_str("  ");
+                dim_source(&mut out, "", src);
             }
             _ => {
                 let why = e.overridden.last().map_or("gone", |l| match l.event {
@@ -314,9 +342,10 @@ fn text(entries: &[&Entry], history: bool, ctx: &Ctx) -> String {
                     EventKind::SkippedTypeMismatch => "skipped (type mismatch)",
                     EventKind::Overridden => "replaced",
                 });
-                out.push_str(&format!("{}{}  {}\n", theme.heading(path), pad(path, width), theme.warn(&format!("<{why}>"))));
+                theme.push(&mut out, Theme::WARN, &format!("<{why}>"));
             }
         }
+        out.push('\n');
         if history {
             for l in e.overridden.iter().rev() {
                 let what = match l.event {
@@ -324,11 +353,17 @@ fn text(entries: &[&Entry], history: bool, ctx: &Ctx) -> String {
                     EventKind::DeletedByNull => "deleted",
                     EventKind::SkippedTypeMismatch => "skipped",
                 };
-                let by = match (l.event, &l.by) {
-                    (EventKind::DeletedByNull, Some(b)) => format!(" by the null at {}", describe(b)),
-                    _ => String::new(),
-                };
-                out.push_str(&format!("    {} {} from {}{}\n", theme.dim(what), short(&l.value), theme.dim(&describe(&l.source)), theme.dim(&by)));
+                out.push_str("    ");
+                theme.push(&mut out, Theme::DIM, what);
+                out.push(' ');
+                out.push_str(&short(&l.value));
+                out.push_str(" from ");
+                dim_source(&mut out, "", &l.source);
+                match (l.event, &l.by) {
+                    (EventKind::DeletedByNull, Some(b)) => dim_source(&mut out, " by the null at ", b),
+                    _ => theme.push(&mut out, Theme::DIM, ""),
+                }
+                out.push('\n');
             }
         }
     }

@@ -43,23 +43,36 @@ pub struct Theme {
 }
 
 impl Theme {
+    pub const WARN: Style = AnsiColor::Yellow.on_default().bold();
+    pub const DIM: Style = Style::new().dimmed();
+    pub const HEADING: Style = Style::new().bold();
+
     pub fn paint(&self, style: Style, text: &str) -> String {
         if self.enabled { format!("{}{text}{}", style.render(), style.render_reset()) } else { text.to_string() }
+    }
+    /// [`Theme::paint`] appended to `out` (for output of thousands of lines).
+    pub fn push(&self, out: &mut String, style: Style, text: &str) {
+        if self.enabled {
+            use std::fmt::Write as _;
+            let _ = write!(out, "{}{text}{}", style.render(), style.render_reset());
+        } else {
+            out.push_str(text);
+        }
     }
     pub fn bad(&self, text: &str) -> String {
         self.paint(AnsiColor::Red.on_default().bold(), text)
     }
     pub fn warn(&self, text: &str) -> String {
-        self.paint(AnsiColor::Yellow.on_default().bold(), text)
+        self.paint(Self::WARN, text)
     }
     pub fn good(&self, text: &str) -> String {
         self.paint(AnsiColor::Green.on_default(), text)
     }
     pub fn dim(&self, text: &str) -> String {
-        self.paint(Style::new().dimmed(), text)
+        self.paint(Self::DIM, text)
     }
     pub fn heading(&self, text: &str) -> String {
-        self.paint(Style::new().bold(), text)
+        self.paint(Self::HEADING, text)
     }
 }
 
