@@ -81,6 +81,13 @@ impl Path {
     }
 }
 
+/// A path's segments stand for it as a map key (`Vec`'s and the slice's hashes agree).
+impl std::borrow::Borrow<[Seg]> for Path {
+    fn borrow(&self) -> &[Seg] {
+        &self.0
+    }
+}
+
 impl fmt::Display for Path {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for (i, seg) in self.0.iter().enumerate() {
