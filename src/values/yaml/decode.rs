@@ -60,17 +60,18 @@ impl Hash for GoKey {
     }
 }
 
+/// A decoded value; scalar texts are borrowed from the document's nodes.
 #[derive(Debug, Clone)]
-pub(crate) struct DVal {
-    pub kind: DKind,
+pub(crate) struct DVal<'d> {
+    pub kind: DKind<'d>,
     pub pos: Pos,
 }
 
 #[derive(Debug, Clone)]
-pub(crate) enum DKind {
-    Scalar { value: Scalar, reading: Reading, text: String },
-    Seq(Vec<DVal>),
-    Map(DMap),
+pub(crate) enum DKind<'d> {
+    Scalar { value: Scalar, reading: Reading, text: &'d str },
+    Seq(Vec<DVal<'d>>),
+    Map(DMap<'d>),
 }
 
 /// How an entry got into its map, for notes.
@@ -82,25 +83,25 @@ pub(crate) enum Origin {
 }
 
 #[derive(Debug, Clone)]
-pub(crate) struct DEntry {
+pub(crate) struct DEntry<'d> {
     pub key: GoKey,
-    pub key_text: String,
+    pub key_text: &'d str,
     pub key_reading: Reading,
     pub key_pos: Pos,
-    pub value: DVal,
+    pub value: DVal<'d>,
     pub origin: Origin,
     /// Entries this one replaced in the same mapping: (key position, how).
     pub replaced: Vec<(Pos, Origin)>,
 }
 
 #[derive(Debug, Clone, Default)]
-pub(crate) struct DMap {
-    pub entries: Vec<DEntry>,
+pub(crate) struct DMap<'d> {
+    pub entries: Vec<DEntry<'d>>,
     index: HashMap<GoKey, usize, FastHash>,
 }
 
-impl DMap {
-    fn set(&mut self, mut e: DEntry) {
+impl<'d> DMap<'d> {
+    fn set(&mut self, mut e: DEntry<'d>) {
         if let Some(&i) = self.index.get(&e.key) {
             let old = &mut self.entries[i];
             let mut replaced = std::mem::take(&mut old.replaced);
@@ -136,7 +137,7 @@ fn allowed_alias_ratio(decode_count: u64) -> f64 {
 
 const MERGE_TAG: &str = "tag:yaml.org,2002:merge";
 
-impl Decoder<'_> {
+impl<'d> Decoder<'d> {
     fn fail<T>(&self, message: impl Into<String>, pos: Pos) -> Result<T, Fail> {
         Err(Fail { message: message.into(), pos })
     }
@@ -155,8 +156,9 @@ impl Decoder<'_> {
         Ok(())
     }
 
-    fn unmarshal(&mut self, id: usize) -> Result<DVal, Fail> {
-        let node = &self.doc.nodes[id];
+    fn unmarshal(&mut self, id: usize) -> Result<DVal<'d>, Fail> {
+        let doc = self.doc;
+        let node = &doc.nodes[id];
         self.count(node.pos)?;
         match &node.kind {
             NodeKind::Alias { target, name } => {
@@ -173,7 +175,7 @@ impl Decoder<'_> {
                 Ok(v)
             }
             NodeKind::Scalar { text, tag, plain } => match resolve::resolve_node(text, tag.as_deref(), *plain) {
-                Ok(r) => Ok(DVal { kind: DKind::Scalar { value: r.value, reading: r.reading, text: text.clone() }, pos: node.pos }),
+                Ok(r) => Ok(DVal { kind: DKind::Scalar { value: r.value, reading: r.reading, text }, pos: node.pos }),
                 Err(m) => self.fail(m, node.pos),
             },
             NodeKind::Seq(items) => {
@@ -201,36 +203,38 @@ impl Decoder<'_> {
     }
 
     /// Decodes mapping node `id` into `out` (go-yaml v2 `d.mapping` into an existing map).
-    fn mapping_into(&mut self, id: usize, out: &mut DMap, origin: Origin) -> Result<(), Fail> {
-        let NodeKind::Map(pairs) = &self.doc.nodes[id].kind else { unreachable!("a mapping") };
+    fn mapping_into(&mut self, id: usize, out: &mut DMap<'d>, origin: Origin) -> Result<(), Fail> {
+        let doc = self.doc;
+        let NodeKind::Map(pairs) = &doc.nodes[id].kind else { unreachable!("a mapping") };
         for &(k, v) in pairs {
             if self.is_merge(k) {
                 self.merge(v, out, self.doc.nodes[k].pos)?;
                 continue;
             }
             let kd = self.unmarshal(k)?;
-            let (key, key_text, key_reading) = match &kd.kind {
+            let key_pos = kd.pos;
+            let (key, key_text, key_reading) = match kd.kind {
                 DKind::Scalar { value, reading, text } => (
                     match value {
                         Scalar::Null => GoKey::Null,
-                        Scalar::Bool(b) => GoKey::Bool(*b),
-                        Scalar::Int(i) => GoKey::Int(*i),
-                        Scalar::Uint(u) => GoKey::Uint(*u),
-                        Scalar::Float(f) => GoKey::Float(*f),
-                        Scalar::Str(s) => GoKey::Str(s.clone()),
+                        Scalar::Bool(b) => GoKey::Bool(b),
+                        Scalar::Int(i) => GoKey::Int(i),
+                        Scalar::Uint(u) => GoKey::Uint(u),
+                        Scalar::Float(f) => GoKey::Float(f),
+                        Scalar::Str(s) => GoKey::Str(s),
                     },
-                    text.clone(),
-                    *reading,
+                    text,
+                    reading,
                 ),
-                _ => return self.fail(format!("invalid map key: {}", go_syntax(&kd, true)), kd.pos),
+                kind => return self.fail(format!("invalid map key: {}", go_syntax(&DVal { kind, pos: key_pos }, true)), key_pos),
             };
             let value = self.unmarshal(v)?;
-            out.set(DEntry { key, key_text, key_reading, key_pos: kd.pos, value, origin, replaced: Vec::new() });
+            out.set(DEntry { key, key_text, key_reading, key_pos, value, origin, replaced: Vec::new() });
         }
         Ok(())
     }
 
-    fn merge(&mut self, id: usize, out: &mut DMap, at: Pos) -> Result<(), Fail> {
+    fn merge(&mut self, id: usize, out: &mut DMap<'d>, at: Pos) -> Result<(), Fail> {
         let want_map = "map merge requires map or sequence of maps as the value";
         let node = &self.doc.nodes[id];
         match &node.kind {
@@ -266,7 +270,7 @@ impl Decoder<'_> {
         }
     }
 
-    fn merge_alias(&mut self, id: usize, out: &mut DMap, at: Pos) -> Result<(), Fail> {
+    fn merge_alias(&mut self, id: usize, out: &mut DMap<'d>, at: Pos) -> Result<(), Fail> {
         let node = &self.doc.nodes[id];
         self.count(node.pos)?;
         let NodeKind::Alias { target, name } = &node.kind else { unreachable!("an alias") };
@@ -284,7 +288,7 @@ impl Decoder<'_> {
 }
 
 /// Decodes the document's root (go-yaml v2 into `interface{}`); `None` for an empty document.
-pub(crate) fn decode(doc: &Doc) -> Result<Option<DVal>, Fail> {
+pub(crate) fn decode(doc: &Doc) -> Result<Option<DVal<'_>>, Fail> {
     let Some(root) = doc.root else { return Ok(None) };
     // The document node itself counts as one decode.
     let mut d = Decoder { doc, active_aliases: HashSet::new(), decode_count: 1, alias_count: 0, alias_depth: 0 };
@@ -396,12 +400,12 @@ impl Converter {
 
     /// sigs.k8s.io/yaml's `convertToJSONableObject` plus the float64 typing of
     /// the JSON round trip, for the document's root. The error is the conversion's message.
-    pub(crate) fn convert_root(&mut self, v: &DVal) -> Result<PNode, Fail> {
+    pub(crate) fn convert_root(&mut self, v: &DVal<'_>) -> Result<PNode, Fail> {
         self.at.clear();
         self.convert(v)
     }
 
-    fn convert(&mut self, v: &DVal) -> Result<PNode, Fail> {
+    fn convert(&mut self, v: &DVal<'_>) -> Result<PNode, Fail> {
         let kind = match &v.kind {
             DKind::Scalar { value, reading, text } => {
                 if let Some((kind, msg)) = reading_note(*reading, text, value) {
@@ -439,7 +443,8 @@ impl Converter {
             }
             DKind::Map(m) => {
                 let mut out = PMap::with_capacity_and_hasher(m.entries.len(), FastHash::default());
-                let mut key_of: HashMap<String, usize, FastHash> = HashMap::default();
+                // Per key of `out`, the entry that last wrote it (for collisions).
+                let mut written_by: Vec<usize> = Vec::with_capacity(m.entries.len());
                 for (ei, e) in m.entries.iter().enumerate() {
                     let ks = match &e.key {
                         GoKey::Str(s) => s.clone(),
@@ -491,7 +496,8 @@ impl Converter {
                         }
                     }
                     let node = self.convert(&e.value)?;
-                    if let Some(&prev) = key_of.get(&ks) {
+                    let slot = out.get_index_of(&ks);
+                    if let Some(prev) = slot.map(|i| written_by[i]) {
                         let other = &m.entries[prev];
                         self.note(
                             NoteKind::KeyCollision { other: other.key_pos },
@@ -503,11 +509,14 @@ impl Converter {
                         );
                     }
                     self.at.pop();
-                    key_of.insert(ks.clone(), ei);
-                    match out.get_mut(&ks) {
-                        Some(slot) => *slot = (e.key_pos, node),
+                    match slot {
+                        Some(i) => {
+                            out[i] = (e.key_pos, node);
+                            written_by[i] = ei;
+                        }
                         None => {
                             out.insert(ks, (e.key_pos, node));
+                            written_by.push(ei);
                         }
                     }
                 }
