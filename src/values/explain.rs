@@ -44,32 +44,29 @@ fn path_order(a: &[Seg], b: &[Seg]) -> std::cmp::Ordering {
     a.len().cmp(&b.len())
 }
 
-/// One entry per leaf below `v`; `at` is the path of `v` (restored on return).
-fn leaves(v: &V, at: &mut Vec<Seg>, out: &mut Vec<Entry>) {
-    match &v.kind {
-        Kind::Map(m) if !m.is_empty() => {
-            for (k, child) in m {
-                at.push(Seg::Key(k.clone()));
-                leaves(child, at, out);
-                at.pop();
-            }
+/// One entry per leaf of `m`, in [`path_order`] (keys visited in byte order);
+/// `at` is the path of `m` (restored on return).
+fn leaves(m: &VMap, at: &mut Vec<Seg>, out: &mut Vec<Entry>) {
+    let mut keys: Vec<(&String, &V)> = m.iter().collect();
+    keys.sort_unstable_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+    for (k, v) in keys {
+        at.push(Seg::Key(k.clone()));
+        match &v.kind {
+            Kind::Map(sub) if !sub.is_empty() => leaves(sub, at, out),
+            _ => out.push(Entry { path: Path(at.clone()), value: Some(v.to_json()), source: Some(v.origin.clone()), overridden: Vec::new() }),
         }
-        _ => out.push(Entry { path: Path(at.clone()), value: Some(v.to_json()), source: Some(v.origin.clone()), overridden: Vec::new() }),
+        at.pop();
     }
 }
 
 /// The entries for `values` (the final tree) given what the engines recorded.
 pub fn entries(values: &VMap, rec: &Recorder) -> Vec<Entry> {
     let mut out: Vec<Entry> = Vec::new();
-    let mut at = Vec::new();
-    for (k, v) in values {
-        at.push(Seg::Key(k.clone()));
-        leaves(v, &mut at, &mut out);
-        at.pop();
-    }
-    // Leaves are found by binary search (paths are unique); entries that
-    // events add for keys without a leaf go to a map of their own.
-    out.sort_by(|a, b| path_order(&a.path.0, &b.path.0));
+    leaves(values, &mut Vec::new(), &mut out);
+    // The leaves come sorted and are found by binary search (paths are
+    // unique); entries that events add for keys without a leaf go to a map
+    // of their own.
+    debug_assert!(out.is_sorted_by(|a, b| path_order(&a.path.0, &b.path.0).is_lt()));
     let leaf_count = out.len();
     let mut added: HashMap<Path, usize, FastHash> = HashMap::default();
     for Event { path, value, event, by } in &rec.events {
