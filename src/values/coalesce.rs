@@ -210,12 +210,13 @@ fn coalesce_globals(dest: &mut VMap, parent: &VMap, prefix: &str, parent_name: &
 fn coalesce_chart_values(ch: &impl ChartTree, v: &mut VMap, prefix: &str, path: &Path, merge: bool, rec: &mut Recorder) {
     let sub_prefix = concat(prefix, ch.name());
     for (key, cv) in ch.values() {
-        let here = path.key(key);
+        // Paths and names are made only where a loss or warning needs them.
+        let here = || path.key(key);
         match v.get_mut(key) {
             Some(uv) if uv.is_null() && !merge => {
                 // A user null deletes the key, whatever the chart had.
                 let by = uv.origin.clone();
-                rec.lost(here, cv.clone(), EventKind::DeletedByNull, Some(by.clone()));
+                rec.lost(here(), cv.clone(), EventKind::DeletedByNull, Some(by.clone()));
                 v.shift_remove(key);
             }
             Some(uv) if uv.is_map() => match &cv.kind {
@@ -226,19 +227,19 @@ fn coalesce_chart_values(ch: &impl ChartTree, v: &mut VMap, prefix: &str, path: 
                         clean_nils(&mut src);
                     }
                     if let Some(dst) = uv.as_map_mut() {
-                        coalesce_tables(dst, src, &concat(&sub_prefix, key), &here, child_merge, rec);
+                        coalesce_tables(dst, src, &concat(&sub_prefix, key), &here(), child_merge, rec);
                     }
                 }
                 Kind::Null => {}
                 _ => {
                     rec.warn(format!("warning: skipped value for {sub_prefix}.{key}: Not a table."));
-                    rec.lost(here, cv.clone(), EventKind::SkippedTypeMismatch, Some(uv.origin.clone()));
+                    rec.lost(here(), cv.clone(), EventKind::SkippedTypeMismatch, Some(uv.origin.clone()));
                 }
             },
             Some(uv) => {
                 // A user scalar or list replaces the chart value silently, even a map.
                 let by = uv.origin.clone();
-                rec.lost(here, cv.clone(), EventKind::Overridden, Some(by));
+                rec.lost(here(), cv.clone(), EventKind::Overridden, Some(by));
             }
             None => {
                 let mut cv = cv.clone();
@@ -271,8 +272,9 @@ pub fn coalesce_tables(dst: &mut VMap, mut src: VMap, prefix: &str, path: &Path,
         }
     }
     for (key, sv) in src {
-        let full = concat(prefix, &key);
-        let here = path.key(&key);
+        // Paths and names are made only where a loss or warning needs them.
+        let full = || concat(prefix, &key);
+        let here = || path.key(&key);
         match dst.get_mut(&key) {
             Some(dv) if dv.is_null() && !merge && src_non_nil.contains(&key) => {
                 dst.shift_remove(&key);
@@ -283,20 +285,20 @@ pub fn coalesce_tables(dst: &mut VMap, mut src: VMap, prefix: &str, path: &Path,
             Some(dv) => match (&mut dv.kind, &sv.kind) {
                 (Kind::Map(dm), Kind::Map(sm)) => {
                     let sm = sm.clone();
-                    coalesce_tables(dm, sm, &full, &here, merge, rec);
+                    coalesce_tables(dm, sm, &full(), &here(), merge, rec);
                 }
                 (_, Kind::Map(_)) => {
-                    rec.warn(format!("warning: cannot overwrite table with non table for {full} ({})", go_v(&sv)));
-                    rec.lost(here, sv, EventKind::SkippedTypeMismatch, Some(dv.origin.clone()));
+                    rec.warn(format!("warning: cannot overwrite table with non table for {} ({})", full(), go_v(&sv)));
+                    rec.lost(here(), sv, EventKind::SkippedTypeMismatch, Some(dv.origin.clone()));
                 }
                 (Kind::Map(_), _) if !sv.is_null() => {
-                    rec.warn(format!("warning: destination for {full} is a table. Ignoring non-table value ({})", go_v(&sv)));
-                    rec.lost(here, sv, EventKind::SkippedTypeMismatch, Some(dv.origin.clone()));
+                    rec.warn(format!("warning: destination for {} is a table. Ignoring non-table value ({})", full(), go_v(&sv)));
+                    rec.lost(here(), sv, EventKind::SkippedTypeMismatch, Some(dv.origin.clone()));
                 }
                 (Kind::Null, _) => {}
                 _ => {
                     if !sv.is_null() {
-                        rec.lost(here, sv, EventKind::Overridden, Some(dv.origin.clone()));
+                        rec.lost(here(), sv, EventKind::Overridden, Some(dv.origin.clone()));
                     }
                 }
             },
