@@ -283,9 +283,11 @@ pub fn coalesce_tables(dst: &mut VMap, mut src: VMap, prefix: &str, path: &Path,
                 dst.insert(key, sv);
             }
             Some(dv) => match (&mut dv.kind, &sv.kind) {
-                (Kind::Map(dm), Kind::Map(sm)) => {
-                    let sm = sm.clone();
-                    coalesce_tables(dm, sm, &full(), &here(), merge, rec);
+                (Kind::Map(dm), Kind::Map(_)) => {
+                    // `src` is ours: its table moves down instead of being copied.
+                    if let Kind::Map(sm) = sv.kind {
+                        coalesce_tables(dm, sm, &full(), &here(), merge, rec);
+                    }
                 }
                 (_, Kind::Map(_)) => {
                     rec.warn(format!("warning: cannot overwrite table with non table for {} ({})", full(), go_v(&sv)));
