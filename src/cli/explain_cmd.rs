@@ -6,8 +6,7 @@ use anyhow::Context as _;
 use serde_json::Value;
 
 use super::args::{ExplainArgs, OutputFormat};
-use super::output::{GoJsonWriter, go_yaml_numbers, to_yaml};
-use super::output::Theme;
+use super::output::{GoJsonWriter, Theme, go_yaml_numbers, to_yaml};
 use super::{Ctx, Outcome};
 use crate::explain::{Options, explain_chart};
 use crate::values::explain::{Entry, contract_json, event_word};
