@@ -49,7 +49,7 @@ fn check_chart(chart_dir: &str, files: &[&str]) -> usize {
     let mut checked = 0;
     for e in &explanation.entries {
         let (Some(value), Some(source)) = (&e.value, &e.source) else { continue };
-        let (path, line, column) = match source {
+        let (path, line, column) = match &**source {
             Source::ChartDefault { file, line: Some(l), column: Some(c), .. } | Source::ParentValues { file, line: Some(l), column: Some(c), .. } => {
                 (root().join(chart_dir).join(file), *l, *c)
             }

@@ -416,7 +416,7 @@ fn ours(case: &Case, checked: &mut usize) -> Result<(Value, Option<Value>, Vec<S
         let (Some(value), Some(source)) = (&entry.value, &entry.source) else {
             continue;
         };
-        let (path, line, column) = match source {
+        let (path, line, column) = match &**source {
             Source::ChartDefault { file, line: Some(l), column: Some(c), .. }
             | Source::ParentValues { file, line: Some(l), column: Some(c), .. } => (case.chart.join(file), *l, *c),
             Source::ValuesFile { file, line: Some(l), column: Some(c) } => (PathBuf::from(file), *l, *c),

@@ -6,12 +6,12 @@ use anyhow::Context as _;
 use serde_json::Value;
 
 use super::args::{ExplainArgs, OutputFormat};
-use super::output::{go_yaml_numbers, to_json_go, to_yaml};
+use super::output::{GoJsonWriter, Theme, go_yaml_numbers, to_yaml};
 use super::{Ctx, Outcome};
 use crate::explain::{Options, explain_chart};
-use crate::values::explain::{Entry, contract_json};
+use crate::values::explain::{Entry, contract_json, event_word};
 use crate::values::path::Path;
-use crate::values::tree::{EventKind, Source};
+use crate::values::tree::{EventKind, Kind, Source, V, VMap};
 use crate::values::user::{ValueFlags, ValuesFile};
 
 pub fn run(args: &ExplainArgs, ctx: &Ctx) -> anyhow::Result<Outcome> {
@@ -23,7 +23,10 @@ pub fn run(args: &ExplainArgs, ctx: &Ctx) -> anyhow::Result<Outcome> {
     let flags = value_flags(&args.flags)?;
     let mut read_file = |path: &str| std::fs::read_to_string(path).map_err(|e| format!("open {path}: {e}"));
     let explanation = explain_chart(&chart, &flags, &mut read_file, Options { skip_schema_validation: args.skip_schema_validation })?;
-    render(args, ctx, explanation)
+    let outcome = render(args, ctx, &explanation);
+    // Freeing the trees and entries costs more than the rest of the process; it ends soon.
+    std::mem::forget(explanation);
+    outcome
 }
 
 /// Reads the value flags' files (`-` is stdin, once) into what the values
@@ -87,7 +90,7 @@ fn release(args: &ExplainArgs, ctx: &Ctx) -> anyhow::Result<Outcome> {
     let entries = crate::values::explain::entries(&values, &rec);
     let mut warnings = record.warnings.clone();
     warnings.extend(rec.warnings);
-    let mut outcome = render(args, ctx, crate::explain::Explanation { values, entries, warnings, other_order: None })?;
+    let mut outcome = render(args, ctx, &crate::explain::Explanation { values, entries, warnings, other_order: None })?;
     outcome.notes.push(format!(
         "{} revision {revision}: a stored chart has no subcharts; Helm stored the subcharts' defaults inside the chart's values when it installed, so they show as the chart's defaults",
         rel.name()
@@ -95,7 +98,7 @@ fn release(args: &ExplainArgs, ctx: &Ctx) -> anyhow::Result<Outcome> {
     Ok(outcome)
 }
 
-fn render(args: &ExplainArgs, ctx: &Ctx, explanation: crate::explain::Explanation) -> anyhow::Result<Outcome> {
+fn render(args: &ExplainArgs, ctx: &Ctx, explanation: &crate::explain::Explanation) -> anyhow::Result<Outcome> {
     let keys: Vec<Path> = args.keys.iter().map(|k| Path::parse(k).map_err(anyhow::Error::msg)).collect::<anyhow::Result<_>>()?;
     let shown: Vec<&Entry> = explanation.entries.iter().filter(|e| keys.is_empty() || keys.iter().any(|k| e.path.starts_with(k))).collect();
     if let (false, true) = (keys.is_empty(), shown.is_empty()) {
@@ -104,9 +107,10 @@ fn render(args: &ExplainArgs, ctx: &Ctx, explanation: crate::explain::Explanatio
     let mut outcome = Outcome { warnings: explanation.warnings.clone(), ..Outcome::default() };
     outcome.stdout = match ctx.format() {
         OutputFormat::Text => text(&shown, args.show_overridden || !keys.is_empty(), ctx),
-        format => {
+        OutputFormat::Json => contract_json_go(&explanation.values, &shown, &explanation.warnings),
+        OutputFormat::Yaml => {
             let doc = contract_json(&explanation.values, shown.iter().copied(), &explanation.warnings);
-            let text = if format == OutputFormat::Json { to_json_go(&doc) } else { to_yaml(&go_yaml_numbers(&doc))? };
+            let text = to_yaml(&go_yaml_numbers(&doc))?;
             // Freeing a document of thousands of entries costs more than printing it; the process ends soon.
             std::mem::forget(doc);
             text
@@ -119,23 +123,193 @@ fn render(args: &ExplainArgs, ctx: &Ctx, explanation: crate::explain::Explanatio
     Ok(outcome)
 }
 
-/// A source as people read it: where to look.
-pub fn describe(s: &Source) -> String {
-    let at = |file: &str, line: &Option<usize>, column: &Option<usize>| match (line, column) {
-        (Some(l), Some(c)) => format!("{file}:{l}:{c}"),
-        _ => file.to_string(),
+/// `-o json`: the document of [`contract_json`] written as
+/// [`to_json_go`](super::output::to_json_go)
+/// writes it, streamed from the tree and the entries (no intermediate value).
+fn contract_json_go(values: &VMap, entries: &[&Entry], warnings: &[String]) -> String {
+    let mut w = GoJsonWriter::with_capacity(1 << 20);
+    w.begin(b'{');
+    w.key("values");
+    write_sorted_map(&mut w, values);
+    w.key("entries");
+    w.begin(b'[');
+    for e in entries {
+        w.elem();
+        w.begin(b'{');
+        w.key("path");
+        w.str(&e.path.to_string());
+        match (&e.value, &e.source) {
+            (Some(v), Some(s)) => {
+                w.key("value");
+                w.value(v);
+                w.key("source");
+                write_source(&mut w, s);
+            }
+            _ => {
+                // No value left: a null deleted it, or Helm skipped it for its type.
+                let deleted = e.overridden.iter().any(|l| l.event == EventKind::DeletedByNull);
+                w.key(if deleted { "deleted" } else { "skipped" });
+                w.raw("true");
+            }
+        }
+        w.key("overridden");
+        w.begin(b'[');
+        for l in &e.overridden {
+            w.elem();
+            w.begin(b'{');
+            w.key("value");
+            w.value(&l.value);
+            w.key("event");
+            w.str(event_word(l.event));
+            w.key("source");
+            write_source(&mut w, &l.source);
+            // A deletion has no winning value: say which null did it.
+            if let (EventKind::DeletedByNull, Some(by)) = (l.event, &l.by) {
+                w.key("by");
+                write_source(&mut w, by);
+            }
+            w.end(b'}');
+        }
+        w.end(b']');
+        w.end(b'}');
+    }
+    w.end(b']');
+    w.key("warnings");
+    w.begin(b'[');
+    for warning in warnings {
+        w.elem();
+        w.str(warning);
+    }
+    w.end(b']');
+    w.end(b'}');
+    w.finish()
+}
+
+/// A map with its keys in Go's (byte) order, as [`crate::values::sorted`] orders them.
+fn write_sorted_map(w: &mut GoJsonWriter, m: &VMap) {
+    let mut keys: Vec<(&String, &V)> = m.iter().collect();
+    keys.sort_unstable_by(|a, b| a.0.cmp(b.0));
+    w.begin(b'{');
+    for (k, v) in keys {
+        w.key(k);
+        write_node(w, v);
+    }
+    w.end(b'}');
+}
+
+fn write_node(w: &mut GoJsonWriter, v: &V) {
+    match &v.kind {
+        Kind::Null => w.raw("null"),
+        Kind::Bool(b) => w.raw(if *b { "true" } else { "false" }),
+        Kind::Int(i) => w.int(*i),
+        Kind::Float(f) => w.float(*f),
+        Kind::Str(s) => w.str(s),
+        Kind::List(items) => {
+            w.begin(b'[');
+            for x in items {
+                w.elem();
+                write_node(w, x);
+            }
+            w.end(b']');
+        }
+        Kind::Map(m) => write_sorted_map(w, m),
+    }
+}
+
+/// [`source_json`](crate::values::explain::source_json): `kind` first, then the fields that are set.
+fn write_source(w: &mut GoJsonWriter, s: &Source) {
+    w.begin(b'{');
+    w.key("kind");
+    w.str(&s.kind_word());
+    let position = |w: &mut GoJsonWriter, line: &Option<usize>, column: &Option<usize>| {
+        for (name, n) in [("line", line), ("column", column)] {
+            if let Some(n) = n {
+                w.key(name);
+                w.raw(&n.to_string());
+            }
+        }
     };
     match s {
-        Source::ChartDefault { chart, file, line, column } => format!("{} (chart {chart} default)", at(file, line, column)),
-        Source::StoredChart { chart, revision } => format!("values of the chart stored in revision {revision} (chart {chart} default)"),
-        Source::ParentValues { chart, file, line, column } => format!("{} (parent chart {chart})", at(file, line, column)),
-        Source::ValuesFile { file, line, column } => format!("-f {}", at(file, line, column)),
-        Source::SetFlag { flag, index, expr } => format!("{flag}[{index}] {expr}"),
-        Source::ImportValues { chart, from } => format!("import-values from {chart} ({from})"),
-        Source::Global { from_chart } => format!("global from {from_chart}"),
-        Source::ReleaseConfig { revision } => format!("release config (revision {revision})"),
-        Source::Helm { why } => format!("helm ({why})"),
+        Source::ChartDefault { chart, file, line, column } | Source::ParentValues { chart, file, line, column } => {
+            w.key("chart");
+            w.str(chart);
+            w.key("file");
+            w.str(file);
+            position(w, line, column);
+        }
+        Source::ValuesFile { file, line, column } => {
+            w.key("file");
+            w.str(file);
+            position(w, line, column);
+        }
+        Source::SetFlag { flag, index, expr } => {
+            w.key("flag");
+            w.str(flag);
+            w.key("index");
+            w.raw(&index.to_string());
+            w.key("expr");
+            w.str(expr);
+        }
+        Source::ImportValues { chart, from } => {
+            w.key("chart");
+            w.str(chart);
+            w.key("from");
+            w.str(from);
+        }
+        Source::Global { from_chart } => {
+            w.key("chart");
+            w.str(from_chart);
+        }
+        Source::ReleaseConfig { revision } => {
+            w.key("revision");
+            w.int(*revision);
+        }
+        Source::Helm { why } => {
+            w.key("why");
+            w.str(why);
+        }
+        Source::StoredChart { chart, revision } => {
+            w.key("chart");
+            w.str(chart);
+            w.key("file");
+            w.str(&format!("values of the chart stored in revision {revision}"));
+            w.key("revision");
+            w.int(*revision);
+        }
     }
+    w.end(b'}');
+}
+
+/// A source as people read it (where to look), appended to `out`.
+fn describe_into(out: &mut String, s: &Source) {
+    use std::fmt::Write as _;
+    let at = |out: &mut String, file: &str, line: &Option<usize>, column: &Option<usize>| {
+        out.push_str(file);
+        if let (Some(l), Some(c)) = (line, column) {
+            let _ = write!(out, ":{l}:{c}");
+        }
+    };
+    let _ = match s {
+        Source::ChartDefault { chart, file, line, column } => {
+            at(out, file, line, column);
+            write!(out, " (chart {chart} default)")
+        }
+        Source::ParentValues { chart, file, line, column } => {
+            at(out, file, line, column);
+            write!(out, " (parent chart {chart})")
+        }
+        Source::ValuesFile { file, line, column } => {
+            out.push_str("-f ");
+            at(out, file, line, column);
+            Ok(())
+        }
+        Source::SetFlag { flag, index, expr } => write!(out, "{flag}[{index}] {expr}"),
+        Source::ImportValues { chart, from } => write!(out, "import-values from {chart} ({from})"),
+        Source::Global { from_chart } => write!(out, "global from {from_chart}"),
+        Source::ReleaseConfig { revision } => write!(out, "release config (revision {revision})"),
+        Source::StoredChart { chart, revision } => write!(out, "values of the chart stored in revision {revision} (chart {chart} default)"),
+        Source::Helm { why } => write!(out, "helm ({why})"),
+    };
 }
 
 pub(super) fn short(v: &Value) -> String {
@@ -153,13 +327,27 @@ pub(super) fn text(entries: &[&Entry], history: bool, ctx: &Ctx) -> String {
     let values: Vec<Option<String>> = entries.iter().map(|e| e.value.as_ref().map(short)).collect();
     let width = paths.iter().map(|p| p.chars().count()).max().unwrap_or(0).min(48);
     let vwidth = values.iter().flatten().map(|v| v.chars().count()).max().unwrap_or(0).min(40);
-    let mut out = String::new();
+    // Lines are appended to one buffer; only styled pieces (colors on) are formatted apart.
+    let mut out = String::with_capacity(entries.len() * 120);
+    let pad = |out: &mut String, s: &str, w: usize| out.extend(std::iter::repeat_n(' ', w.saturating_sub(s.chars().count())));
+    let mut scratch = String::new();
+    let mut dim_source = |out: &mut String, prefix: &str, s: &Source| {
+        scratch.clear();
+        scratch.push_str(prefix);
+        describe_into(&mut scratch, s);
+        theme.push(out, Theme::DIM, &scratch);
+    };
     for (i, e) in entries.iter().enumerate() {
         let path = &paths[i];
-        let pad = |s: &str, w: usize| " ".repeat(w.saturating_sub(s.chars().count()));
+        theme.push(&mut out, Theme::HEADING, path);
+        pad(&mut out, path, width);
+        out.push_str("  ");
         match (&values[i], &e.source) {
             (Some(val), Some(src)) => {
-                out.push_str(&format!("{}{}  {}{}  {}\n", theme.heading(path), pad(path, width), val, pad(val, vwidth), theme.dim(&describe(src))));
+                out.push_str(val);
+                pad(&mut out, val, vwidth);
+                out.push_str("  ");
+                dim_source(&mut out, "", src);
             }
             _ => {
                 let why = e.overridden.last().map_or("gone", |l| match l.event {
@@ -167,9 +355,10 @@ pub(super) fn text(entries: &[&Entry], history: bool, ctx: &Ctx) -> String {
                     EventKind::SkippedTypeMismatch => "skipped (type mismatch)",
                     EventKind::Overridden => "replaced",
                 });
-                out.push_str(&format!("{}{}  {}\n", theme.heading(path), pad(path, width), theme.warn(&format!("<{why}>"))));
+                theme.push(&mut out, Theme::WARN, &format!("<{why}>"));
             }
         }
+        out.push('\n');
         if history {
             for l in e.overridden.iter().rev() {
                 let what = match l.event {
@@ -177,13 +366,51 @@ pub(super) fn text(entries: &[&Entry], history: bool, ctx: &Ctx) -> String {
                     EventKind::DeletedByNull => "deleted",
                     EventKind::SkippedTypeMismatch => "skipped",
                 };
-                let by = match (l.event, &l.by) {
-                    (EventKind::DeletedByNull, Some(b)) => format!(" by the null at {}", describe(b)),
-                    _ => String::new(),
-                };
-                out.push_str(&format!("    {} {} from {}{}\n", theme.dim(what), short(&l.value), theme.dim(&describe(&l.source)), theme.dim(&by)));
+                out.push_str("    ");
+                theme.push(&mut out, Theme::DIM, what);
+                out.push(' ');
+                out.push_str(&short(&l.value));
+                out.push_str(" from ");
+                dim_source(&mut out, "", &l.source);
+                match (l.event, &l.by) {
+                    (EventKind::DeletedByNull, Some(b)) => dim_source(&mut out, " by the null at ", b),
+                    _ => theme.push(&mut out, Theme::DIM, ""),
+                }
+                out.push('\n');
             }
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::values::tree::{Origin, Recorder, map_from_json};
+    use serde_json::json;
+
+    #[test]
+    fn streamed_json_is_the_contract_document_byte_for_byte() {
+        let chart = Origin::new(Source::ChartDefault { chart: "c".into(), file: "values.yaml".into(), line: Some(1), column: None });
+        let chart = crate::values::coalesce::ChartValues {
+            name: "c".into(),
+            loaded_at: vec![],
+            values: map_from_json(
+                json!({"b": {"z": 1.5, "a": [1e21, -0.0, {"q": null}], "e": {}, "l": []}, "gone": 1, "a\"\u{1}é": "x\ny"}).as_object().unwrap(),
+                true,
+                &chart,
+            ),
+            dependencies: vec![],
+        };
+        let set = Origin::new(Source::SetFlag { flag: "--set".into(), index: 2, expr: "b.z=3".into() });
+        let user = map_from_json(json!({"b": {"z": 3, "n": 12345678901234567890u64}, "gone": null}).as_object().unwrap(), false, &set);
+        let mut rec = Recorder::default();
+        let values = crate::values::coalesce::coalesce_values(&chart, user, &mut rec).unwrap();
+        let entries = crate::values::explain::entries(&values, &rec);
+        let shown: Vec<&Entry> = entries.iter().collect();
+        let warnings = vec!["w \"1\"".to_string()];
+        let expected = super::super::output::to_json_go(&contract_json(&values, shown.iter().copied(), &warnings));
+        assert_eq!(contract_json_go(&values, &shown, &warnings), expected);
+        assert_eq!(contract_json_go(&VMap::default(), &[], &[]), "{\n  \"values\": {},\n  \"entries\": [],\n  \"warnings\": []\n}\n");
+    }
 }

@@ -43,23 +43,36 @@ pub struct Theme {
 }
 
 impl Theme {
+    pub const WARN: Style = AnsiColor::Yellow.on_default().bold();
+    pub const DIM: Style = Style::new().dimmed();
+    pub const HEADING: Style = Style::new().bold();
+
     pub fn paint(&self, style: Style, text: &str) -> String {
         if self.enabled { format!("{}{text}{}", style.render(), style.render_reset()) } else { text.to_string() }
+    }
+    /// [`Theme::paint`] appended to `out` (for output of thousands of lines).
+    pub fn push(&self, out: &mut String, style: Style, text: &str) {
+        if self.enabled {
+            use std::fmt::Write as _;
+            let _ = write!(out, "{}{text}{}", style.render(), style.render_reset());
+        } else {
+            out.push_str(text);
+        }
     }
     pub fn bad(&self, text: &str) -> String {
         self.paint(AnsiColor::Red.on_default().bold(), text)
     }
     pub fn warn(&self, text: &str) -> String {
-        self.paint(AnsiColor::Yellow.on_default().bold(), text)
+        self.paint(Self::WARN, text)
     }
     pub fn good(&self, text: &str) -> String {
         self.paint(AnsiColor::Green.on_default(), text)
     }
     pub fn dim(&self, text: &str) -> String {
-        self.paint(Style::new().dimmed(), text)
+        self.paint(Self::DIM, text)
     }
     pub fn heading(&self, text: &str) -> String {
-        self.paint(Style::new().bold(), text)
+        self.paint(Self::HEADING, text)
     }
 }
 
@@ -85,6 +98,87 @@ pub fn to_json_go(value: &serde_json::Value) -> String {
     out.push(b'\n');
     // Only valid UTF-8 was written (serde_json escapes strings; numbers are ASCII).
     String::from_utf8(out).unwrap_or_default()
+}
+
+/// Pretty Go-style JSON written piece by piece: the same bytes as
+/// [`to_json_go`] of the equivalent [`serde_json::Value`], without building
+/// that value first (an `explain` document has tens of thousands of nodes).
+#[derive(Debug, Default)]
+pub struct GoJsonWriter {
+    out: Vec<u8>,
+    /// Per open container: whether it has an item yet (an empty one prints `{}`/`[]`).
+    open: Vec<bool>,
+}
+
+impl GoJsonWriter {
+    pub fn with_capacity(n: usize) -> Self {
+        GoJsonWriter { out: Vec::with_capacity(n), open: Vec::new() }
+    }
+
+    /// Opens an object (`b'{'`) or array (`b'['`).
+    pub fn begin(&mut self, open: u8) {
+        self.out.push(open);
+        self.open.push(false);
+    }
+
+    /// Closes the innermost container with `b'}'` or `b']'`.
+    pub fn end(&mut self, close: u8) {
+        if self.open.pop() == Some(true) {
+            self.out.push(b'\n');
+            indent(&mut self.out, self.open.len());
+        }
+        self.out.push(close);
+    }
+
+    /// Starts the next array element.
+    pub fn elem(&mut self) {
+        if let Some(has_items) = self.open.last_mut() {
+            self.out.extend_from_slice(if *has_items { b",\n" } else { b"\n" });
+            *has_items = true;
+        }
+        indent(&mut self.out, self.open.len());
+    }
+
+    /// Starts the next object member: its key and `: `.
+    pub fn key(&mut self, k: &str) {
+        self.elem();
+        self.str(k);
+        self.out.extend_from_slice(b": ");
+    }
+
+    pub fn str(&mut self, s: &str) {
+        let _ = serde_json::to_writer(&mut self.out, s);
+    }
+
+    /// `true`, `false`, `null` or another token written as is.
+    pub fn raw(&mut self, token: &str) {
+        self.out.extend_from_slice(token.as_bytes());
+    }
+
+    pub fn int(&mut self, i: i64) {
+        let _ = serde_json::to_writer(&mut self.out, &i);
+    }
+
+    /// A float64 as Go prints it; `null` for what JSON cannot hold (as a
+    /// [`serde_json::Number`] refuses it).
+    pub fn float(&mut self, f: f64) {
+        match crate::patch::gojson::format_go_float64(f) {
+            Some(text) => self.out.extend_from_slice(text.as_bytes()),
+            None => self.out.extend_from_slice(b"null"),
+        }
+    }
+
+    /// A whole value at the current depth.
+    pub fn value(&mut self, v: &serde_json::Value) {
+        write_json_go(&mut self.out, v, self.open.len());
+    }
+
+    /// The document with its final newline.
+    pub fn finish(mut self) -> String {
+        self.out.push(b'\n');
+        // Only valid UTF-8 was written (serde_json escapes strings; numbers are ASCII).
+        String::from_utf8(self.out).unwrap_or_default()
+    }
 }
 
 fn indent(out: &mut Vec<u8>, n: usize) {

@@ -376,7 +376,7 @@ fn compare_text(h: &Head, outcomes: &[ModeOutcome], advice: &str, keys: &[Path],
             }
         }
     }
-    paths.sort_by(crate::values::explain::path_order);
+    paths.sort_by(|a, b| crate::values::explain::path_order(&a.0, &b.0));
     let value_in = |o: &ModeOutcome, p: &Path| -> Option<Value> {
         o.entries.iter().find(|e| &e.path == p).and_then(|e| e.value.clone())
     };

@@ -7,9 +7,9 @@ use crate::chart::{self, Chart};
 use crate::values::coalesce::{ChartValues, CoalesceError, coalesce_values, go_v};
 use crate::values::dependencies::{ChartSpec, ImportValue, Requirement, is_compatible_range, process_dependencies};
 use crate::values::explain::{Entry, entries};
-use crate::values::path::{Path, Seg};
+use crate::values::path::Path;
 use crate::values::tree::{Recorder, Source, VMap, map_to_json};
-use crate::values::user::{UserValuesError, ValueFlags, file_tree, user_values};
+use crate::values::user::{UserValuesError, ValueFlags, user_values};
 use crate::values::yaml::{self, YamlError};
 
 #[derive(Debug)]
@@ -62,16 +62,16 @@ pub fn explain_chart(
     chart.check_dependencies().map_err(ExplainError::MissingDependencies)?;
     let spec = chart_spec(chart, Vec::new())?;
     let user = user_values(flags, read_file, &mut rec)?;
-    explain_spec(chart, &spec, user, rec, options)
+    explain_spec(chart, spec, user, rec, options)
 }
 
 /// The second half of [`explain_chart`], for callers that prepare the user
 /// values or the chart's values themselves (`upgrade-preview`'s value modes
 /// replace the parent's values.yaml): dependency processing, coalescing,
 /// schema validation of `chart`, attribution.
-pub fn explain_spec(chart: &Chart, spec: &ChartSpec, user: VMap, mut rec: Recorder, options: Options) -> Result<Explanation, ExplainError> {
+pub fn explain_spec(chart: &Chart, spec: ChartSpec, user: VMap, mut rec: Recorder, options: Options) -> Result<Explanation, ExplainError> {
     // Only charts with unlisted sibling subcharts need the second order.
-    let rerun = reversed_order(spec).map(|r| (r, user.clone()));
+    let rerun = reversed_order(&spec).map(|r| (r, user.clone()));
     // Dependency processing sees the user values; its own merges are not history.
     let processed = process_dependencies(spec, &user, &mut rec)?;
     let values = coalesce_values(&processed, user, &mut rec)?;
@@ -79,8 +79,8 @@ pub fn explain_spec(chart: &Chart, spec: &ChartSpec, user: VMap, mut rec: Record
         let as_helm_sees_it = processed_chart(chart, &processed);
         chart::validate_values(&as_helm_sees_it, &serde_json::Value::Object(map_to_json(&values)))?;
     }
-    let other_order = match &rerun {
-        Some((reversed, user)) => order_dependence(reversed, user, &values)?,
+    let other_order = match rerun {
+        Some((reversed, user)) => order_dependence(reversed, &user, &values)?,
         None => None,
     };
     if let Some((_, differing)) = &other_order {
@@ -100,7 +100,7 @@ pub fn explain_spec(chart: &Chart, spec: &ChartSpec, user: VMap, mut rec: Record
 /// We compute the loaded (sorted) order and its reverse, and report the keys
 /// that differ. With three or more such siblings other orders exist too; the
 /// two computed are a check, not an enumeration.
-fn order_dependence(reversed: &ChartSpec, user: &VMap, values: &VMap) -> Result<Option<(VMap, Vec<String>)>, ExplainError> {
+fn order_dependence(reversed: ChartSpec, user: &VMap, values: &VMap) -> Result<Option<(VMap, Vec<String>)>, ExplainError> {
     let mut scratch = Recorder::default();
     let processed = process_dependencies(reversed, user, &mut scratch)?;
     let other = coalesce_values(&processed, user.clone(), &mut scratch)?;
@@ -109,27 +109,38 @@ fn order_dependence(reversed: &ChartSpec, user: &VMap, values: &VMap) -> Result<
     Ok((!differing.is_empty()).then_some((other, differing)))
 }
 
-/// The chart with its unlisted subcharts reversed, when that changes anything.
+/// The chart with its unlisted subcharts reversed, when that changes anything
+/// (checked first: most charts list every subchart, and copying is not free).
 fn reversed_order(spec: &ChartSpec) -> Option<ChartSpec> {
-    let mut reversed = spec.clone();
-    reverse_unlisted(&mut reversed).then_some(reversed)
+    has_unlisted_siblings(spec).then(|| {
+        let mut reversed = spec.clone();
+        reverse_unlisted(&mut reversed);
+        reversed
+    })
 }
 
-/// Reverses, at every level, the subcharts no requirement claims; true when
-/// some level has two or more of them.
-fn reverse_unlisted(c: &mut ChartSpec) -> bool {
+/// The indexes of the subcharts no requirement claims.
+fn unlisted(c: &ChartSpec) -> Vec<usize> {
     let claimed = |ch: &ChartSpec, reqs: &Option<Vec<Requirement>>| {
         reqs.as_ref().is_some_and(|rs| rs.iter().any(|r| r.name == ch.name && is_compatible_range(&r.version, &ch.version)))
     };
-    let slots: Vec<usize> = (0..c.subcharts.len()).filter(|&i| !claimed(&c.subcharts[i], &c.requirements)).collect();
-    let mut any = slots.len() >= 2;
+    (0..c.subcharts.len()).filter(|&i| !claimed(&c.subcharts[i], &c.requirements)).collect()
+}
+
+/// Whether some level has two or more unlisted subcharts.
+fn has_unlisted_siblings(c: &ChartSpec) -> bool {
+    unlisted(c).len() >= 2 || c.subcharts.iter().any(has_unlisted_siblings)
+}
+
+/// Reverses, at every level, the subcharts no requirement claims.
+fn reverse_unlisted(c: &mut ChartSpec) {
+    let slots = unlisted(c);
     for k in 0..slots.len() / 2 {
         c.subcharts.swap(slots[k], slots[slots.len() - 1 - k]);
     }
     for sub in c.subcharts.iter_mut() {
-        any |= reverse_unlisted(sub);
+        reverse_unlisted(sub);
     }
-    any
 }
 
 /// The keys whose values differ, printed `path = other (not ours)`.
@@ -153,27 +164,24 @@ fn diff_leaves(ours: &VMap, other: &VMap, at: &Path, out: &mut Vec<String>) {
 pub fn chart_spec(c: &Chart, loaded_at: Vec<usize>) -> Result<ChartSpec, ExplainError> {
     let values = match &c.values_text {
         Some(text) => {
-            let loaded = yaml::load_values(text, &c.values_file)
-                .map_err(|source| ExplainError::ChartValues { chart: c.path.clone(), source })?;
-            let subchart_names: Vec<String> = c
+            let subchart_names: Vec<&str> = c
                 .dependencies
                 .iter()
-                .map(|d| d.metadata.name.clone())
-                .chain(c.metadata.dependencies.iter().filter_map(|d| d.alias.clone()))
+                .map(|d| d.metadata.name.as_str())
+                .chain(c.metadata.dependencies.iter().filter_map(|d| d.alias.as_deref()))
                 .collect();
-            let chart_name = c.metadata.name.clone();
-            let file = c.values_file.clone();
-            file_tree(&loaded, &|p: &Path, pos| {
-                let (line, column) = (pos.map(|x| x.0), pos.map(|x| x.1));
-                match p.0.first() {
-                    Some(Seg::Key(k)) if subchart_names.contains(k) => {
-                        Source::ParentValues { chart: chart_name.clone(), file: file.clone(), line, column }
-                    }
-                    _ => Source::ChartDefault { chart: chart_name.clone(), file: file.clone(), line, column },
+            let (chart_name, file) = (&c.metadata.name, &c.values_file);
+            yaml::load_tree(text, &c.values_file, &|top_key, pos| {
+                let (line, column) = (Some(pos.line), Some(pos.column));
+                if subchart_names.contains(&top_key) {
+                    Source::ParentValues { chart: chart_name.clone(), file: file.clone(), line, column }
+                } else {
+                    Source::ChartDefault { chart: chart_name.clone(), file: file.clone(), line, column }
                 }
             })
+            .map_err(|source| ExplainError::ChartValues { chart: c.path.clone(), source })?
         }
-        None => VMap::new(),
+        None => VMap::default(),
     };
     let requirements = c.metadata.declared_dependencies().map(|deps| {
         deps.iter()

@@ -261,7 +261,7 @@ pub fn preview_mode(up: &Upgrade, mode: Mode) -> Result<ModeOutcome, UpgradeErro
         // `chart.Values = oldVals`: the new parent's values.yaml is discarded.
         spec.values = old.clone();
     }
-    let explanation = explain_spec(up.chart, &spec, user, rec, up.options)?;
+    let explanation = explain_spec(up.chart, spec, user, rec, up.options)?;
     let ctx = CauseContext {
         mode,
         reused_config,
@@ -272,7 +272,7 @@ pub fn preview_mode(up: &Upgrade, mode: Mode) -> Result<ModeOutcome, UpgradeErro
     let mut changes = changes(&before, &explanation.values, &explanation.entries, &ctx);
     if let Some(user) = compare_with_new_defaults {
         let options = Options { skip_schema_validation: true };
-        let with_new = explain_spec(up.chart, &up.spec, user, Recorder::default(), options)?;
+        let with_new = explain_spec(up.chart, up.spec.clone(), user, Recorder::default(), options)?;
         for ignored in ignored_defaults(&before, &explanation.values, &with_new.values, &ctx) {
             // One row per key: "not applied" says more than "kept", less than the rest.
             match changes.iter().position(|c| c.path == ignored.path) {
@@ -281,7 +281,7 @@ pub fn preview_mode(up: &Upgrade, mode: Mode) -> Result<ModeOutcome, UpgradeErro
                 None => changes.push(ignored),
             }
         }
-        changes.sort_by(|a, b| path_order(&a.path, &b.path));
+        changes.sort_by(|a, b| path_order(&a.path.0, &b.path.0));
     }
     let dropped_config_values = changes.iter().filter(|c| c.kind == ChangeKind::Dropped).count();
     let ignored_new_defaults = changes.iter().filter(|c| c.kind == ChangeKind::IgnoredNewDefault).count();
@@ -496,7 +496,7 @@ fn changes(before: &VMap, after: &VMap, entries: &[Entry], ctx: &CauseContext) -
             out.push(Change { path: path.clone(), before: get(before, path).map(V::to_json), after: Some(node.to_json()), kind, cause });
         }
     }
-    out.sort_by(|x, y| path_order(&x.path, &y.path));
+    out.sort_by(|x, y| path_order(&x.path.0, &y.path.0));
     out
 }
 
@@ -557,7 +557,7 @@ fn cause_absent(ctx: &CauseContext, path: &Path, before: &V, entries: &[Entry]) 
         .iter()
         .find(|e| &e.path == path && e.value.is_none())
         .and_then(|e| e.overridden.iter().rev().find(|l| l.event == EventKind::DeletedByNull))
-        .and_then(|l| l.by.as_ref().map(describe));
+        .and_then(|l| l.by.as_ref().map(|b| describe(b)));
     if let Some(by) = deleted_by {
         return (ChangeKind::Deleted, format!("deleted by the null from {by}"));
     }
@@ -641,7 +641,7 @@ fn quirk_warnings(user: &VMap, stored: &Stored, values: &VMap, mode: Mode, rewri
             .keys()
             .filter(|p| get(&stored.config, p).is_some_and(|v| !v.is_null()) && get(values, p).is_some())
             .collect();
-        still.sort_by(|a, b| path_order(a, b));
+        still.sort_by(|a, b| path_order(&a.0, &b.0));
         if !still.is_empty() {
             out.push(format!(
                 "--reuse-values with a null keeps the old value for this upgrade: {} (the null only removes it from the stored config, so the next upgrade removes it; {NULL_QUIRK_MARK})",
@@ -654,7 +654,7 @@ fn quirk_warnings(user: &VMap, stored: &Stored, values: &VMap, mode: Mode, rewri
         leaves(rewritten, &Path::root(), &mut marked);
         let mut written: Vec<Path> =
             marked.into_iter().filter(|(p, v)| v.is_null() && !get(&stored.config, p).is_some_and(V::is_null)).map(|(p, _)| p).collect();
-        written.sort_by(path_order);
+        written.sort_by(|a, b| path_order(&a.0, &b.0));
         out.push(format!(
             "Helm will also write null for {} into the stored config of revision {} when it marks that revision superseded (CoalesceTables modifies the old config it merges)",
             written.iter().map(|p| p.to_string()).collect::<Vec<_>>().join(", "),
@@ -680,10 +680,10 @@ mod tests {
     fn int64_values_are_given_back_to_helm_as_set_expressions() {
         let o = Rc::new(Source::Helm { why: "t".into() });
         let v = |k: Kind| V::new(k, o.clone());
-        let mut inner = VMap::new();
+        let mut inner = VMap::default();
         inner.insert("a.b".into(), v(Kind::Int(5)));
         inner.insert("f".into(), v(Kind::Float(1.0)));
-        let mut map = VMap::new();
+        let mut map = VMap::default();
         map.insert("x".into(), v(Kind::Map(inner)));
         map.insert("l".into(), v(Kind::List(vec![v(Kind::Str("s".into())), v(Kind::Int(-2))])));
         let mut out = Vec::new();

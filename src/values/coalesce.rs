@@ -22,6 +22,27 @@ pub struct ChartValues {
     pub dependencies: Vec<ChartValues>,
 }
 
+/// What coalescing reads of a chart: its name, its defaults, its subcharts.
+/// Dependency processing coalesces its own chart tree through this, without
+/// copying it into [`ChartValues`] first.
+pub trait ChartTree: Sized {
+    fn name(&self) -> &str;
+    fn values(&self) -> &VMap;
+    fn subcharts(&self) -> &[Self];
+}
+
+impl ChartTree for ChartValues {
+    fn name(&self) -> &str {
+        &self.name
+    }
+    fn values(&self) -> &VMap {
+        &self.values
+    }
+    fn subcharts(&self) -> &[Self] {
+        &self.dependencies
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum CoalesceError {
     /// helm: coalesceDeps, `type mismatch on %s: %t` (Go's %t of a non-bool).
@@ -32,16 +53,16 @@ pub enum CoalesceError {
 }
 
 /// `CoalesceValues(chart, user)`: what templates see as `.Values`.
-pub fn coalesce_values(chart: &ChartValues, user: VMap, rec: &mut Recorder) -> Result<VMap, CoalesceError> {
+pub fn coalesce_values(chart: &impl ChartTree, user: VMap, rec: &mut Recorder) -> Result<VMap, CoalesceError> {
     run(chart, user, false, rec)
 }
 
 /// `MergeValues(chart, user)`: like coalescing but nulls are kept.
-pub fn merge_values(chart: &ChartValues, user: VMap, rec: &mut Recorder) -> Result<VMap, CoalesceError> {
+pub fn merge_values(chart: &impl ChartTree, user: VMap, rec: &mut Recorder) -> Result<VMap, CoalesceError> {
     run(chart, user, true, rec)
 }
 
-fn run(chart: &ChartValues, user: VMap, merge: bool, rec: &mut Recorder) -> Result<VMap, CoalesceError> {
+fn run(chart: &impl ChartTree, user: VMap, merge: bool, rec: &mut Recorder) -> Result<VMap, CoalesceError> {
     let mut dest = user;
     let mut shared = Vec::new();
     coalesce(chart, &mut dest, "", &Path::root(), merge, rec, &mut shared)?;
@@ -74,25 +95,25 @@ fn concat(a: &str, b: &str) -> String {
 
 type Shared = Vec<(Path, Path)>;
 
-fn coalesce(ch: &ChartValues, dest: &mut VMap, prefix: &str, path: &Path, merge: bool, rec: &mut Recorder, shared: &mut Shared) -> Result<(), CoalesceError> {
+fn coalesce<C: ChartTree>(ch: &C, dest: &mut VMap, prefix: &str, path: &Path, merge: bool, rec: &mut Recorder, shared: &mut Shared) -> Result<(), CoalesceError> {
     coalesce_chart_values(ch, dest, prefix, path, merge, rec);
     coalesce_deps(ch, dest, prefix, path, merge, rec, shared)
 }
 
-fn coalesce_deps(ch: &ChartValues, dest: &mut VMap, prefix: &str, path: &Path, merge: bool, rec: &mut Recorder, shared: &mut Shared) -> Result<(), CoalesceError> {
-    for sub in &ch.dependencies {
-        let (mut dv, origin) = match dest.shift_remove(&sub.name) {
-            None => (VMap::new(), Origin::new(Source::Helm { why: format!("section for subchart {}", sub.name) })),
+fn coalesce_deps<C: ChartTree>(ch: &C, dest: &mut VMap, prefix: &str, path: &Path, merge: bool, rec: &mut Recorder, shared: &mut Shared) -> Result<(), CoalesceError> {
+    for sub in ch.subcharts() {
+        let (mut dv, origin) = match dest.shift_remove(sub.name()) {
+            None => (VMap::default(), Origin::new(Source::Helm { why: format!("section for subchart {}", sub.name()) })),
             Some(V { kind: Kind::Map(m), origin }) => (m, origin),
-            Some(v) => return Err(type_mismatch(&sub.name, &v)),
+            Some(v) => return Err(type_mismatch(sub.name(), &v)),
         };
-        let sub_prefix = concat(prefix, &ch.name);
-        let pairs = coalesce_globals(&mut dv, dest, &sub_prefix, &ch.name, path, rec);
-        let sub_path = path.key(&sub.name);
+        let sub_prefix = concat(prefix, ch.name());
+        let pairs = coalesce_globals(&mut dv, dest, &sub_prefix, ch.name(), path, rec);
+        let sub_path = path.key(sub.name());
         shared.extend(pairs.iter().map(|(k, c)| (path.key("global").key(k).key(c), sub_path.key("global").key(k).key(c))));
         coalesce(sub, &mut dv, &sub_prefix, &sub_path, merge, rec, shared)?;
         write_back_shared_globals(&pairs, &dv, dest);
-        dest.insert(sub.name.clone(), V::new(Kind::Map(dv), origin));
+        dest.insert(sub.name().to_string(), V::new(Kind::Map(dv), origin));
     }
     Ok(())
 }
@@ -132,7 +153,7 @@ fn write_back_shared_globals(shared: &[(String, String)], sub: &VMap, parent: &m
 fn coalesce_globals(dest: &mut VMap, parent: &VMap, prefix: &str, parent_name: &str, path: &Path, rec: &mut Recorder) -> Vec<(String, String)> {
     let mut shared = Vec::new();
     let mut dg = match dest.shift_remove("global") {
-        None => V::new(Kind::Map(VMap::new()), Origin::new(Source::Global { from_chart: parent_name.to_string() })),
+        None => V::new(Kind::Map(VMap::default()), Origin::new(Source::Global { from_chart: parent_name.to_string() })),
         Some(v) if v.is_map() => v,
         Some(v) => {
             rec.warn("warning: skipping globals because destination global is not a table.".into());
@@ -186,38 +207,39 @@ fn coalesce_globals(dest: &mut VMap, parent: &VMap, prefix: &str, parent_name: &
 }
 
 /// `coalesceValues`: this chart's defaults under the values in `v`.
-fn coalesce_chart_values(ch: &ChartValues, v: &mut VMap, prefix: &str, path: &Path, merge: bool, rec: &mut Recorder) {
-    let sub_prefix = concat(prefix, &ch.name);
-    for (key, cv) in &ch.values {
-        let here = path.key(key);
+fn coalesce_chart_values(ch: &impl ChartTree, v: &mut VMap, prefix: &str, path: &Path, merge: bool, rec: &mut Recorder) {
+    let sub_prefix = concat(prefix, ch.name());
+    for (key, cv) in ch.values() {
+        // Paths and names are made only where a loss or warning needs them.
+        let here = || path.key(key);
         match v.get_mut(key) {
             Some(uv) if uv.is_null() && !merge => {
                 // A user null deletes the key, whatever the chart had.
                 let by = uv.origin.clone();
-                rec.lost(here, cv.clone(), EventKind::DeletedByNull, Some(by.clone()));
+                rec.lost(here(), cv.clone(), EventKind::DeletedByNull, Some(by.clone()));
                 v.shift_remove(key);
             }
             Some(uv) if uv.is_map() => match &cv.kind {
                 Kind::Map(src) => {
-                    let child_merge = merge || ch.dependencies.iter().any(|d| d.name == *key);
+                    let child_merge = merge || ch.subcharts().iter().any(|d| d.name() == key);
                     let mut src = src.clone();
                     if !child_merge {
                         clean_nils(&mut src);
                     }
                     if let Some(dst) = uv.as_map_mut() {
-                        coalesce_tables(dst, src, &concat(&sub_prefix, key), &here, child_merge, rec);
+                        coalesce_tables(dst, src, &concat(&sub_prefix, key), &here(), child_merge, rec);
                     }
                 }
                 Kind::Null => {}
                 _ => {
                     rec.warn(format!("warning: skipped value for {sub_prefix}.{key}: Not a table."));
-                    rec.lost(here, cv.clone(), EventKind::SkippedTypeMismatch, Some(uv.origin.clone()));
+                    rec.lost(here(), cv.clone(), EventKind::SkippedTypeMismatch, Some(uv.origin.clone()));
                 }
             },
             Some(uv) => {
                 // A user scalar or list replaces the chart value silently, even a map.
                 let by = uv.origin.clone();
-                rec.lost(here, cv.clone(), EventKind::Overridden, Some(by));
+                rec.lost(here(), cv.clone(), EventKind::Overridden, Some(by));
             }
             None => {
                 let mut cv = cv.clone();
@@ -250,8 +272,9 @@ pub fn coalesce_tables(dst: &mut VMap, mut src: VMap, prefix: &str, path: &Path,
         }
     }
     for (key, sv) in src {
-        let full = concat(prefix, &key);
-        let here = path.key(&key);
+        // Paths and names are made only where a loss or warning needs them.
+        let full = || concat(prefix, &key);
+        let here = || path.key(&key);
         match dst.get_mut(&key) {
             Some(dv) if dv.is_null() && !merge && src_non_nil.contains(&key) => {
                 dst.shift_remove(&key);
@@ -260,22 +283,24 @@ pub fn coalesce_tables(dst: &mut VMap, mut src: VMap, prefix: &str, path: &Path,
                 dst.insert(key, sv);
             }
             Some(dv) => match (&mut dv.kind, &sv.kind) {
-                (Kind::Map(dm), Kind::Map(sm)) => {
-                    let sm = sm.clone();
-                    coalesce_tables(dm, sm, &full, &here, merge, rec);
+                (Kind::Map(dm), Kind::Map(_)) => {
+                    // `src` is ours: its table moves down instead of being copied.
+                    if let Kind::Map(sm) = sv.kind {
+                        coalesce_tables(dm, sm, &full(), &here(), merge, rec);
+                    }
                 }
                 (_, Kind::Map(_)) => {
-                    rec.warn(format!("warning: cannot overwrite table with non table for {full} ({})", go_v(&sv)));
-                    rec.lost(here, sv, EventKind::SkippedTypeMismatch, Some(dv.origin.clone()));
+                    rec.warn(format!("warning: cannot overwrite table with non table for {} ({})", full(), go_v(&sv)));
+                    rec.lost(here(), sv, EventKind::SkippedTypeMismatch, Some(dv.origin.clone()));
                 }
                 (Kind::Map(_), _) if !sv.is_null() => {
-                    rec.warn(format!("warning: destination for {full} is a table. Ignoring non-table value ({})", go_v(&sv)));
-                    rec.lost(here, sv, EventKind::SkippedTypeMismatch, Some(dv.origin.clone()));
+                    rec.warn(format!("warning: destination for {} is a table. Ignoring non-table value ({})", full(), go_v(&sv)));
+                    rec.lost(here(), sv, EventKind::SkippedTypeMismatch, Some(dv.origin.clone()));
                 }
                 (Kind::Null, _) => {}
                 _ => {
                     if !sv.is_null() {
-                        rec.lost(here, sv, EventKind::Overridden, Some(dv.origin.clone()));
+                        rec.lost(here(), sv, EventKind::Overridden, Some(dv.origin.clone()));
                     }
                 }
             },
@@ -393,7 +418,7 @@ mod tests {
         let sub = chart("sub", json!({"port": 80, "global": {"region": "sub-default", "tier": "sub"}}), vec![]);
         let parent = chart("parent", json!({"global": {"region": "eu"}, "sub": {"port": 81}}), vec![sub]);
         let mut rec = Recorder::default();
-        let out = coalesce_values(&parent, VMap::new(), &mut rec).unwrap();
+        let out = coalesce_values(&parent, VMap::default(), &mut rec).unwrap();
         let v = crate::values::sorted(&Value::Object(map_to_json(&out)));
         assert_eq!(v, json!({"global": {"region": "eu"}, "sub": {"global": {"region": "eu", "tier": "sub"}, "port": 81.0}}));
         // The subchart's default port lost to the parent's section, and that is recorded.

@@ -2,7 +2,7 @@
 //! conditions, and import-values, on the provenance tree.
 //! helm: pkg/chart/v2/util/dependencies.go ProcessDependencies
 
-use super::coalesce::{ChartValues, CoalesceError, coalesce_tables, coalesce_values, merge_values};
+use super::coalesce::{ChartTree, ChartValues, CoalesceError, coalesce_tables, coalesce_values, merge_values};
 use super::path::Path;
 use super::tree::{Kind, Origin, Recorder, Source, V, VMap};
 
@@ -39,20 +39,31 @@ pub enum ImportValue {
     Map { child: String, parent: String },
 }
 
-/// `ProcessDependencies(chart, user)` then the chart coalescing sees.
-pub fn process_dependencies(chart: &ChartSpec, user: &VMap, rec: &mut Recorder) -> Result<ChartValues, CoalesceError> {
-    let mut c = chart.clone();
-    process_enabled(&mut c, user, "", rec)?;
-    process_imports(&mut c, rec)?;
-    Ok(to_chart_values(&c))
+impl ChartTree for ChartSpec {
+    fn name(&self) -> &str {
+        &self.name
+    }
+    fn values(&self) -> &VMap {
+        &self.values
+    }
+    fn subcharts(&self) -> &[Self] {
+        &self.subcharts
+    }
 }
 
-fn to_chart_values(c: &ChartSpec) -> ChartValues {
+/// `ProcessDependencies(chart, user)` then the chart coalescing sees.
+pub fn process_dependencies(mut chart: ChartSpec, user: &VMap, rec: &mut Recorder) -> Result<ChartValues, CoalesceError> {
+    process_enabled(&mut chart, user, "", rec)?;
+    process_imports(&mut chart, rec)?;
+    Ok(to_chart_values(chart))
+}
+
+fn to_chart_values(c: ChartSpec) -> ChartValues {
     ChartValues {
-        name: c.name.clone(),
-        loaded_at: c.loaded_at.clone(),
-        values: c.values.clone(),
-        dependencies: c.subcharts.iter().map(to_chart_values).collect(),
+        name: c.name,
+        loaded_at: c.loaded_at,
+        values: c.values,
+        dependencies: c.subcharts.into_iter().map(to_chart_values).collect(),
     }
 }
 
@@ -80,28 +91,38 @@ fn to_semver_req(text: &str) -> Option<semver::VersionReq> {
     semver::VersionReq::parse(&parts.join(", ")).ok()
 }
 
-fn spec_values(c: &ChartSpec) -> ChartValues {
-    to_chart_values(c)
-}
-
 /// `processDependencyEnabled`: rebuilds the subchart list (aliases), then
 /// drops the subcharts that tags or conditions disable, recursively.
 fn process_enabled(c: &mut ChartSpec, v: &VMap, path: &str, rec: &mut Recorder) -> Result<(), CoalesceError> {
     let Some(mut reqs) = c.requirements.clone() else { return Ok(()) };
     let loaded = std::mem::take(&mut c.subcharts);
+    let takes = |r: &Requirement, ch: &ChartSpec| ch.name == r.name && is_compatible_range(&r.version, &ch.version);
+    // Each entry takes the first loaded chart it matches; charts are moved,
+    // and copied only for a chart that several entries take (two aliases).
+    let picks: Vec<Option<usize>> = reqs.iter().map(|r| loaded.iter().position(|ch| takes(r, ch))).collect();
+    let mut uses_left = vec![0usize; loaded.len()];
+    for &i in picks.iter().flatten() {
+        uses_left[i] += 1;
+    }
+    let claimed: Vec<bool> = loaded.iter().map(|ch| reqs.iter().any(|r| takes(r, ch))).collect();
+    let mut slots: Vec<Option<ChartSpec>> = loaded.into_iter().map(Some).collect();
     // Loaded charts no entry claims stay as they are.
-    let mut charts: Vec<ChartSpec> = loaded
-        .iter()
-        .filter(|ch| !reqs.iter().any(|r| r.name == ch.name && is_compatible_range(&r.version, &ch.version)))
-        .cloned()
-        .collect();
-    for r in reqs.iter_mut() {
-        if let Some(found) = loaded.iter().find(|ch| ch.name == r.name && is_compatible_range(&r.version, &ch.version)) {
-            let mut copy = found.clone();
-            if let Some(alias) = r.alias.as_ref().filter(|a| !a.is_empty()) {
-                copy.name = alias.clone();
+    let mut charts: Vec<ChartSpec> = Vec::with_capacity(slots.len());
+    for (slot, claimed) in slots.iter_mut().zip(&claimed) {
+        if !claimed {
+            charts.extend(slot.take());
+        }
+    }
+    for (r, pick) in reqs.iter_mut().zip(&picks) {
+        if let Some(i) = *pick {
+            uses_left[i] -= 1;
+            let found = if uses_left[i] == 0 { slots[i].take() } else { slots[i].clone() };
+            if let Some(mut copy) = found {
+                if let Some(alias) = r.alias.as_ref().filter(|a| !a.is_empty()) {
+                    copy.name = alias.clone();
+                }
+                charts.push(copy);
             }
-            charts.push(copy);
         }
         if let Some(alias) = r.alias.as_ref().filter(|a| !a.is_empty()) {
             r.name = alias.clone();
@@ -110,7 +131,7 @@ fn process_enabled(c: &mut ChartSpec, v: &VMap, path: &str, rec: &mut Recorder) 
     c.subcharts = charts;
     // Conditions and tags read the coalesced values (warnings count, events do not).
     let mut scratch = Recorder::default();
-    let cvals = coalesce_values(&spec_values(c), v.clone(), &mut scratch)?;
+    let cvals = coalesce_values(c, v.clone(), &mut scratch)?;
     rec.warnings.append(&mut scratch.warnings);
     let mut enabled = vec![true; reqs.len()];
     apply_tags(&reqs, &cvals, &mut enabled, rec);
@@ -184,7 +205,7 @@ fn path_to_map(dotted: &str, data: VMap, origin: &Origin) -> VMap {
     }
     let mut cur = data;
     for key in dotted.split('.').rev() {
-        let mut m = VMap::new();
+        let mut m = VMap::default();
         m.insert(key.to_string(), V::new(Kind::Map(cur), origin.clone()));
         cur = m;
     }
@@ -216,9 +237,9 @@ fn process_imports(c: &mut ChartSpec, rec: &mut Recorder) -> Result<(), Coalesce
     }
     let Some(reqs) = c.requirements.clone() else { return Ok(()) };
     let mut scratch = Recorder::default();
-    let cvals = merge_values(&spec_values(c), VMap::new(), &mut scratch)?;
+    let cvals = merge_values(c, VMap::default(), &mut scratch)?;
     rec.warnings.append(&mut scratch.warnings);
-    let mut b = VMap::new();
+    let mut b = VMap::default();
     for r in &reqs {
         for iv in &r.import_values {
             let (child, parent) = match iv {

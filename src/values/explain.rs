@@ -8,15 +8,15 @@ use std::collections::HashMap;
 use serde_json::{Value, json};
 
 use super::path::{Path, Seg};
-use super::tree::{Event, EventKind, Kind, Recorder, Source, V, VMap};
+use super::tree::{Event, EventKind, FastHash, Kind, Origin, Recorder, Source, V, VMap};
 
 #[derive(Debug, Clone)]
 pub struct Lost {
     pub value: Value,
     pub event: EventKind,
-    pub source: Source,
+    pub source: Origin,
     /// What removed or replaced it (the null's source for a deletion).
-    pub by: Option<Source>,
+    pub by: Option<Origin>,
 }
 
 #[derive(Debug, Clone)]
@@ -24,13 +24,13 @@ pub struct Entry {
     pub path: Path,
     /// `None` when the key is gone (deleted by a null, or never set because skipped).
     pub value: Option<Value>,
-    pub source: Option<Source>,
+    pub source: Option<Origin>,
     pub overridden: Vec<Lost>,
 }
 
 /// Orders paths as Helm prints keys: byte order of keys, list indexes by number.
-pub fn path_order(a: &Path, b: &Path) -> std::cmp::Ordering {
-    for (x, y) in a.0.iter().zip(&b.0) {
+pub fn path_order(a: &[Seg], b: &[Seg]) -> std::cmp::Ordering {
+    for (x, y) in a.iter().zip(b) {
         let o = match (x, y) {
             (Seg::Key(p), Seg::Key(q)) => p.as_bytes().cmp(q.as_bytes()),
             (Seg::Index(p), Seg::Index(q)) => p.cmp(q),
@@ -41,67 +41,73 @@ pub fn path_order(a: &Path, b: &Path) -> std::cmp::Ordering {
             return o;
         }
     }
-    a.0.len().cmp(&b.0.len())
+    a.len().cmp(&b.len())
 }
 
-fn leaves(v: &V, path: Path, out: &mut Vec<(Path, V)>) {
-    match &v.kind {
-        Kind::Map(m) if !m.is_empty() => {
-            for (k, child) in m {
-                leaves(child, path.key(k), out);
-            }
+/// One entry per leaf of `m`, in [`path_order`] (keys visited in byte order);
+/// `at` is the path of `m` (restored on return).
+fn leaves(m: &VMap, at: &mut Vec<Seg>, out: &mut Vec<Entry>) {
+    let mut keys: Vec<(&String, &V)> = m.iter().collect();
+    keys.sort_unstable_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+    for (k, v) in keys {
+        at.push(Seg::Key(k.clone()));
+        match &v.kind {
+            Kind::Map(sub) if !sub.is_empty() => leaves(sub, at, out),
+            _ => out.push(Entry { path: Path(at.clone()), value: Some(v.to_json()), source: Some(v.origin.clone()), overridden: Vec::new() }),
         }
-        _ => out.push((path, v.clone())),
+        at.pop();
     }
 }
 
 /// The entries for `values` (the final tree) given what the engines recorded.
 pub fn entries(values: &VMap, rec: &Recorder) -> Vec<Entry> {
-    let mut found = Vec::new();
-    for (k, v) in values {
-        leaves(v, Path::root().key(k), &mut found);
-    }
-    let mut out: Vec<Entry> = Vec::with_capacity(found.len());
-    let mut index: HashMap<Path, usize> = HashMap::with_capacity(found.len());
-    for (path, v) in found {
-        index.insert(path.clone(), out.len());
-        out.push(Entry { path, value: Some(v.to_json()), source: Some((*v.origin).clone()), overridden: Vec::new() });
-    }
+    let mut out: Vec<Entry> = Vec::new();
+    leaves(values, &mut Vec::new(), &mut out);
+    // The leaves come sorted and are found by binary search (paths are
+    // unique); entries that events add for keys without a leaf go to a map
+    // of their own.
+    debug_assert!(out.is_sorted_by(|a, b| path_order(&a.path.0, &b.path.0).is_lt()));
+    let leaf_count = out.len();
+    let mut added: HashMap<Path, usize, FastHash> = HashMap::default();
     for Event { path, value, event, by } in &rec.events {
         // A lost value belongs to the leaf at its path, or to the leaf above
         // it when a whole list or scalar replaced a deeper map.
-        let owner = (1..=path.0.len()).rev().find_map(|n| index.get(&Path(path.0[..n].to_vec())).copied());
+        let owner = (1..=path.0.len()).rev().find_map(|n| {
+            let prefix = &path.0[..n];
+            out[..leaf_count]
+                .binary_search_by(|e| path_order(&e.path.0, prefix))
+                .ok()
+                .or_else(|| added.get(prefix).copied())
+        });
         let at = match owner {
             Some(i) => i,
             // A deleted key that is a map again (a lower-priority source gave
             // keys below it later, as --reuse-values does): the loss belongs
             // to each leaf below, not to a "deleted" entry.
-            None if *event == EventKind::DeletedByNull && values_below(&index, path) => {
-                let lost = Lost { value: value.to_json(), event: *event, source: (*value.origin).clone(), by: by.as_ref().map(|b| (**b).clone()) };
-                for e in out.iter_mut().filter(|e| e.path.starts_with(path) && e.value.is_some()) {
+            None if *event == EventKind::DeletedByNull && out[..leaf_count].iter().any(|e| e.path.0.len() > path.0.len() && e.path.starts_with(path)) => {
+                let lost = Lost { value: value.to_json(), event: *event, source: value.origin.clone(), by: by.clone() };
+                for e in out[..leaf_count].iter_mut().filter(|e| e.path.starts_with(path)) {
                     e.overridden.push(lost.clone());
                 }
                 continue;
             }
             None => {
-                index.insert(path.clone(), out.len());
+                added.insert(path.clone(), out.len());
                 out.push(Entry { path: path.clone(), value: None, source: None, overridden: Vec::new() });
                 out.len() - 1
             }
         };
-        let lost = Lost { value: value.to_json(), event: *event, source: (*value.origin).clone(), by: by.as_ref().map(|b| (**b).clone()) };
+        let lost = Lost { value: value.to_json(), event: *event, source: value.origin.clone(), by: by.clone() };
         // Helm coalesces a subchart's defaults at two levels; one loss is one event.
         let entry = &mut out[at];
         if !entry.overridden.iter().any(|l| l.event == lost.event && l.source == lost.source && l.value == lost.value) {
             entry.overridden.push(lost);
         }
     }
-    out.sort_by(|a, b| path_order(&a.path, &b.path));
+    if out.len() > leaf_count {
+        out.sort_by(|a, b| path_order(&a.path.0, &b.path.0));
+    }
     out
-}
-
-fn values_below(index: &HashMap<Path, usize>, path: &Path) -> bool {
-    index.keys().any(|p| p.0.len() > path.0.len() && p.starts_with(path))
 }
 
 /// The `source` object of the JSON contract.
@@ -130,7 +136,7 @@ pub fn source_json(s: &Source) -> Value {
     v
 }
 
-fn event_word(e: EventKind) -> &'static str {
+pub fn event_word(e: EventKind) -> &'static str {
     match e {
         EventKind::Overridden => "overridden",
         EventKind::DeletedByNull => "deleted-by-null",

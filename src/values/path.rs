@@ -81,6 +81,13 @@ impl Path {
     }
 }
 
+/// A path's segments stand for it as a map key (`Vec`'s and the slice's hashes agree).
+impl std::borrow::Borrow<[Seg]> for Path {
+    fn borrow(&self) -> &[Seg] {
+        &self.0
+    }
+}
+
 impl fmt::Display for Path {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for (i, seg) in self.0.iter().enumerate() {
@@ -89,12 +96,15 @@ impl fmt::Display for Path {
                     if i > 0 {
                         f.write_str(".")?;
                     }
-                    for c in k.chars() {
-                        if matches!(c, '.' | '\\' | '[') {
-                            f.write_str("\\")?;
-                        }
-                        write!(f, "{c}")?;
+                    // Unescaped runs are written whole (most keys have no escape).
+                    let mut rest = k.as_str();
+                    while let Some(i) = rest.find(['.', '\\', '[']) {
+                        f.write_str(&rest[..i])?;
+                        f.write_str("\\")?;
+                        f.write_str(&rest[i..=i])?;
+                        rest = &rest[i + 1..];
                     }
+                    f.write_str(rest)?;
                 }
                 Seg::Index(n) => write!(f, "[{n}]")?,
             }

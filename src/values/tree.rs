@@ -65,7 +65,7 @@ pub enum Kind {
     Float(f64),
     Str(String),
     List(Vec<V>),
-    Map(IndexMap<String, V>),
+    Map(VMap),
 }
 
 /// A value and its origin.
@@ -75,7 +75,12 @@ pub struct V {
     pub origin: Origin,
 }
 
-pub type VMap = IndexMap<String, V>;
+pub type VMap = IndexMap<String, V, FastHash>;
+
+/// The hasher of the values maps: their keys are short strings hashed very
+/// often (every merge looks keys up), and they come from the user's own files,
+/// so SipHash's resistance to crafted collisions buys nothing here.
+pub type FastHash = foldhash::fast::RandomState;
 
 impl V {
     pub fn new(kind: Kind, origin: Origin) -> V {

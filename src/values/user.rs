@@ -10,7 +10,7 @@ use serde_json::{Map, Value};
 use super::path::Path;
 use super::strvals::{self, FlagError, SetKind};
 use super::tree::{EventKind, Kind, Origin, Recorder, Source, V, VMap, get, map_to_json};
-use super::yaml::{self, LoadedValues, YamlError};
+use super::yaml::{self, YamlError};
 
 /// One values file already read: its name as the user gave it and its text.
 #[derive(Debug, Clone)]
@@ -54,33 +54,20 @@ pub enum UserValuesError {
     Flag(FlagError),
 }
 
-/// Names the source of the value at a path of a file, given its (line, column).
-pub type SourceAt<'a> = &'a dyn Fn(&Path, Option<(usize, usize)>) -> Source;
-
-/// A values file as a tree whose every node points at its place in the file.
-pub fn file_tree(loaded: &LoadedValues, origin_for: SourceAt<'_>) -> VMap {
-    let mut origin_of = |p: &Path| {
-        let pos = loaded.positions.get(p).map(|(_, value)| (value.line, value.column));
-        Origin::new(origin_for(p, pos))
-    };
-    loaded
-        .values
-        .iter()
-        .map(|(k, v)| (k.clone(), V::from_json(v, &Path::root().key(k), true, &mut origin_of)))
-        .collect()
-}
-
 /// Builds the user values; Helm's parse errors come back word for word.
 pub fn user_values(
     flags: &ValueFlags,
     read_file: &mut dyn FnMut(&str) -> Result<String, String>,
     rec: &mut Recorder,
 ) -> Result<VMap, UserValuesError> {
-    let mut tree = VMap::new();
+    let mut tree = VMap::default();
     for f in &flags.files {
-        let loaded = yaml::load_values(&f.text, &f.name).map_err(UserValuesError::File)?;
-        let name = f.name.clone();
-        let layer = file_tree(&loaded, &|_, pos| Source::ValuesFile { file: name.clone(), line: pos.map(|p| p.0), column: pos.map(|p| p.1) });
+        let layer = yaml::load_tree(&f.text, &f.name, &|_, pos| Source::ValuesFile {
+            file: f.name.clone(),
+            line: Some(pos.line),
+            column: Some(pos.column),
+        })
+        .map_err(UserValuesError::File)?;
         merge_maps(&mut tree, layer, &Path::root(), rec);
     }
     for kind in SetKind::HELM_ORDER {

@@ -11,7 +11,8 @@ use indexmap::IndexMap;
 use super::parse::{Doc, NodeKind};
 use super::resolve::{self, Reading, Scalar, go_float_g, go_float_key, go_quote};
 use super::{NoteKind, Pos};
-use crate::values::path::Path;
+use crate::values::path::{Path, Seg};
+use crate::values::tree::FastHash;
 
 /// A failure with go-yaml's message (after `yaml: `) and where it happened.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -59,17 +60,18 @@ impl Hash for GoKey {
     }
 }
 
+/// A decoded value; scalar texts are borrowed from the document's nodes.
 #[derive(Debug, Clone)]
-pub(crate) struct DVal {
-    pub kind: DKind,
+pub(crate) struct DVal<'d> {
+    pub kind: DKind<'d>,
     pub pos: Pos,
 }
 
 #[derive(Debug, Clone)]
-pub(crate) enum DKind {
-    Scalar { value: Scalar, reading: Reading, text: String },
-    Seq(Vec<DVal>),
-    Map(DMap),
+pub(crate) enum DKind<'d> {
+    Scalar { value: Scalar, reading: Reading, text: &'d str },
+    Seq(Vec<DVal<'d>>),
+    Map(DMap<'d>),
 }
 
 /// How an entry got into its map, for notes.
@@ -81,25 +83,25 @@ pub(crate) enum Origin {
 }
 
 #[derive(Debug, Clone)]
-pub(crate) struct DEntry {
+pub(crate) struct DEntry<'d> {
     pub key: GoKey,
-    pub key_text: String,
+    pub key_text: &'d str,
     pub key_reading: Reading,
     pub key_pos: Pos,
-    pub value: DVal,
+    pub value: DVal<'d>,
     pub origin: Origin,
     /// Entries this one replaced in the same mapping: (key position, how).
     pub replaced: Vec<(Pos, Origin)>,
 }
 
 #[derive(Debug, Clone, Default)]
-pub(crate) struct DMap {
-    pub entries: Vec<DEntry>,
-    index: HashMap<GoKey, usize>,
+pub(crate) struct DMap<'d> {
+    pub entries: Vec<DEntry<'d>>,
+    index: HashMap<GoKey, usize, FastHash>,
 }
 
-impl DMap {
-    fn set(&mut self, mut e: DEntry) {
+impl<'d> DMap<'d> {
+    fn set(&mut self, mut e: DEntry<'d>) {
         if let Some(&i) = self.index.get(&e.key) {
             let old = &mut self.entries[i];
             let mut replaced = std::mem::take(&mut old.replaced);
@@ -135,7 +137,7 @@ fn allowed_alias_ratio(decode_count: u64) -> f64 {
 
 const MERGE_TAG: &str = "tag:yaml.org,2002:merge";
 
-impl Decoder<'_> {
+impl<'d> Decoder<'d> {
     fn fail<T>(&self, message: impl Into<String>, pos: Pos) -> Result<T, Fail> {
         Err(Fail { message: message.into(), pos })
     }
@@ -154,8 +156,9 @@ impl Decoder<'_> {
         Ok(())
     }
 
-    fn unmarshal(&mut self, id: usize) -> Result<DVal, Fail> {
-        let node = &self.doc.nodes[id];
+    fn unmarshal(&mut self, id: usize) -> Result<DVal<'d>, Fail> {
+        let doc = self.doc;
+        let node = &doc.nodes[id];
         self.count(node.pos)?;
         match &node.kind {
             NodeKind::Alias { target, name } => {
@@ -172,7 +175,7 @@ impl Decoder<'_> {
                 Ok(v)
             }
             NodeKind::Scalar { text, tag, plain } => match resolve::resolve_node(text, tag.as_deref(), *plain) {
-                Ok(r) => Ok(DVal { kind: DKind::Scalar { value: r.value, reading: r.reading, text: text.clone() }, pos: node.pos }),
+                Ok(r) => Ok(DVal { kind: DKind::Scalar { value: r.value, reading: r.reading, text }, pos: node.pos }),
                 Err(m) => self.fail(m, node.pos),
             },
             NodeKind::Seq(items) => {
@@ -200,36 +203,38 @@ impl Decoder<'_> {
     }
 
     /// Decodes mapping node `id` into `out` (go-yaml v2 `d.mapping` into an existing map).
-    fn mapping_into(&mut self, id: usize, out: &mut DMap, origin: Origin) -> Result<(), Fail> {
-        let NodeKind::Map(pairs) = &self.doc.nodes[id].kind else { unreachable!("a mapping") };
+    fn mapping_into(&mut self, id: usize, out: &mut DMap<'d>, origin: Origin) -> Result<(), Fail> {
+        let doc = self.doc;
+        let NodeKind::Map(pairs) = &doc.nodes[id].kind else { unreachable!("a mapping") };
         for &(k, v) in pairs {
             if self.is_merge(k) {
                 self.merge(v, out, self.doc.nodes[k].pos)?;
                 continue;
             }
             let kd = self.unmarshal(k)?;
-            let (key, key_text, key_reading) = match &kd.kind {
+            let key_pos = kd.pos;
+            let (key, key_text, key_reading) = match kd.kind {
                 DKind::Scalar { value, reading, text } => (
                     match value {
                         Scalar::Null => GoKey::Null,
-                        Scalar::Bool(b) => GoKey::Bool(*b),
-                        Scalar::Int(i) => GoKey::Int(*i),
-                        Scalar::Uint(u) => GoKey::Uint(*u),
-                        Scalar::Float(f) => GoKey::Float(*f),
-                        Scalar::Str(s) => GoKey::Str(s.clone()),
+                        Scalar::Bool(b) => GoKey::Bool(b),
+                        Scalar::Int(i) => GoKey::Int(i),
+                        Scalar::Uint(u) => GoKey::Uint(u),
+                        Scalar::Float(f) => GoKey::Float(f),
+                        Scalar::Str(s) => GoKey::Str(s),
                     },
-                    text.clone(),
-                    *reading,
+                    text,
+                    reading,
                 ),
-                _ => return self.fail(format!("invalid map key: {}", go_syntax(&kd, true)), kd.pos),
+                kind => return self.fail(format!("invalid map key: {}", go_syntax(&DVal { kind, pos: key_pos }, true)), key_pos),
             };
             let value = self.unmarshal(v)?;
-            out.set(DEntry { key, key_text, key_reading, key_pos: kd.pos, value, origin, replaced: Vec::new() });
+            out.set(DEntry { key, key_text, key_reading, key_pos, value, origin, replaced: Vec::new() });
         }
         Ok(())
     }
 
-    fn merge(&mut self, id: usize, out: &mut DMap, at: Pos) -> Result<(), Fail> {
+    fn merge(&mut self, id: usize, out: &mut DMap<'d>, at: Pos) -> Result<(), Fail> {
         let want_map = "map merge requires map or sequence of maps as the value";
         let node = &self.doc.nodes[id];
         match &node.kind {
@@ -265,7 +270,7 @@ impl Decoder<'_> {
         }
     }
 
-    fn merge_alias(&mut self, id: usize, out: &mut DMap, at: Pos) -> Result<(), Fail> {
+    fn merge_alias(&mut self, id: usize, out: &mut DMap<'d>, at: Pos) -> Result<(), Fail> {
         let node = &self.doc.nodes[id];
         self.count(node.pos)?;
         let NodeKind::Alias { target, name } = &node.kind else { unreachable!("an alias") };
@@ -283,7 +288,7 @@ impl Decoder<'_> {
 }
 
 /// Decodes the document's root (go-yaml v2 into `interface{}`); `None` for an empty document.
-pub(crate) fn decode(doc: &Doc) -> Result<Option<DVal>, Fail> {
+pub(crate) fn decode(doc: &Doc) -> Result<Option<DVal<'_>>, Fail> {
     let Some(root) = doc.root else { return Ok(None) };
     // The document node itself counts as one decode.
     let mut d = Decoder { doc, active_aliases: HashSet::new(), decode_count: 1, alias_count: 0, alias_depth: 0 };
@@ -344,8 +349,11 @@ pub(crate) enum PKind {
     Str(String),
     Seq(Vec<PNode>),
     /// key -> (key position, value)
-    Map(IndexMap<String, (Pos, PNode)>),
+    Map(PMap),
 }
+
+/// A mapping after the JSON round trip: key -> (key position, value).
+pub(crate) type PMap = IndexMap<String, (Pos, PNode), FastHash>;
 
 /// A note found while converting, with the path it concerns.
 #[derive(Debug, Clone)]
@@ -378,22 +386,30 @@ fn reading_note(reading: Reading, text: &str, value: &Scalar) -> Option<(NoteKin
     })
 }
 
+#[derive(Default)]
 pub(crate) struct Converter {
     pub notes: Vec<RawNote>,
+    /// Where the conversion is; a [`Path`] is made of it only for a note.
+    at: Vec<Seg>,
 }
 
 impl Converter {
-    fn note(&mut self, kind: NoteKind, pos: Pos, path: &Path, message: String) {
-        self.notes.push(RawNote { kind, pos, path: path.clone(), message });
+    fn note(&mut self, kind: NoteKind, pos: Pos, message: String) {
+        self.notes.push(RawNote { kind, pos, path: Path(self.at.clone()), message });
     }
 
     /// sigs.k8s.io/yaml's `convertToJSONableObject` plus the float64 typing of
-    /// the JSON round trip. The error is the conversion's message.
-    pub(crate) fn convert(&mut self, v: &DVal, path: &Path) -> Result<PNode, Fail> {
+    /// the JSON round trip, for the document's root. The error is the conversion's message.
+    pub(crate) fn convert_root(&mut self, v: &DVal<'_>) -> Result<PNode, Fail> {
+        self.at.clear();
+        self.convert(v)
+    }
+
+    fn convert(&mut self, v: &DVal<'_>) -> Result<PNode, Fail> {
         let kind = match &v.kind {
             DKind::Scalar { value, reading, text } => {
                 if let Some((kind, msg)) = reading_note(*reading, text, value) {
-                    self.note(kind, v.pos, path, msg);
+                    self.note(kind, v.pos, msg);
                 }
                 match value {
                     Scalar::Null => PKind::Null,
@@ -401,14 +417,14 @@ impl Converter {
                     Scalar::Int(i) => {
                         let f = *i as f64;
                         if f as i128 != *i as i128 {
-                            self.note(NoteKind::PrecisionLoss, v.pos, path, format!("`{text}` is above 2^53 and becomes {} as a float64", go_float_g(f)));
+                            self.note(NoteKind::PrecisionLoss, v.pos, format!("`{text}` is above 2^53 and becomes {} as a float64", go_float_g(f)));
                         }
                         PKind::Num(f)
                     }
                     Scalar::Uint(u) => {
                         let f = *u as f64;
                         if f as u128 != *u as u128 {
-                            self.note(NoteKind::PrecisionLoss, v.pos, path, format!("`{text}` is above 2^53 and becomes {} as a float64", go_float_g(f)));
+                            self.note(NoteKind::PrecisionLoss, v.pos, format!("`{text}` is above 2^53 and becomes {} as a float64", go_float_g(f)));
                         }
                         PKind::Num(f)
                     }
@@ -419,13 +435,16 @@ impl Converter {
             DKind::Seq(items) => {
                 let mut out = Vec::with_capacity(items.len());
                 for (i, item) in items.iter().enumerate() {
-                    out.push(self.convert(item, &path.index(i))?);
+                    self.at.push(Seg::Index(i));
+                    out.push(self.convert(item)?);
+                    self.at.pop();
                 }
                 PKind::Seq(out)
             }
             DKind::Map(m) => {
-                let mut out: IndexMap<String, (Pos, PNode)> = IndexMap::with_capacity(m.entries.len());
-                let mut key_of: HashMap<String, usize> = HashMap::new();
+                let mut out = PMap::with_capacity_and_hasher(m.entries.len(), FastHash::default());
+                // Per key of `out`, the entry that last wrote it (for collisions).
+                let mut written_by: Vec<usize> = Vec::with_capacity(m.entries.len());
                 for (ei, e) in m.entries.iter().enumerate() {
                     let ks = match &e.key {
                         GoKey::Str(s) => s.clone(),
@@ -445,7 +464,7 @@ impl Converter {
                             });
                         }
                     };
-                    let sub = path.key(&ks);
+                    self.at.push(Seg::Key(ks.clone()));
                     if ks != e.key_text {
                         let (kind, msg) = match &e.key {
                             GoKey::Bool(_) if e.key_reading == Reading::Yaml11Bool => {
@@ -455,7 +474,7 @@ impl Converter {
                             _ => (NoteKind::KeyNormalized, format!("the key `{}` is read as a {} and becomes \"{ks}\"", e.key_text, go_kind(&e.key))),
                         };
                         if !msg.is_empty() {
-                            self.note(kind, e.key_pos, &sub, msg);
+                            self.note(kind, e.key_pos, msg);
                         }
                     }
                     for (old, how) in &e.replaced {
@@ -463,13 +482,11 @@ impl Converter {
                             (Origin::Explicit, Origin::Explicit) => self.note(
                                 NoteKind::DuplicateKey { shadowed: *old },
                                 e.key_pos,
-                                &sub,
                                 format!("duplicate key \"{ks}\": this one wins over the one at line {}, column {}", old.line, old.column),
                             ),
                             (Origin::Explicit, Origin::Merge(at)) => self.note(
                                 NoteKind::MergeOverride { overridden: *old },
                                 at,
-                                &sub,
                                 format!(
                                     "the merge `<<` replaces \"{ks}\" set before it at line {}, column {} (go-yaml v2 applies merges in order)",
                                     old.line, old.column
@@ -478,24 +495,28 @@ impl Converter {
                             _ => {}
                         }
                     }
-                    let node = self.convert(&e.value, &sub)?;
-                    if let Some(&prev) = key_of.get(&ks) {
+                    let node = self.convert(&e.value)?;
+                    let slot = out.get_index_of(&ks);
+                    if let Some(prev) = slot.map(|i| written_by[i]) {
                         let other = &m.entries[prev];
                         self.note(
                             NoteKind::KeyCollision { other: other.key_pos },
                             e.key_pos,
-                            &sub,
                             format!(
                                 "the keys `{}` (line {}, column {}) and `{}` both become \"{ks}\"; Helm keeps one of them at random",
                                 other.key_text, other.key_pos.line, other.key_pos.column, e.key_text
                             ),
                         );
                     }
-                    key_of.insert(ks.clone(), ei);
-                    match out.get_mut(&ks) {
-                        Some(slot) => *slot = (e.key_pos, node),
+                    self.at.pop();
+                    match slot {
+                        Some(i) => {
+                            out[i] = (e.key_pos, node);
+                            written_by[i] = ei;
+                        }
                         None => {
                             out.insert(ks, (e.key_pos, node));
+                            written_by.push(ei);
                         }
                     }
                 }

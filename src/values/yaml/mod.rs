@@ -26,12 +26,13 @@ mod resolve;
 
 use std::collections::HashMap;
 use std::fmt;
+use std::rc::Rc;
 
-use indexmap::IndexMap;
 use serde_json::{Map, Number, Value};
 
 use crate::values::path::Path;
-use decode::{PKind, PNode};
+use crate::values::tree::{FastHash, Kind, Origin, Source, V, VMap};
+use decode::{PKind, PMap, PNode};
 
 /// A place in a file: 1-based line and column (characters).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
@@ -101,7 +102,7 @@ pub struct LoadedValues {
     pub values: Map<String, Value>,
     /// Every key, nested ones included, and every list element (`[i]`; its key
     /// position is its value position): (key position, value position).
-    pub positions: HashMap<Path, (Pos, Pos)>,
+    pub positions: HashMap<Path, (Pos, Pos), FastHash>,
     pub notes: Vec<Note>,
 }
 
@@ -142,6 +143,34 @@ const TO_JSON: &str = "error converting YAML to JSON: ";
 
 /// Reads `text` (the contents of values file `source_name`) as Helm does.
 pub fn load_values(text: &str, source_name: &str) -> Result<LoadedValues, YamlError> {
+    let (merged, notes) = load_merged(text, source_name)?;
+    let mut out = LoadedValues::default();
+    let mut values = Map::new();
+    for (k, (kpos, node)) in merged {
+        let path = Path::root().key(&k);
+        values.insert(k, to_json(node, kpos, path, &mut out.positions));
+    }
+    out.values = values;
+    out.notes = notes;
+    Ok(out)
+}
+
+/// [`load_values`] as a provenance tree: every node's origin is
+/// `origin_for(top-level key, position of the value)` (the value position of
+/// [`LoadedValues::positions`]). Without the notes and the position table,
+/// which `explain` does not use.
+pub fn load_tree(text: &str, source_name: &str, origin_for: &dyn Fn(&str, Pos) -> Source) -> Result<VMap, YamlError> {
+    let (merged, _) = load_merged(text, source_name)?;
+    let mut out = VMap::with_capacity_and_hasher(merged.len(), FastHash::default());
+    for (k, (_, node)) in merged {
+        let v = to_tree(node, &|pos| Rc::new(origin_for(&k, pos)));
+        out.insert(k, v);
+    }
+    Ok(out)
+}
+
+/// The documents of `text` merged as `loader.LoadValues` merges them, and the notes.
+fn load_merged(text: &str, source_name: &str) -> Result<(PMap, Vec<Note>), YamlError> {
     let err = |pos: Option<Pos>, helm_message: String, exact: bool| YamlError {
         source_name: source_name.to_string(),
         pos,
@@ -164,7 +193,7 @@ pub fn load_values(text: &str, source_name: &str) -> Result<LoadedValues, YamlEr
             message: "Helm 4.2.3 drops this last line: it has no newline and its length is a multiple of 4096 bytes".into(),
         });
     }
-    let mut merged: IndexMap<String, (Pos, PNode)> = IndexMap::new();
+    let mut merged: PMap = PMap::default();
     for chunk in &split.chunks {
         let doc = parse::parse_document(&chunk.text, chunk.first_line).map_err(|e| {
             err(Some(e.pos), format!("{DOC}{TO_JSON}yaml: {}", e.message), e.exact)
@@ -178,10 +207,10 @@ pub fn load_values(text: &str, source_name: &str) -> Result<LoadedValues, YamlEr
             });
         }
         let dval = decode::decode(&doc).map_err(|f| err(Some(f.pos), format!("{DOC}{TO_JSON}yaml: {}", f.message), true))?;
-        let mut conv = decode::Converter { notes: Vec::new() };
+        let mut conv = decode::Converter::default();
         let node = match &dval {
             None => None,
-            Some(v) => Some(conv.convert(v, &Path::root()).map_err(|f| err(Some(f.pos), format!("{DOC}{TO_JSON}{}", f.message), true))?),
+            Some(v) => Some(conv.convert_root(v).map_err(|f| err(Some(f.pos), format!("{DOC}{TO_JSON}{}", f.message), true))?),
         };
         if let Some(n) = &node
             && let Some((f, pos)) = decode::first_non_finite(n)
@@ -189,8 +218,8 @@ pub fn load_values(text: &str, source_name: &str) -> Result<LoadedValues, YamlEr
             return Err(err(Some(pos), format!("{DOC}{TO_JSON}json: unsupported value: {}", resolve::go_float_g(f)), true));
         }
         let map = match node {
-            None => IndexMap::new(),
-            Some(PNode { kind: PKind::Null, .. }) => IndexMap::new(),
+            None => PMap::default(),
+            Some(PNode { kind: PKind::Null, .. }) => PMap::default(),
             Some(PNode { kind: PKind::Map(m), .. }) => m,
             Some(other) => {
                 let what = match other.kind {
@@ -210,22 +239,14 @@ pub fn load_values(text: &str, source_name: &str) -> Result<LoadedValues, YamlEr
         notes.extend(conv.notes.into_iter().map(|n| Note { kind: n.kind, pos: n.pos, path: Some(n.path), message: n.message }));
         merge_maps(&mut merged, map, &Path::root(), &mut notes);
     }
-    let mut out = LoadedValues::default();
-    let mut values = Map::new();
-    for (k, (kpos, node)) in merged {
-        let path = Path::root().key(&k);
-        values.insert(k, to_json(node, kpos, path, &mut out.positions));
-    }
-    out.values = values;
-    out.notes = notes;
-    Ok(out)
+    Ok((merged, notes))
 }
 
 /// `loader.MergeMaps(a, b)` into `a`: maps merge key by key, anything else in `b` replaces.
-fn merge_maps(a: &mut IndexMap<String, (Pos, PNode)>, b: IndexMap<String, (Pos, PNode)>, path: &Path, notes: &mut Vec<Note>) {
+fn merge_maps(a: &mut PMap, b: PMap, path: &Path, notes: &mut Vec<Note>) {
     for (k, (kpos, v)) in b {
-        let sub = path.key(&k);
         if let Some((old_kpos, old)) = a.get_mut(&k) {
+            let sub = path.key(&k);
             if let (PKind::Map(_), PKind::Map(_)) = (&old.kind, &v.kind) {
                 let PKind::Map(bm) = v.kind else { unreachable!("a map") };
                 if let PKind::Map(am) = &mut old.kind {
@@ -247,7 +268,29 @@ fn merge_maps(a: &mut IndexMap<String, (Pos, PNode)>, b: IndexMap<String, (Pos, 
     }
 }
 
-fn to_json(node: PNode, key_pos: Pos, path: Path, positions: &mut HashMap<Path, (Pos, Pos)>) -> Value {
+/// A node as [`to_json`] then [`V::from_json`] (every number a float64) would make it.
+fn to_tree(node: PNode, origin_of: &dyn Fn(Pos) -> Origin) -> V {
+    let origin = origin_of(node.pos);
+    let kind = match node.kind {
+        PKind::Null => Kind::Null,
+        PKind::Bool(b) => Kind::Bool(b),
+        // JSON has no NaN or infinity (`load_merged` refuses them; as in to_json, null).
+        PKind::Num(f) if f.is_finite() => Kind::Float(f),
+        PKind::Num(_) => Kind::Null,
+        PKind::Str(s) => Kind::Str(s),
+        PKind::Seq(items) => Kind::List(items.into_iter().map(|item| to_tree(item, origin_of)).collect()),
+        PKind::Map(m) => {
+            let mut out = VMap::with_capacity_and_hasher(m.len(), FastHash::default());
+            for (k, (_, v)) in m {
+                out.insert(k, to_tree(v, origin_of));
+            }
+            Kind::Map(out)
+        }
+    };
+    V::new(kind, origin)
+}
+
+fn to_json(node: PNode, key_pos: Pos, path: Path, positions: &mut HashMap<Path, (Pos, Pos), FastHash>) -> Value {
     let v = match node.kind {
         PKind::Null => Value::Null,
         PKind::Bool(b) => Value::Bool(b),
