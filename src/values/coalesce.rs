@@ -152,6 +152,9 @@ fn write_back_shared_globals(shared: &[(String, String)], sub: &VMap, parent: &m
 /// [`write_back_shared_globals`]).
 fn coalesce_globals(dest: &mut VMap, parent: &VMap, prefix: &str, parent_name: &str, path: &Path, rec: &mut Recorder) -> Vec<(String, String)> {
     let mut shared = Vec::new();
+    // Helm writes `global` back only after reading both sides as tables; a
+    // null or scalar parent global leaves a subchart without one.
+    let existed = dest.contains_key("global");
     let mut dg = match dest.shift_remove("global") {
         None => V::new(Kind::Map(VMap::default()), Origin::new(Source::Global { from_chart: parent_name.to_string() })),
         Some(v) if v.is_map() => v,
@@ -166,7 +169,9 @@ fn coalesce_globals(dest: &mut VMap, parent: &VMap, prefix: &str, parent_name: &
         Some(v) if v.is_map() => v.as_map(),
         Some(_) => {
             rec.warn("warning: skipping globals because source global is not a table.".into());
-            dest.insert("global".into(), dg);
+            if existed {
+                dest.insert("global".into(), dg);
+            }
             return shared;
         }
     };

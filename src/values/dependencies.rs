@@ -143,7 +143,9 @@ fn process_enabled(c: &mut ChartSpec, v: &VMap, path: &str, rec: &mut Recorder) 
         process_enabled(sub, &cvals, &subpath, rec)?;
     }
     reqs.retain(|r| !disabled.contains(&r.name));
-    c.requirements = Some(reqs);
+    // helm: `c.Metadata.Dependencies = append(nil, kept...)` is nil when none
+    // is kept, and then import-values processing skips the chart.
+    c.requirements = (!reqs.is_empty()).then_some(reqs);
     Ok(())
 }
 
