@@ -5,6 +5,8 @@
 
 mod oracle_client;
 
+use oracle_client::same;
+
 use std::path::PathBuf;
 
 use releasex::explain::{Options, explain_chart};
@@ -21,15 +23,6 @@ fn oracle_batch(requests: &[Vec<String>]) -> Vec<Value> {
     oracle_client::batch(requests)
 }
 
-/// Numbers compare as Go float64 (the oracle's JSON cannot tell int64 from float64).
-fn same(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
-        (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same(p, q)),
-        (Value::Object(x), Value::Object(y)) => x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same(v, w))),
-        _ => a == b,
-    }
-}
 
 struct Case {
     chart: String,

@@ -9,6 +9,8 @@
 
 mod oracle_client;
 
+use oracle_client::{diff, same};
+
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -343,38 +345,7 @@ fn generate(rng: &mut Rng, dir: &Path) -> Case {
     Case { chart, args }
 }
 
-/// Numbers compare as Go float64 (the oracle's JSON cannot tell int64 from float64).
-fn same(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
-        (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same(p, q)),
-        (Value::Object(x), Value::Object(y)) => x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same(v, w))),
-        _ => a == b,
-    }
-}
 
-/// Where two value trees differ, one line per path ("helm" then "ours").
-fn diff(helm: &Value, ours: &Value) -> String {
-    fn walk(path: &str, h: Option<&Value>, o: Option<&Value>, out: &mut Vec<String>) {
-        match (h, o) {
-            (Some(Value::Object(a)), Some(Value::Object(b))) => {
-                for k in a.keys().chain(b.keys().filter(|k| !a.contains_key(*k))) {
-                    walk(&format!("{path}.{k}"), a.get(k), b.get(k), out);
-                }
-            }
-            (Some(a), Some(b)) if same(a, b) => {}
-            _ => out.push(format!(
-                "  {}: helm {} / ours {}",
-                if path.is_empty() { "." } else { path },
-                h.map_or("(absent)".to_string(), Value::to_string),
-                o.map_or("(absent)".to_string(), Value::to_string)
-            )),
-        }
-    }
-    let mut out = Vec::new();
-    walk("", Some(helm), Some(ours), &mut out);
-    out.join("\n")
-}
 
 /// The text at (line, column), 1-based, from that character to the end of the line.
 fn at(text: &str, line: usize, column: usize) -> Option<String> {

@@ -8,6 +8,8 @@
 
 mod oracle_client;
 
+use oracle_client::same;
+
 use std::path::{Path, PathBuf};
 
 use releasex::explain::Options;
@@ -20,15 +22,6 @@ fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// Numbers compare as Go float64 (the oracle's JSON cannot tell int64 from float64).
-fn same(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
-        (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same(p, q)),
-        (Value::Object(x), Value::Object(y)) => x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same(v, w))),
-        _ => a == b,
-    }
-}
 
 #[derive(Clone, Debug)]
 struct Case {
