@@ -291,8 +291,16 @@ pub fn objects_text(plan: &Plan, manifest: &Manifest, diff: bool, ctx: &Ctx) -> 
             && let Some(p) = &o.patch
         {
             let body = to_yaml(p).unwrap_or_default();
+            // Removals red, order directives dim, the rest (what is set) green.
             for line in body.lines() {
-                out.push_str(&format!("    {line}\n"));
+                let styled = if line.trim_end().ends_with(": null") || line.contains("$patch: delete") || line.contains("$deleteFromPrimitiveList") {
+                    t.bad(line)
+                } else if line.contains("$setElementOrder") || line.contains("$retainKeys") {
+                    t.dim(line)
+                } else {
+                    t.good(line)
+                };
+                out.push_str(&format!("    {styled}\n"));
             }
         }
         for d in &o.drift {
