@@ -125,6 +125,14 @@ pub fn source_json(s: &Source) -> Value {
         Source::Global { from_chart } => json!({"chart": from_chart}),
         Source::ReleaseConfig { revision } => json!({"revision": revision}),
         Source::Helm { why } => json!({"why": why}),
+        Source::WerfSecretValues { file, line, column, chart_default, env } => {
+            json!({"file": file, "line": line, "column": column, "chart_default": chart_default, "env": env})
+        }
+        Source::WerfEnv { var, flag, expr, file, line, column } => {
+            json!({"env": var, "flag": flag, "expr": expr, "file": file, "line": line, "column": column})
+        }
+        Source::WerfAuxiliary { what } => json!({"why": what}),
+        Source::ExportValues { chart, from } => json!({"chart": chart, "from": from}),
     };
     if let Some(m) = v.as_object_mut() {
         m.retain(|_, x| !x.is_null());
