@@ -31,9 +31,10 @@ pub fn run(args: &ExplainArgs, ctx: &Ctx) -> anyhow::Result<Outcome> {
         .iter()
         .map(|name| Ok(ValuesFile { name: name.clone(), text: read(Path::new(name), name)? }))
         .collect::<anyhow::Result<Vec<_>>>()?;
+    // Named relative to the chart, as its values.yaml is.
     let chart_secret_path = chart_path.join("secret-values.yaml");
     let chart_secret_values = match chart_secret_path.is_file() {
-        true => Some(ValuesFile { name: chart_secret_path.display().to_string(), text: read(&chart_secret_path, "secret-values.yaml")? }),
+        true => Some(ValuesFile { name: "secret-values.yaml".into(), text: read(&chart_secret_path, "secret-values.yaml")? }),
         false => None,
     };
     let secrets = if args.werf.ignore_secret_key {
