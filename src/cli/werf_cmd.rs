@@ -62,7 +62,9 @@ pub fn run(args: &ExplainArgs, ctx: &Ctx) -> anyhow::Result<Outcome> {
     // werf's defaults: release and namespace `<project>[-<env>]`.
     let release = if env_name.is_empty() { project.clone() } else { format!("{project}-{env_name}") };
     let namespace = ctx.global.namespace.clone().unwrap_or_else(|| release.clone());
+    let chart_yaml = std::fs::read_to_string(chart_path.join("Chart.yaml")).ok();
     let input = WerfInput {
+        chart_yaml,
         env,
         flags,
         secret_values,

@@ -8,6 +8,7 @@
 //! The environment comes in as a map (the CLI reads it); files are read
 //! through the caller's `read_file`.
 
+pub mod export;
 pub mod secret;
 
 use std::collections::BTreeMap;
@@ -43,6 +44,8 @@ pub enum WerfError {
     NoKey(Vec<String>),
     #[error("the secret key from {place}: {source}")]
     BadKey { place: String, source: SecretError },
+    #[error("Chart.yaml: {0}")]
+    ChartYaml(String),
     #[error(transparent)]
     User(#[from] UserValuesError),
     #[error(transparent)]
@@ -69,6 +72,8 @@ pub struct WerfInput {
     pub flags: ValueFlags,
     /// `--secret-values` files, read.
     pub secret_values: Vec<ValuesFile>,
+    /// The chart's Chart.yaml text, for werf's `export-values` (`None`: no exports).
+    pub chart_yaml: Option<String>,
     /// The chart's `secret-values.yaml`, read (`None` when absent).
     pub chart_secret_values: Option<ValuesFile>,
     pub no_default_values: bool,
@@ -225,6 +230,18 @@ pub fn explain_werf(
     let mut spec = chart_spec(chart, Vec::new())?;
     if input.no_default_values {
         spec.values = VMap::default();
+    }
+    // export-values: the parent's computed values (a first pass) copied
+    // under the child's key, above the parent's `<child>:` section and the
+    // user's values there. Only the top chart's own dependencies.
+    if let Some(text) = &input.chart_yaml {
+        let (rules, warnings) = export::rules(text).map_err(WerfError::ChartYaml)?;
+        rec.warnings.extend(warnings);
+        if !rules.is_empty() {
+            let first = explain_spec(chart, spec.clone(), merged.clone(), Recorder::default(), Options { skip_schema_validation: true })?;
+            let overlay = export::overlay(&chart.metadata.name, &rules, &first.values, &mut rec.warnings);
+            merge_maps(&mut merged, overlay, &Path::root(), &mut rec);
+        }
     }
     let mut explanation = explain_spec(chart, spec, merged, rec, options)?;
     let notes = order_notes(&explanation);

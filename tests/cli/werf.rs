@@ -125,3 +125,10 @@ fn werf_flags_need_werf() {
     assert_eq!(r.code, 1);
     assert!(r.stderr.contains("--werf"), "{}", r.stderr);
 }
+
+#[test]
+fn export_values_both_forms_and_import_values() {
+    let r = werf(&["--set", "dbSettings.pool=20", "--key", "db.settings", "--key", "db.tls", "--key", "dbImported", "--color=never"], &[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    insta::assert_snapshot!(r.stdout);
+}
