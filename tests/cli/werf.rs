@@ -132,3 +132,23 @@ fn export_values_both_forms_and_import_values() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     insta::assert_snapshot!(r.stdout);
 }
+
+/// No werf.yaml: the chart is `.helm/`. Helm's null rules for a whole subchart section.
+#[test]
+fn null_rules_for_a_whole_subchart_section() {
+    let plain = "tests/fixtures/werf/plain";
+    let doc = json(&crate::support::ok(&["values", "explain", "--werf", plain, "--set", "cache=null", "-o", "json"]));
+    // The parent's section is deleted; the subchart falls back to its own defaults.
+    assert_eq!(doc["values"]["cache"]["size"], 1.0);
+    assert_eq!(doc["values"]["cache"]["ttl"], 60.0);
+    // The parent's values.yaml has no such section: Helm (and nelm) fail.
+    let err = crate::support::fails(&["values", "explain", "--werf", plain, "--set", "queue=null"]);
+    assert!(err.contains("type mismatch on queue"), "{err}");
+}
+
+#[test]
+fn a_set_null_cannot_remove_a_secret_value() {
+    let r = werf(&["--set", "password=null", "-o", "json"], &[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(json(&r.stdout)["values"]["password"], "<secret>");
+}
