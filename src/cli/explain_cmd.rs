@@ -174,6 +174,15 @@ fn contract_json_go(values: &VMap, entries: &[&Entry], warnings: &[String]) -> S
             w.end(b'}');
         }
         w.end(b']');
+        if !e.notes.is_empty() {
+            w.key("notes");
+            w.begin(b'[');
+            for n in &e.notes {
+                w.elem();
+                w.str(n);
+            }
+            w.end(b']');
+        }
         w.end(b'}');
     }
     w.end(b']');
@@ -372,6 +381,13 @@ pub(super) fn text(entries: &[&Entry], history: bool, ctx: &Ctx) -> String {
             }
         }
         out.push('\n');
+        for n in &e.notes {
+            out.push_str("    ");
+            theme.push(&mut out, Theme::WARN, "note:");
+            out.push(' ');
+            out.push_str(n);
+            out.push('\n');
+        }
         if history {
             for l in e.overridden.iter().rev() {
                 let what = match l.event {

@@ -244,8 +244,7 @@ pub fn explain_werf(
         }
     }
     let mut explanation = explain_spec(chart, spec, merged, rec, options)?;
-    let notes = order_notes(&explanation);
-    explanation.warnings.extend(notes);
+    order_notes(&mut explanation);
     if !input.show_secrets {
         mask(&mut explanation);
     }
@@ -343,26 +342,25 @@ fn documented_rank(s: &Source) -> Option<u32> {
 }
 
 /// For each key where nelm's order picked a winner that werf's documented
-/// order would not have: a note naming both.
-fn order_notes(ex: &Explanation) -> Vec<String> {
-    let mut out = Vec::new();
-    for e in &ex.entries {
+/// order would not have: a note on that key naming both.
+fn order_notes(ex: &mut Explanation) {
+    for e in ex.entries.iter_mut() {
+        let mut notes = Vec::new();
         for Lost { event, source, by, .. } in &e.overridden {
             let (EventKind::Overridden, Some(by)) = (event, by) else { continue };
             if let (Some(lost), Some(won)) = (documented_rank(source), documented_rank(by))
                 && lost > won
             {
-                out.push(format!(
-                    "{}: werf's documentation ranks {} above {}; nelm's code (followed here) lets the latter win",
-                    e.path,
+                notes.push(format!(
+                    "werf's documentation ranks {} above {}; nelm's code (followed here) lets the latter win",
                     label(source),
                     label(by)
                 ));
             }
         }
+        notes.dedup();
+        e.notes.extend(notes);
     }
-    out.dedup();
-    out
 }
 
 fn label(s: &Source) -> String {
