@@ -167,13 +167,11 @@ pub fn explain_werf(
         env_exprs.insert(flag, vars.into_iter().map(|(v, _)| v).collect());
     }
     let mut user = user_values(&flags, read_file, &mut rec)?;
-    let env_file_count = env_files.len();
     let mut relabel = |s: &Source| -> Option<Source> {
         match s {
             Source::ValuesFile { file, line, column } => {
                 // Env files come first; a file named both ways is attributed to the variable.
                 let (var, _) = env_files.iter().find(|(_, f)| f == file)?;
-                let _ = env_file_count;
                 Some(Source::WerfEnv { var: var.clone(), flag: "--values".into(), expr: None, file: Some(file.clone()), line: *line, column: *column })
             }
             Source::SetFlag { flag, index, expr } => {
