@@ -14,6 +14,7 @@ pub mod release;
 pub mod render;
 pub mod upgrade;
 pub mod values;
+pub mod werf;
 
 /// An error and its causes on one line, without repeating a cause already
 /// included in its parent's message.

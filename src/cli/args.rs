@@ -187,8 +187,8 @@ pub struct ValueFlagArgs {
 
 #[derive(Debug, Args)]
 pub struct ExplainArgs {
-    /// Chart directory or .tgz (not with --release)
-    #[arg(required_unless_present_any = ["release", "release_files"])]
+    /// Chart directory or .tgz (not with --release); with --werf the werf project root (default .)
+    #[arg(required_unless_present_any = ["release", "release_files", "werf"])]
     pub chart: Option<PathBuf>,
     /// Explain a deployed release's values instead (what `helm get values --all` shows), read from the cluster
     #[arg(long, value_name = "NAME", conflicts_with = "chart")]
@@ -216,6 +216,34 @@ pub struct ExplainArgs {
     /// Skip values.schema.json validation, as Helm's --skip-schema-validation
     #[arg(long)]
     pub skip_schema_validation: bool,
+    #[command(flatten)]
+    pub werf: WerfArgs,
+}
+
+/// `values explain --werf`: werf's (nelm's) value sources and order.
+#[derive(Debug, Args, Clone, Default)]
+pub struct WerfArgs {
+    /// Explain as werf computes values: CHART is the project root (default .), the chart is .helm/ or werf.yaml's deploy.helmChartDir; reads $WERF_VALUES_*, $WERF_SECRET_VALUES_*, $WERF_SET*_* (sorted by name)
+    #[arg(long, conflicts_with_all = ["release", "release_files"])]
+    pub werf: bool,
+    /// With --werf: the werf environment (default $WERF_ENV)
+    #[arg(long = "env", value_name = "ENV", requires = "werf")]
+    pub werf_env: Option<String>,
+    /// With --werf: a secret values file (repeatable; later files win)
+    #[arg(long = "secret-values", value_name = "FILE", value_delimiter = ',', requires = "werf")]
+    pub secret_values: Vec<String>,
+    /// With --werf: ignore the chart's values.yaml
+    #[arg(long, requires = "werf")]
+    pub no_default_values: bool,
+    /// With --werf: ignore the chart's secret-values.yaml
+    #[arg(long, requires = "werf")]
+    pub no_default_secret_values: bool,
+    /// With --werf: do not decrypt; explain with the encrypted strings (as werf --ignore-secret-key)
+    #[arg(long, requires = "werf")]
+    pub ignore_secret_key: bool,
+    /// With --werf: print decrypted secret values instead of <secret>
+    #[arg(long, requires = "werf")]
+    pub show_secrets: bool,
 }
 
 #[derive(Debug, Args)]

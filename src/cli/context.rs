@@ -23,6 +23,11 @@ impl Env {
     }
 
     /// A variable's value; unset and empty are the same, as in Helm and kubectl.
+    /// The variables whose names start with `prefix`, sorted by name.
+    pub fn with_prefix(&self, prefix: &str) -> std::collections::BTreeMap<String, String> {
+        self.vars.iter().filter(|(k, _)| k.starts_with(prefix)).map(|(k, v)| (k.clone(), v.clone())).collect()
+    }
+
     pub fn get(&self, key: &str) -> Option<&str> {
         self.vars.get(key).map(String::as_str).filter(|v| !v.is_empty())
     }

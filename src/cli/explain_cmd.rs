@@ -15,6 +15,9 @@ use crate::values::tree::{EventKind, Kind, Source, V, VMap};
 use crate::values::user::{ValueFlags, ValuesFile};
 
 pub fn run(args: &ExplainArgs, ctx: &Ctx) -> anyhow::Result<Outcome> {
+    if args.werf.werf {
+        return super::werf_cmd::run(args, ctx);
+    }
     if args.release.is_some() || !args.release_files.is_empty() {
         return release(args, ctx);
     }
@@ -98,7 +101,7 @@ fn release(args: &ExplainArgs, ctx: &Ctx) -> anyhow::Result<Outcome> {
     Ok(outcome)
 }
 
-fn render(args: &ExplainArgs, ctx: &Ctx, explanation: &crate::explain::Explanation) -> anyhow::Result<Outcome> {
+pub(super) fn render(args: &ExplainArgs, ctx: &Ctx, explanation: &crate::explain::Explanation) -> anyhow::Result<Outcome> {
     let keys: Vec<Path> = args.keys.iter().map(|k| Path::parse(k).map_err(anyhow::Error::msg)).collect::<anyhow::Result<_>>()?;
     let shown: Vec<&Entry> = explanation.entries.iter().filter(|e| keys.is_empty() || keys.iter().any(|k| e.path.starts_with(k))).collect();
     if let (false, true) = (keys.is_empty(), shown.is_empty()) {
@@ -171,6 +174,15 @@ fn contract_json_go(values: &VMap, entries: &[&Entry], warnings: &[String]) -> S
             w.end(b'}');
         }
         w.end(b']');
+        if !e.notes.is_empty() {
+            w.key("notes");
+            w.begin(b'[');
+            for n in &e.notes {
+                w.elem();
+                w.str(n);
+            }
+            w.end(b']');
+        }
         w.end(b'}');
     }
     w.end(b']');
@@ -268,6 +280,15 @@ fn write_source(w: &mut GoJsonWriter, s: &Source) {
             w.key("why");
             w.str(why);
         }
+        werf @ (Source::WerfSecretValues { .. } | Source::WerfEnv { .. } | Source::WerfAuxiliary { .. } | Source::ExportValues { .. }) => {
+            // Rare sources: written from the contract's own object.
+            if let Value::Object(fields) = crate::values::explain::source_json(werf) {
+                for (k, v) in fields.iter().filter(|(k, _)| k.as_str() != "kind") {
+                    w.key(k);
+                    w.value(v);
+                }
+            }
+        }
         Source::StoredChart { chart, revision } => {
             w.key("chart");
             w.str(chart);
@@ -309,6 +330,7 @@ fn describe_into(out: &mut String, s: &Source) {
         Source::ReleaseConfig { revision } => write!(out, "release config (revision {revision})"),
         Source::StoredChart { chart, revision } => write!(out, "values of the chart stored in revision {revision} (chart {chart} default)"),
         Source::Helm { why } => write!(out, "helm ({why})"),
+        werf => write!(out, "{}", werf.werf_label().unwrap_or_default()),
     };
 }
 
@@ -359,6 +381,13 @@ pub(super) fn text(entries: &[&Entry], history: bool, ctx: &Ctx) -> String {
             }
         }
         out.push('\n');
+        for n in &e.notes {
+            out.push_str("    ");
+            theme.push(&mut out, Theme::WARN, "note:");
+            out.push(' ');
+            out.push_str(n);
+            out.push('\n');
+        }
         if history {
             for l in e.overridden.iter().rev() {
                 let what = match l.event {

@@ -14,6 +14,7 @@ mod release_cmd;
 mod release_views;
 mod upgrade_cmd;
 mod upgrade_objects;
+mod werf_cmd;
 
 use std::ffi::OsString;
 use std::io::Write;

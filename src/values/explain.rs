@@ -26,6 +26,8 @@ pub struct Entry {
     pub value: Option<Value>,
     pub source: Option<Origin>,
     pub overridden: Vec<Lost>,
+    /// Remarks on this key for the reader (werf: where werf's documented order differs).
+    pub notes: Vec<String>,
 }
 
 /// Orders paths as Helm prints keys: byte order of keys, list indexes by number.
@@ -53,7 +55,7 @@ fn leaves(m: &VMap, at: &mut Vec<Seg>, out: &mut Vec<Entry>) {
         at.push(Seg::Key(k.clone()));
         match &v.kind {
             Kind::Map(sub) if !sub.is_empty() => leaves(sub, at, out),
-            _ => out.push(Entry { path: Path(at.clone()), value: Some(v.to_json()), source: Some(v.origin.clone()), overridden: Vec::new() }),
+            _ => out.push(Entry { path: Path(at.clone()), value: Some(v.to_json()), source: Some(v.origin.clone()), overridden: Vec::new(), notes: Vec::new() }),
         }
         at.pop();
     }
@@ -93,7 +95,7 @@ pub fn entries(values: &VMap, rec: &Recorder) -> Vec<Entry> {
             }
             None => {
                 added.insert(path.clone(), out.len());
-                out.push(Entry { path: path.clone(), value: None, source: None, overridden: Vec::new() });
+                out.push(Entry { path: path.clone(), value: None, source: None, overridden: Vec::new(), notes: Vec::new() });
                 out.len() - 1
             }
         };
@@ -125,6 +127,14 @@ pub fn source_json(s: &Source) -> Value {
         Source::Global { from_chart } => json!({"chart": from_chart}),
         Source::ReleaseConfig { revision } => json!({"revision": revision}),
         Source::Helm { why } => json!({"why": why}),
+        Source::WerfSecretValues { file, line, column, chart_default, env } => {
+            json!({"file": file, "line": line, "column": column, "chart_default": chart_default, "env": env})
+        }
+        Source::WerfEnv { var, flag, expr, file, line, column } => {
+            json!({"env": var, "flag": flag, "expr": expr, "file": file, "line": line, "column": column})
+        }
+        Source::WerfAuxiliary { what } => json!({"why": what}),
+        Source::ExportValues { chart, from } => json!({"chart": chart, "from": from}),
     };
     if let Some(m) = v.as_object_mut() {
         m.retain(|_, x| !x.is_null());
@@ -179,6 +189,9 @@ pub fn contract_json<'a>(values: &VMap, entries: impl IntoIterator<Item = &'a En
                         .collect(),
                 ),
             );
+            if !e.notes.is_empty() {
+                o.insert("notes".into(), json!(e.notes));
+            }
             Value::Object(o)
         })
         .collect();

@@ -33,6 +33,15 @@ pub enum Source {
     ReleaseConfig { revision: i64 },
     /// Created by Helm itself (an empty subchart section).
     Helm { why: String },
+    /// werf: a decrypted secret values file: the chart's `secret-values.yaml`
+    /// (`chart_default`), a `--secret-values` file, or one named by `$WERF_SECRET_VALUES_*` (`env`).
+    WerfSecretValues { file: String, line: Option<usize>, column: Option<usize>, chart_default: bool, env: Option<String> },
+    /// werf: a `$WERF_VALUES_*` file or a `$WERF_SET*_*` expression, named by its variable.
+    WerfEnv { var: String, flag: String, expr: Option<String>, file: Option<String>, line: Option<usize>, column: Option<usize> },
+    /// werf's own values (release name, namespace, environment).
+    WerfAuxiliary { what: String },
+    /// werf's `export-values`: copied from a parent chart's values.
+    ExportValues { chart: String, from: String },
 }
 
 impl Source {
@@ -49,7 +58,31 @@ impl Source {
             Source::Global { .. } => "global".into(),
             Source::ReleaseConfig { .. } => "release-config".into(),
             Source::Helm { .. } => "helm".into(),
+            Source::WerfSecretValues { .. } => "werf-secret-values".into(),
+            Source::WerfEnv { .. } => "werf-env".into(),
+            Source::WerfAuxiliary { .. } => "werf-auxiliary".into(),
+            Source::ExportValues { .. } => "export-values".into(),
         }
+    }
+}
+
+impl Source {
+    /// werf's sources as people read them (the Helm ones are described by the CLI).
+    pub fn werf_label(&self) -> Option<String> {
+        let at = |file: &str, line: &Option<usize>, column: &Option<usize>| match (line, column) {
+            (Some(l), Some(c)) => format!("{file}:{l}:{c}"),
+            _ => file.to_string(),
+        };
+        Some(match self {
+            Source::WerfSecretValues { file, line, column, chart_default: true, .. } => format!("{} (chart secret-values.yaml)", at(file, line, column)),
+            Source::WerfSecretValues { file, line, column, env: Some(var), .. } => format!("${var} {} (secret values)", at(file, line, column)),
+            Source::WerfSecretValues { file, line, column, .. } => format!("--secret-values {}", at(file, line, column)),
+            Source::WerfEnv { var, file: Some(file), line, column, .. } => format!("${var} {}", at(file, line, column)),
+            Source::WerfEnv { var, expr, .. } => format!("${var} {}", expr.as_deref().unwrap_or("")),
+            Source::WerfAuxiliary { what } => format!("werf ({what})"),
+            Source::ExportValues { chart, from } => format!("export-values from {chart} ({from})"),
+            _ => return None,
+        })
     }
 }
 

@@ -15,3 +15,4 @@ mod patch_cmd;
 mod plugins;
 mod upgrade_cmd;
 mod upgrade_objects;
+mod werf;

@@ -1,0 +1,83 @@
+//! `values explain --werf [DIR]`: reads the werf project, the `WERF_*`
+//! environment, the secret key, and hands them to [`crate::werf`].
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Context as _;
+
+use super::args::ExplainArgs;
+use super::{Ctx, Outcome};
+use crate::explain::Options;
+use crate::values::user::ValuesFile;
+use crate::werf::secret::pick_key;
+use crate::werf::{Secrets, WerfInput, explain_werf, project_layout};
+
+pub fn run(args: &ExplainArgs, ctx: &Ctx) -> anyhow::Result<Outcome> {
+    let root = args.chart.clone().unwrap_or_else(|| PathBuf::from("."));
+    let werf_yaml = ["werf.yaml", "werf.yml"].iter().map(|n| root.join(n)).find(|p| p.is_file());
+    let werf_text = match &werf_yaml {
+        Some(p) => Some(std::fs::read_to_string(p).with_context(|| format!("cannot read {}", p.display()))?),
+        None => None,
+    };
+    let (chart_dir, project) = project_layout(werf_text.as_deref())?;
+    let chart_path = root.join(&chart_dir);
+    let chart = crate::chart::load(&chart_path).with_context(|| format!("werf chart {}", chart_path.display()))?;
+    let env = ctx.env.with_prefix("WERF_");
+    let flags = super::explain_cmd::value_flags(&args.flags)?;
+    let read = |p: &Path, name: &str| std::fs::read_to_string(p).with_context(|| format!("cannot read secret values file {name}"));
+    let secret_values = args
+        .werf
+        .secret_values
+        .iter()
+        .map(|name| Ok(ValuesFile { name: name.clone(), text: read(Path::new(name), name)? }))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    // Named relative to the chart, as its values.yaml is.
+    let chart_secret_path = chart_path.join("secret-values.yaml");
+    let chart_secret_values = match chart_secret_path.is_file() {
+        true => Some(ValuesFile { name: "secret-values.yaml".into(), text: read(&chart_secret_path, "secret-values.yaml")? }),
+        false => None,
+    };
+    let secrets = if args.werf.ignore_secret_key {
+        Secrets::Ignore
+    } else {
+        // werf's order: the variable, the project's key file, the user's global key file.
+        let home = ctx.env.get("HOME").map(|h| Path::new(h).join(".werf/global_secret_key"));
+        let project_key = root.join(".werf_secret_key");
+        let mut candidates = vec![("$WERF_SECRET_KEY".to_string(), env.get("WERF_SECRET_KEY").cloned())];
+        candidates.push((project_key.display().to_string(), std::fs::read_to_string(&project_key).ok()));
+        if let Some(h) = home {
+            candidates.push((h.display().to_string(), std::fs::read_to_string(&h).ok()));
+        }
+        match pick_key(candidates) {
+            Ok((_, key)) => Secrets::Key(key),
+            Err((lookup, None)) => Secrets::Missing(lookup.places),
+            Err((lookup, Some(source))) => {
+                let place = lookup.places.last().cloned().unwrap_or_default();
+                return Err(crate::werf::WerfError::BadKey { place, source }.into());
+            }
+        }
+    };
+    let env_name = args.werf.werf_env.clone().or_else(|| env.get("WERF_ENV").cloned()).unwrap_or_default();
+    let project = project.unwrap_or_else(|| chart.metadata.name.clone());
+    // werf's defaults: release and namespace `<project>[-<env>]`.
+    let release = if env_name.is_empty() { project.clone() } else { format!("{project}-{env_name}") };
+    let namespace = ctx.global.namespace.clone().unwrap_or_else(|| release.clone());
+    let chart_yaml = std::fs::read_to_string(chart_path.join("Chart.yaml")).ok();
+    let input = WerfInput {
+        chart_yaml,
+        env,
+        flags,
+        secret_values,
+        chart_secret_values,
+        no_default_values: args.werf.no_default_values,
+        no_default_secret_values: args.werf.no_default_secret_values,
+        secrets,
+        show_secrets: args.werf.show_secrets,
+        env_name,
+        release,
+        namespace,
+    };
+    let mut read_file = |path: &str| std::fs::read_to_string(path).map_err(|e| format!("open {path}: {e}"));
+    let explanation = explain_werf(&chart, &input, &mut read_file, Options { skip_schema_validation: args.skip_schema_validation })?;
+    super::explain_cmd::render(args, ctx, &explanation)
+}

@@ -1,0 +1,457 @@
+//! `values explain --werf`: the values werf (through its engine nelm) gives
+//! a chart, with the source of every key. werf adds value sources to Helm's
+//! (secret values files, `$WERF_*` variables, its own auxiliary values) and
+//! merges them in nelm's order, which is not the order werf documents; we
+//! follow nelm's code (v1.30, `MergeInternal`) and note each key where the
+//! documented order would have picked another winner.
+//!
+//! The environment comes in as a map (the CLI reads it); files are read
+//! through the caller's `read_file`.
+
+pub mod export;
+pub mod secret;
+
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+use crate::chart::Chart;
+use crate::explain::{ExplainError, Explanation, Options, chart_spec, explain_spec};
+use crate::values::coalesce::coalesce_tables;
+use crate::values::explain::Lost;
+use crate::values::path::Path;
+use crate::values::tree::{EventKind, Kind, Origin, Recorder, Source, V, VMap};
+use crate::values::user::{UserValuesError, ValueFlags, ValuesFile, merge_maps, user_values};
+use crate::values::yaml::{self, YamlError};
+
+use secret::{Key, SecretError};
+
+/// What stands in for a secret value in the output without `--show-secrets`.
+pub const MASK: &str = "<secret>";
+
+#[derive(Debug, thiserror::Error)]
+pub enum WerfError {
+    #[error("werf.yaml: {0}")]
+    WerfYaml(String),
+    #[error("${var}: cannot read {file}: {error}")]
+    EnvFile { var: String, file: String, error: String },
+    #[error("{file}: cannot load secret values: {}", .source.helm_error())]
+    SecretFile { file: String, source: YamlError },
+    #[error("{file}: {path}: cannot decrypt: {source}")]
+    Decrypt { file: String, path: String, source: SecretError },
+    #[error("{file}: {path}: unable to decode non string value: expected encoded value as hex string")]
+    NotEncrypted { file: String, path: String },
+    #[error("secret values need a key to decrypt; looked in {} (none found; --ignore-secret-key explains with the encrypted strings)", .0.join(", "))]
+    NoKey(Vec<String>),
+    #[error("the secret key from {place}: {source}")]
+    BadKey { place: String, source: SecretError },
+    #[error("Chart.yaml: {0}")]
+    ChartYaml(String),
+    #[error(transparent)]
+    User(#[from] UserValuesError),
+    #[error(transparent)]
+    Explain(#[from] ExplainError),
+}
+
+/// How secret values are handled.
+#[derive(Debug, Clone)]
+pub enum Secrets {
+    /// Decrypt with this key.
+    Key(Key),
+    /// `--ignore-secret-key`: keep the encrypted strings, as werf does.
+    Ignore,
+    /// No key was found in these places; an error if a secret file has values.
+    Missing(Vec<String>),
+}
+
+/// Everything `values explain --werf` takes besides the chart.
+#[derive(Debug, Clone)]
+pub struct WerfInput {
+    /// The `WERF_*` environment variables (others are ignored).
+    pub env: BTreeMap<String, String>,
+    /// The command line's value flags (`--values`, `--set*`), files already read.
+    pub flags: ValueFlags,
+    /// `--secret-values` files, read.
+    pub secret_values: Vec<ValuesFile>,
+    /// The chart's Chart.yaml text, for werf's `export-values` (`None`: no exports).
+    pub chart_yaml: Option<String>,
+    /// The chart's `secret-values.yaml`, read (`None` when absent).
+    pub chart_secret_values: Option<ValuesFile>,
+    pub no_default_values: bool,
+    pub no_default_secret_values: bool,
+    pub secrets: Secrets,
+    pub show_secrets: bool,
+    /// werf's auxiliary values.
+    pub env_name: String,
+    pub release: String,
+    pub namespace: String,
+}
+
+/// The kinds of `$WERF_*` value variables, longest prefix first (a
+/// `WERF_SET_STRING_X` is not a `WERF_SET_` expression).
+/// werf: `PredefinedValuesByEnvNamePrefix`; `WERF_SET_DOCKER_CONFIG_JSON_VALUE` is werf's own switch, not a value.
+const ENV_KINDS: [(&str, &str); 7] = [
+    ("WERF_SECRET_VALUES_", "--secret-values"),
+    ("WERF_VALUES_", "--values"),
+    ("WERF_SET_JSON_", "--set-json"),
+    ("WERF_SET_STRING_", "--set-string"),
+    ("WERF_SET_FILE_", "--set-file"),
+    ("WERF_SET_LITERAL_", "--set-literal"),
+    ("WERF_SET_", "--set"),
+];
+
+/// The value variables by flag, each list sorted by variable name (the map's order).
+pub fn env_sources(env: &BTreeMap<String, String>) -> BTreeMap<&'static str, Vec<(String, String)>> {
+    let mut out: BTreeMap<&'static str, Vec<(String, String)>> = BTreeMap::new();
+    for (name, value) in env {
+        if name == "WERF_SET_DOCKER_CONFIG_JSON_VALUE" {
+            continue;
+        }
+        if let Some((_, flag)) = ENV_KINDS.iter().find(|(prefix, _)| name.starts_with(prefix) && name.len() > prefix.len()) {
+            out.entry(flag).or_default().push((name.clone(), value.clone()));
+        }
+    }
+    out
+}
+
+/// The chart directory of a werf project: `deploy.helmChartDir` of the
+/// first werf.yaml document, else `.helm`. Also the project name.
+pub fn project_layout(werf_yaml: Option<&str>) -> Result<(String, Option<String>), WerfError> {
+    let Some(text) = werf_yaml else { return Ok((".helm".into(), None)) };
+    // werf.yaml's first document is the meta section; the others are images.
+    let first = text.split("\n---").next().unwrap_or("");
+    let doc: serde_json::Value = if first.trim().is_empty() {
+        serde_json::Value::Null
+    } else {
+        serde_saphyr::from_str(first).map_err(|e| WerfError::WerfYaml(e.to_string()))?
+    };
+    let dir = doc.pointer("/deploy/helmChartDir").and_then(|v| v.as_str()).unwrap_or(".helm").to_string();
+    let project = doc.get("project").and_then(|v| v.as_str()).map(str::to_string);
+    Ok((dir, project))
+}
+
+/// Explains the values werf gives `chart`.
+pub fn explain_werf(
+    chart: &Chart,
+    input: &WerfInput,
+    read_file: &mut dyn FnMut(&str) -> Result<String, String>,
+    options: Options,
+) -> Result<Explanation, WerfError> {
+    let mut rec = Recorder::default();
+    for c in chart.walk() {
+        rec.warnings.extend(c.warnings.iter().cloned());
+    }
+    chart.check_dependencies().map_err(|e| WerfError::Explain(ExplainError::MissingDependencies(e)))?;
+    let env = env_sources(&input.env);
+
+    // User input: `$WERF_VALUES_*` files then `--values`, then each `--set*`
+    // kind with its variables first, in Helm's kind order (nelm merges them
+    // with Helm's `MergeValues`).
+    let mut flags = input.flags.clone();
+    let mut env_files = Vec::new();
+    for (var, file) in env.get("--values").into_iter().flatten() {
+        let text = read_file(file).map_err(|error| WerfError::EnvFile { var: var.clone(), file: file.clone(), error })?;
+        env_files.push((var.clone(), file.clone()));
+        flags.files.insert(env_files.len() - 1, ValuesFile { name: file.clone(), text });
+    }
+    let mut env_exprs: BTreeMap<&str, Vec<String>> = BTreeMap::new();
+    for (flag, list) in [
+        ("--set-json", &mut flags.set_json),
+        ("--set", &mut flags.set),
+        ("--set-string", &mut flags.set_string),
+        ("--set-file", &mut flags.set_file),
+        ("--set-literal", &mut flags.set_literal),
+    ] {
+        let vars = env.get(flag).cloned().unwrap_or_default();
+        let exprs: Vec<String> = vars.iter().map(|(_, e)| e.clone()).collect();
+        list.splice(0..0, exprs);
+        env_exprs.insert(flag, vars.into_iter().map(|(v, _)| v).collect());
+    }
+    let mut user = user_values(&flags, read_file, &mut rec)?;
+    let mut relabel = |s: &Source| -> Option<Source> {
+        match s {
+            Source::ValuesFile { file, line, column } => {
+                // Env files come first; a file named both ways is attributed to the variable.
+                let (var, _) = env_files.iter().find(|(_, f)| f == file)?;
+                Some(Source::WerfEnv { var: var.clone(), flag: "--values".into(), expr: None, file: Some(file.clone()), line: *line, column: *column })
+            }
+            Source::SetFlag { flag, index, expr } => {
+                let vars = env_exprs.get(flag.as_str())?;
+                Some(match vars.get(*index) {
+                    Some(var) => Source::WerfEnv { var: var.clone(), flag: flag.clone(), expr: Some(expr.clone()), file: None, line: None, column: None },
+                    // The command line's own flags keep their index among themselves.
+                    None => Source::SetFlag { flag: flag.clone(), index: index - vars.len(), expr: expr.clone() },
+                })
+            }
+            _ => None,
+        }
+    };
+    relabel_map(&mut user, &mut relabel);
+    for e in rec.events.iter_mut() {
+        relabel_v(&mut e.value, &mut relabel);
+        if let Some(by) = &e.by
+            && let Some(s) = relabel(by)
+        {
+            e.by = Some(Rc::new(s));
+        }
+    }
+
+    // Secret values: the chart's secret-values.yaml, then `$WERF_SECRET_VALUES_*`, then `--secret-values`; later files win.
+    let mut secret_files: Vec<(ValuesFile, bool, Option<String>)> = Vec::new();
+    if !input.no_default_secret_values && let Some(f) = &input.chart_secret_values {
+        secret_files.push((f.clone(), true, None));
+    }
+    for (var, file) in env.get("--secret-values").into_iter().flatten() {
+        let text = read_file(file).map_err(|error| WerfError::EnvFile { var: var.clone(), file: file.clone(), error })?;
+        secret_files.push((ValuesFile { name: file.clone(), text }, false, Some(var.clone())));
+    }
+    secret_files.extend(input.secret_values.iter().map(|f| (f.clone(), false, None)));
+    let mut secrets = VMap::default();
+    for (f, chart_default, env) in &secret_files {
+        let mut layer = yaml::load_tree(&f.text, &f.name, &|_, pos| Source::WerfSecretValues {
+            file: f.name.clone(),
+            line: Some(pos.line),
+            column: Some(pos.column),
+            chart_default: *chart_default,
+            env: env.clone(),
+        })
+        .map_err(|source| WerfError::SecretFile { file: f.name.clone(), source })?;
+        decrypt_tree(&mut layer, &f.name, &input.secrets)?;
+        merge_maps(&mut secrets, layer, &Path::root(), &mut rec);
+    }
+
+    // nelm's MergeInternal: auxiliary values, secrets coalesced under them,
+    // user input under both (coalescing keeps the destination's values).
+    let mut merged = auxiliary(input);
+    coalesce_tables(&mut merged, secrets, "", &Path::root(), false, &mut rec);
+    coalesce_tables(&mut merged, user, "", &Path::root(), false, &mut rec);
+
+    let mut spec = chart_spec(chart, Vec::new())?;
+    if input.no_default_values {
+        spec.values = VMap::default();
+    }
+    // export-values: the parent's computed values (a first pass) copied
+    // under the child's key, above the parent's `<child>:` section and the
+    // user's values there. Only the top chart's own dependencies.
+    if let Some(text) = &input.chart_yaml {
+        let (rules, warnings) = export::rules(text).map_err(WerfError::ChartYaml)?;
+        rec.warnings.extend(warnings);
+        if !rules.is_empty() {
+            let first = explain_spec(chart, spec.clone(), merged.clone(), Recorder::default(), Options { skip_schema_validation: true })?;
+            let overlay = export::overlay(&chart.metadata.name, &rules, &first.values, &mut rec.warnings);
+            merge_maps(&mut merged, overlay, &Path::root(), &mut rec);
+        }
+    }
+    let mut explanation = explain_spec(chart, spec, merged, rec, options)?;
+    order_notes(&mut explanation);
+    if !input.show_secrets {
+        mask(&mut explanation);
+    }
+    Ok(explanation)
+}
+
+/// werf's auxiliary values, under `werf.` and `global.werf.`.
+fn auxiliary(input: &WerfInput) -> VMap {
+    let mut werf = VMap::default();
+    for (key, value, what) in [
+        ("env", &input.env_name, "--env"),
+        ("name", &input.release, "release name"),
+        ("namespace", &input.namespace, "release namespace"),
+    ] {
+        let origin = Rc::new(Source::WerfAuxiliary { what: what.to_string() });
+        werf.insert(key.to_string(), V::new(Kind::Str(value.clone()), origin));
+    }
+    let origin = Rc::new(Source::WerfAuxiliary { what: "auxiliary values".into() });
+    let mut global = VMap::default();
+    global.insert("werf".into(), V::new(Kind::Map(werf.clone()), origin.clone()));
+    let mut out = VMap::default();
+    out.insert("werf".into(), V::new(Kind::Map(werf), origin.clone()));
+    out.insert("global".into(), V::new(Kind::Map(global), origin));
+    out
+}
+
+/// Decrypts every string of a secret values file in place (nulls stay; other scalars are werf's error).
+fn decrypt_tree(map: &mut VMap, file: &str, secrets: &Secrets) -> Result<(), WerfError> {
+    fn walk(v: &mut V, path: &Path, file: &str, secrets: &Secrets) -> Result<(), WerfError> {
+        match &mut v.kind {
+            Kind::Map(m) => m.iter_mut().try_for_each(|(k, x)| walk(x, &path.key(k), file, secrets)),
+            Kind::List(l) => l.iter_mut().enumerate().try_for_each(|(i, x)| walk(x, &path.index(i), file, secrets)),
+            Kind::Null => Ok(()),
+            Kind::Str(s) => match secrets {
+                Secrets::Key(key) => {
+                    *s = secret::decrypt(key, s).map_err(|source| WerfError::Decrypt { file: file.to_string(), path: path.to_string(), source })?;
+                    Ok(())
+                }
+                Secrets::Ignore => Ok(()),
+                Secrets::Missing(places) => Err(WerfError::NoKey(places.clone())),
+            },
+            Kind::Bool(_) | Kind::Int(_) | Kind::Float(_) => match secrets {
+                Secrets::Ignore => Ok(()),
+                _ => Err(WerfError::NotEncrypted { file: file.to_string(), path: path.to_string() }),
+            },
+        }
+    }
+    map.iter_mut().try_for_each(|(k, v)| walk(v, &Path::root().key(k), file, secrets))
+}
+
+fn relabel_map(map: &mut VMap, f: &mut dyn FnMut(&Source) -> Option<Source>) {
+    for v in map.values_mut() {
+        relabel_v(v, f);
+    }
+}
+
+fn relabel_v(v: &mut V, f: &mut dyn FnMut(&Source) -> Option<Source>) {
+    if let Some(s) = f(&v.origin) {
+        v.origin = Rc::new(s);
+    }
+    match &mut v.kind {
+        Kind::Map(m) => relabel_map(m, f),
+        Kind::List(l) => l.iter_mut().for_each(|x| relabel_v(x, f)),
+        _ => {}
+    }
+}
+
+/// A source's place in werf's documented order (lowest first), for the
+/// sources it documents; werf's docs say nothing of `--set-json` and `--set-literal`.
+fn documented_rank(s: &Source) -> Option<u32> {
+    let set_rank = |flag: &str, env: bool| {
+        let base = match flag {
+            "--set-file" => 8,
+            "--set-string" => 10,
+            "--set" => 12,
+            _ => return None,
+        };
+        Some(base + u32::from(!env))
+    };
+    match s {
+        Source::ChartDefault { .. } => Some(0),
+        Source::WerfSecretValues { chart_default: true, .. } => Some(1),
+        Source::ParentValues { .. } => Some(2),
+        Source::WerfEnv { flag, file: Some(_), .. } if flag == "--values" => Some(4),
+        Source::ValuesFile { .. } => Some(5),
+        Source::WerfSecretValues { env: Some(_), .. } => Some(6),
+        Source::WerfSecretValues { .. } => Some(7),
+        Source::WerfEnv { flag, .. } => set_rank(flag, true),
+        Source::SetFlag { flag, .. } => set_rank(flag, false),
+        Source::WerfAuxiliary { .. } => Some(14),
+        Source::ExportValues { .. } => Some(15),
+        Source::ImportValues { .. } => Some(16),
+        _ => None,
+    }
+}
+
+/// For each key where nelm's order picked a winner that werf's documented
+/// order would not have: a note on that key naming both.
+fn order_notes(ex: &mut Explanation) {
+    for e in ex.entries.iter_mut() {
+        let mut notes = Vec::new();
+        for Lost { event, source, by, .. } in &e.overridden {
+            let (EventKind::Overridden, Some(by)) = (event, by) else { continue };
+            if let (Some(lost), Some(won)) = (documented_rank(source), documented_rank(by))
+                && lost > won
+            {
+                notes.push(format!(
+                    "werf's documentation ranks {} above {}; nelm's code (followed here) lets the latter win",
+                    label(source),
+                    label(by)
+                ));
+            }
+        }
+        notes.dedup();
+        e.notes.extend(notes);
+    }
+}
+
+fn label(s: &Source) -> String {
+    s.werf_label().unwrap_or_else(|| match s {
+        Source::ValuesFile { file, line: Some(l), column: Some(c) } => format!("--values {file}:{l}:{c}"),
+        Source::ValuesFile { file, .. } => format!("--values {file}"),
+        Source::SetFlag { flag, index, expr } => format!("{flag}[{index}] {expr}"),
+        Source::ChartDefault { chart, .. } | Source::ParentValues { chart, .. } => format!("chart {chart}'s values.yaml"),
+        other => other.kind_word(),
+    })
+}
+
+fn is_secret(o: &Origin) -> bool {
+    matches!(**o, Source::WerfSecretValues { .. })
+}
+
+/// Replaces every value from a secret file by [`MASK`] (keys stay visible).
+fn mask(ex: &mut Explanation) {
+    fn mask_v(v: &mut V) {
+        match &mut v.kind {
+            Kind::Map(m) => m.values_mut().for_each(mask_v),
+            Kind::List(l) => l.iter_mut().for_each(mask_v),
+            Kind::Null => {}
+            k if is_secret(&v.origin) => *k = Kind::Str(MASK.into()),
+            _ => {}
+        }
+    }
+    ex.values.values_mut().for_each(mask_v);
+    let hide = |value: &mut serde_json::Value| {
+        if !value.is_null() {
+            *value = serde_json::Value::String(MASK.into());
+        }
+    };
+    for e in ex.entries.iter_mut() {
+        if let (Some(v), Some(s)) = (&mut e.value, &e.source)
+            && is_secret(s)
+        {
+            hide(v);
+        }
+        for l in e.overridden.iter_mut().filter(|l| is_secret(&l.source)) {
+            hide(&mut l.value);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn env_variables_are_sorted_and_classified_by_longest_prefix() {
+        let env: BTreeMap<String, String> = [
+            ("WERF_SET_B", "b=1"),
+            ("WERF_SET_A", "a=1"),
+            ("WERF_SET_STRING_X", "x=1"),
+            ("WERF_SET_DOCKER_CONFIG_JSON_VALUE", "1"),
+            ("WERF_SECRET_VALUES_1", "s.yaml"),
+            ("WERF_VALUES_1", "v.yaml"),
+            ("WERF_SECRET_KEY", "k"),
+            ("WERF_SET_", "ignored: no name"),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+        let got = env_sources(&env);
+        let names = |flag: &str| got.get(flag).map(|l| l.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>()).unwrap_or_default();
+        assert_eq!(names("--set"), ["WERF_SET_A", "WERF_SET_B"]);
+        assert_eq!(names("--set-string"), ["WERF_SET_STRING_X"]);
+        assert_eq!(names("--secret-values"), ["WERF_SECRET_VALUES_1"]);
+        assert_eq!(names("--values"), ["WERF_VALUES_1"]);
+        assert_eq!(got.values().map(Vec::len).sum::<usize>(), 5);
+    }
+
+    #[test]
+    fn chart_dir_comes_from_werf_yaml() {
+        assert_eq!(project_layout(None).unwrap(), (".helm".into(), None));
+        let text = "project: app\nconfigVersion: 1\ndeploy:\n  helmChartDir: deploy/chart\n---\nimage: x\n";
+        assert_eq!(project_layout(Some(text)).unwrap(), ("deploy/chart".into(), Some("app".into())));
+        assert!(project_layout(Some("project: [")).is_err());
+    }
+
+    #[test]
+    fn documented_order_differences_are_the_two_the_research_names() {
+        let chart_secret = Source::WerfSecretValues { file: "s".into(), line: None, column: None, chart_default: true, env: None };
+        let cli_secret = Source::WerfSecretValues { file: "s".into(), line: None, column: None, chart_default: false, env: None };
+        let values = Source::ValuesFile { file: "v".into(), line: None, column: None };
+        let set = Source::SetFlag { flag: "--set".into(), index: 0, expr: "a=1".into() };
+        let set_string = Source::SetFlag { flag: "--set-string".into(), index: 0, expr: "a=1".into() };
+        let r = |s: &Source| documented_rank(s).unwrap();
+        // Code: secrets above all user input; docs: chart secrets below --values, --set above --secret-values.
+        assert!(r(&values) > r(&chart_secret));
+        assert!(r(&set) > r(&cli_secret));
+        // Code: --set-string above --set; docs: the reverse.
+        assert!(r(&set) > r(&set_string));
+    }
+}
