@@ -206,8 +206,8 @@ fn run(cases: &[&Case], whole_tree: bool) -> (Vec<String>, usize) {
 }
 
 /// Every table case: Helm and releasex meet the table's expectations, and
-/// (except for the cases marked `releasex_bug`, see the ignored test below)
-/// our whole `.Values` equals Helm's.
+/// (except for cases marked `releasex_bug`, none at present) our whole
+/// `.Values` equals Helm's.
 #[test]
 fn helm_test_tables_hold_for_releasex_and_real_helm() {
     let tmp = tempfile::tempdir().expect("tempdir");
@@ -220,16 +220,6 @@ fn helm_test_tables_hold_for_releasex_and_real_helm() {
     assert!(checked + checked_bug > 250, "only {checked} + {checked_bug} expectations checked");
 }
 
-/// The table cases whose whole `.Values` differs from Helm's because of a
-/// known releasex bug (each case names it).
-#[test]
-#[ignore = "releasex bug: import-values does not reproduce Go map aliasing (see import_values_share_one_map_between_parents_like_helm)"]
-fn helm_test_tables_whole_values_for_known_bug_cases() {
-    let tmp = tempfile::tempdir().expect("tempdir");
-    let cases = load_cases(tmp.path());
-    let (failures, _) = run(&cases.iter().filter(|c| c.releasex_bug.is_some()).collect::<Vec<_>>(), true);
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
-}
 
 /// Minimal reproduction. Chart `import-aliasing`: subchart `sub` has
 /// `a: {x: 1}` and `b: {z: 2}`; the parent imports `a` as `first`, `a` as
@@ -239,7 +229,6 @@ fn helm_test_tables_whole_values_for_known_bug_cases() {
 /// `first: {x: 1, z: 2}`, `second: {x: 1, z: 2}`, `sub.a: {x: 1, z: 2}`;
 /// releasex gives `first: {x: 1}` and `sub.a: {x: 1}`.
 #[test]
-#[ignore = "releasex bug: import-values does not reproduce Go map aliasing between imports of the same child table"]
 fn import_values_share_one_map_between_parents_like_helm() {
     let case = Case {
         file: "reproduction".into(),

@@ -231,6 +231,64 @@ fn retag(m: &mut VMap, origin: &Origin) {
     }
 }
 
+/// The tables of `src` (the child's table at `src_at` in `cvals`, to be
+/// merged into `b` at `at`) that Helm's merge will put into `b` by reference:
+/// those whose key `b` does not have yet.
+fn record_aliases(b: &VMap, src: &VMap, at: &Path, src_at: &Path, aliases: &mut Vec<(Path, Path)>) {
+    let existing = if at.is_root() { Some(b) } else { crate::values::tree::get(b, at).and_then(V::as_map) };
+    let Some(existing) = existing else {
+        // The whole table lands at `at` (the wrappers above it are new maps).
+        if crate::values::tree::get(b, at).is_none() {
+            alias_tree(src, at, src_at, aliases);
+        }
+        return;
+    };
+    for (k, v) in src {
+        let Some(sub) = v.as_map() else { continue };
+        match existing.get(k) {
+            None => alias_tree(sub, &at.key(k), &src_at.key(k), aliases),
+            Some(d) if d.is_map() => record_aliases(b, sub, &at.key(k), &src_at.key(k), aliases),
+            Some(_) => {}
+        }
+    }
+}
+
+/// `src` and every table below it, held at `at` and at `src_at`.
+fn alias_tree(src: &VMap, at: &Path, src_at: &Path, aliases: &mut Vec<(Path, Path)>) {
+    aliases.push((at.clone(), src_at.clone()));
+    for (k, v) in src {
+        if let Some(sub) = v.as_map() {
+            alias_tree(sub, &at.key(k), &src_at.key(k), aliases);
+        }
+    }
+}
+
+/// After a merge into `b`: a shared table that changed is changed everywhere
+/// Helm holds it (the child's place in `cvals`, other places in `b`).
+fn share_changes(b: &mut VMap, cvals: &mut VMap, aliases: &[(Path, Path)], before: &[Option<V>]) {
+    for (i, (bp, cp)) in aliases.iter().enumerate() {
+        let Some(now) = crate::values::tree::get(b, bp).cloned() else { continue };
+        let changed = before.get(i).is_none_or(|old| old.as_ref().is_none_or(|old| !same_tree(old, &now)));
+        if !changed || before.get(i).is_none() {
+            continue;
+        }
+        if let Some(slot) = crate::values::tree::get_mut(cvals, cp) {
+            *slot = now.clone();
+        }
+        for (bp2, cp2) in aliases {
+            if cp2 == cp && bp2 != bp
+                && let Some(slot) = crate::values::tree::get_mut(b, bp2)
+            {
+                *slot = now.clone();
+            }
+        }
+    }
+}
+
+fn same_tree(a: &V, b: &V) -> bool {
+    a.to_json() == b.to_json()
+}
+
 /// `processDependencyImportValues`: bottom-up, each parent's values become
 /// its merged defaults with the imported tables under them.
 fn process_imports(c: &mut ChartSpec, rec: &mut Recorder) -> Result<(), CoalesceError> {
@@ -239,24 +297,39 @@ fn process_imports(c: &mut ChartSpec, rec: &mut Recorder) -> Result<(), Coalesce
     }
     let Some(reqs) = c.requirements.clone() else { return Ok(()) };
     let mut scratch = Recorder::default();
-    let cvals = merge_values(c, VMap::default(), &mut scratch)?;
+    let mut cvals = merge_values(c, VMap::default(), &mut scratch)?;
     rec.warnings.append(&mut scratch.warnings);
     let mut b = VMap::default();
+    // Helm puts the child's table itself into `b` (Go maps are references),
+    // so a later import merging into that place also changes the child's
+    // table in `cvals` and every other place holding it. `aliases` pairs a
+    // path of `b` with the path of `cvals` whose table it holds.
+    let mut aliases: Vec<(Path, Path)> = Vec::new();
     for r in &reqs {
         for iv in &r.import_values {
             let (child, parent) = match iv {
                 ImportValue::Map { child, parent } => (child.clone(), parent.clone()),
                 ImportValue::Exports(name) => (format!("exports.{name}"), ".".to_string()),
             };
-            let Some(found) = table(&cvals, &format!("{}.{child}", r.name)) else {
+            let child_path = format!("{}.{child}", r.name);
+            let Some(found) = table(&cvals, &child_path) else {
                 rec.warn(format!("ImportValues missing table from chart chart={} child={child}", r.name));
                 continue;
             };
-            let origin = Origin::new(Source::ImportValues { chart: r.name.clone(), from: format!("{}.{child}", r.name) });
+            let origin = Origin::new(Source::ImportValues { chart: r.name.clone(), from: child_path.clone() });
             let mut imported = found.clone();
             retag(&mut imported, &origin);
+            let before: Vec<Option<V>> = aliases.iter().map(|(bp, _)| crate::values::tree::get(&b, bp).cloned()).collect();
+            let src_at = Path(child_path.split('.').map(|k| crate::values::path::Seg::Key(k.to_string())).collect());
+            let parent_at = if parent == "." {
+                Path::root()
+            } else {
+                Path(parent.split('.').map(|k| crate::values::path::Seg::Key(k.to_string())).collect())
+            };
+            record_aliases(&b, &imported, &parent_at, &src_at, &mut aliases);
             let src = path_to_map(&parent, imported, &origin);
             coalesce_tables(&mut b, src, "", &Path::root(), true, &mut scratch);
+            share_changes(&mut b, &mut cvals, &aliases, &before);
         }
     }
     let mut merged = cvals;
