@@ -125,6 +125,9 @@ pub fn source_json(s: &Source) -> Value {
         Source::Global { from_chart } => json!({"chart": from_chart}),
         Source::ReleaseConfig { revision } => json!({"revision": revision}),
         Source::Helm { why } => json!({"why": why}),
+        Source::Helmfile { layer, file, line, column, expr, secret } => {
+            json!({"layer": layer, "file": file, "line": line, "column": column, "expr": expr, "secret": secret.then_some(true)})
+        }
     };
     if let Some(m) = v.as_object_mut() {
         m.retain(|_, x| !x.is_null());

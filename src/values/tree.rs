@@ -33,6 +33,11 @@ pub enum Source {
     ReleaseConfig { revision: i64 },
     /// Created by Helm itself (an empty subchart section).
     Helm { why: String },
+    /// A helmfile layer (`values explain --helmfile`): which layer
+    /// (`base`, `defaults`, `environment`, `hcl`, `secrets`,
+    /// `state-values-file`, `state-values-set`, `release-values`, ...), and
+    /// the file position or flag expression; `secret` marks values to mask.
+    Helmfile { layer: String, file: Option<String>, line: Option<usize>, column: Option<usize>, expr: Option<String>, secret: bool },
 }
 
 impl Source {
@@ -49,6 +54,7 @@ impl Source {
             Source::Global { .. } => "global".into(),
             Source::ReleaseConfig { .. } => "release-config".into(),
             Source::Helm { .. } => "helm".into(),
+            Source::Helmfile { .. } => "helmfile".into(),
         }
     }
 }
