@@ -7,6 +7,8 @@
 //! stops with [`HelmfileError::Templated`] (or is skipped and reported).
 
 pub mod hcl;
+#[cfg(test)]
+mod conformance;
 pub mod maputil;
 pub mod release;
 pub mod state;
