@@ -188,12 +188,36 @@ _kubectl__releasex() {
             return 0
             ;;
         kubectl__subcmd__releasex__subcmd__explain)
-            opts="-f -n -o -h --release --revision --release-file --driver --sql-connection --values --set --set-string --set-json --set-file --set-literal --key --show-overridden --skip-schema-validation --kubeconfig --context --namespace --output --color --help"
+            opts="-e -f -n -o -h --helmfile --environment --state-values-set --state-values-set-string --state-values-file --skip-secrets --skip-templated --show-secrets --release --revision --release-file --driver --sql-connection --values --set --set-string --set-json --set-file --set-literal --key --show-overridden --skip-schema-validation --kubeconfig --context --namespace --output --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --helmfile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --environment)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -e)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --state-values-set)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --state-values-set-string)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --state-values-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --release)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -860,12 +884,36 @@ _kubectl__releasex() {
             return 0
             ;;
         kubectl__subcmd__releasex__subcmd__values__subcmd__explain)
-            opts="-f -n -o -h --release --revision --release-file --driver --sql-connection --values --set --set-string --set-json --set-file --set-literal --key --show-overridden --skip-schema-validation --kubeconfig --context --namespace --output --color --help"
+            opts="-e -f -n -o -h --helmfile --environment --state-values-set --state-values-set-string --state-values-file --skip-secrets --skip-templated --show-secrets --release --revision --release-file --driver --sql-connection --values --set --set-string --set-json --set-file --set-literal --key --show-overridden --skip-schema-validation --kubeconfig --context --namespace --output --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --helmfile)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --environment)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -e)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --state-values-set)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --state-values-set-string)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --state-values-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --release)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
