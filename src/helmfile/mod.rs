@@ -94,8 +94,25 @@ pub fn first_action(text: &str) -> Option<(usize, String)> {
     let at = text.find("{{")?;
     let line = text[..at].matches('\n').count() + 1;
     let rest = &text[at..];
-    let end = rest.find("}}").map_or(rest.len().min(40), |e| e + 2);
-    Some((line, rest[..end].lines().next().unwrap_or("").to_string()))
+    let action: String = match rest.find("}}") {
+        Some(e) => rest[..e + 2].to_string(),
+        // An unclosed action: its first 40 characters.
+        None => rest.chars().take(40).collect(),
+    };
+    Some((line, action.lines().next().unwrap_or("").to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_first_action_and_its_line() {
+        assert_eq!(first_action("a: 1\nb: {{ .Values.x }}\n"), Some((2, "{{ .Values.x }}".into())));
+        assert_eq!(first_action("a: 1\n"), None);
+        let unclosed = format!("x: {{{{ {}", "é".repeat(50));
+        assert_eq!(first_action(&unclosed).map(|(_, a)| a.chars().count()), Some(40));
+    }
 }
 
 /// The explanation of a helmfile's state values or of one release's values.

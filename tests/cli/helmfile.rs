@@ -137,3 +137,19 @@ fn unknown_environment_and_release_are_errors() {
     assert!(fails(&["explain", "--helmfile", HF, "-e", "nope"]).contains("environment \"nope\" is not defined"));
     assert!(fails(&["explain", "--helmfile", HF, "--release", "nope"]).contains("no release named \"nope\""));
 }
+
+#[test]
+fn state_values_file_replaces_lists_and_set_string_keeps_text() {
+    let doc = json(&ok(&[
+        "explain", "--helmfile", HF, "--state-values-file", "tests/fixtures/helmfile/project/override.yaml",
+        "--state-values-set-string", "replicas=7", "--state-values-set", "regions[2]=three", "-o", "json",
+    ]));
+    // The file's list replaces the defaults' (sparse, no null); the CLI layer then merges by index.
+    assert_eq!(doc["values"]["regions"], serde_json::json!(["one", null, "three"]));
+    assert_eq!(doc["values"]["replicas"], "7");
+    assert_eq!(doc["values"]["db"]["host"], "from-state-values-file");
+    let host = doc["entries"].as_array().unwrap().iter().find(|e| e["path"] == "db.host").unwrap();
+    assert_eq!(host["source"]["layer"], "state-values-file");
+    assert_eq!(host["source"]["line"], 3);
+    check_positions(&doc);
+}
