@@ -132,7 +132,7 @@ pub fn explain(req: &Request, io: &dyn Io, release: Option<&str>, options: crate
     let mut explanation = match release {
         None => {
             let values = loaded.env.merged(&mut rec);
-            let entries = crate::values::explain::entries(&values, &rec);
+            let entries = crate::values::explain::entries_with(&values, &rec, true);
             crate::explain::Explanation { values, entries, warnings: rec.warnings, other_order: None }
         }
         Some(name) => {
