@@ -109,7 +109,12 @@ never\t''"
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and not __fish_seen_subcommand_from explain help" -s h -l help -d 'Print help'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and not __fish_seen_subcommand_from explain help" -f -a "explain" -d 'The values a chart\'s templates will see, exactly as Helm computes them, with the source of every key'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and not __fish_seen_subcommand_from explain help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -l release -d 'Explain a deployed release\'s values instead (what `helm get values --all` shows), read from the cluster' -r -f -a '(__kubectl_releasex_dynamic)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -l helmfile -d 'Explain a helmfile\'s state values (or, with --release, one release\'s values through helmfile and Helm)' -r -F
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -s e -l environment -d 'With --helmfile: the environment (default: default)' -r -f -a '(__kubectl_releasex_dynamic)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -l state-values-set -d 'With --helmfile: as helmfile --state-values-set (KEY=VALUE,...; repeatable)' -r -f -a '(__kubectl_releasex_dynamic)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -l state-values-set-string -d 'With --helmfile: as helmfile --state-values-set-string (repeatable)' -r -f -a '(__kubectl_releasex_dynamic)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -l state-values-file -d 'With --helmfile: as helmfile --state-values-file (repeatable)' -r -f -a '(__kubectl_releasex_dynamic)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -l release -d 'Explain a deployed release\'s values instead (what `helm get values --all` shows), read from the cluster; with --helmfile: the helmfile release to explain' -r -f -a '(__kubectl_releasex_dynamic)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -l revision -d 'With --release: the revision (default: the latest)' -r -f -a '(__kubectl_releasex_dynamic)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -l release-file -d 'With --release: read the release records from FILE (as `release decode -f`)' -r -F
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -l driver -d 'With --release: Helm storage driver (secret, configmap or sql)' -r -f -a '(__kubectl_releasex_dynamic)'
@@ -132,6 +137,9 @@ yaml\t''"
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -l color -d 'When to use colors (auto honours NO_COLOR, CLICOLOR, CLICOLOR_FORCE, HELM_COLOR and the terminal)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -l skip-secrets -d 'With --helmfile: explain without sops-encrypted secrets files (reported as skipped)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -l skip-templated -d 'With --helmfile: explain without .gotmpl files that hold template actions (reported as skipped)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -l show-secrets -d 'With --helmfile: print secret values instead of <secret>'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -l show-overridden -d 'Also show what each key overrode'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -l skip-schema-validation -d 'Skip values.schema.json validation, as Helm\'s --skip-schema-validation'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -l werf -d 'Explain as werf computes values: CHART is the project root (default .), the chart is .helm/ or werf.yaml\'s deploy.helmChartDir; reads $WERF_VALUES_*, $WERF_SECRET_VALUES_*, $WERF_SET*_* (sorted by name)'
@@ -142,7 +150,12 @@ complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -s h -l help -d 'Print help'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from help" -f -a "explain" -d 'The values a chart\'s templates will see, exactly as Helm computes them, with the source of every key'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -l release -d 'Explain a deployed release\'s values instead (what `helm get values --all` shows), read from the cluster' -r -f -a '(__kubectl_releasex_dynamic)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -l helmfile -d 'Explain a helmfile\'s state values (or, with --release, one release\'s values through helmfile and Helm)' -r -F
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -s e -l environment -d 'With --helmfile: the environment (default: default)' -r -f -a '(__kubectl_releasex_dynamic)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -l state-values-set -d 'With --helmfile: as helmfile --state-values-set (KEY=VALUE,...; repeatable)' -r -f -a '(__kubectl_releasex_dynamic)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -l state-values-set-string -d 'With --helmfile: as helmfile --state-values-set-string (repeatable)' -r -f -a '(__kubectl_releasex_dynamic)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -l state-values-file -d 'With --helmfile: as helmfile --state-values-file (repeatable)' -r -f -a '(__kubectl_releasex_dynamic)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -l release -d 'Explain a deployed release\'s values instead (what `helm get values --all` shows), read from the cluster; with --helmfile: the helmfile release to explain' -r -f -a '(__kubectl_releasex_dynamic)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -l revision -d 'With --release: the revision (default: the latest)' -r -f -a '(__kubectl_releasex_dynamic)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -l release-file -d 'With --release: read the release records from FILE (as `release decode -f`)' -r -F
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -l driver -d 'With --release: Helm storage driver (secret, configmap or sql)' -r -f -a '(__kubectl_releasex_dynamic)'
@@ -165,6 +178,9 @@ yaml\t''"
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -l color -d 'When to use colors (auto honours NO_COLOR, CLICOLOR, CLICOLOR_FORCE, HELM_COLOR and the terminal)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -l skip-secrets -d 'With --helmfile: explain without sops-encrypted secrets files (reported as skipped)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -l skip-templated -d 'With --helmfile: explain without .gotmpl files that hold template actions (reported as skipped)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -l show-secrets -d 'With --helmfile: print secret values instead of <secret>'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -l show-overridden -d 'Also show what each key overrode'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -l skip-schema-validation -d 'Skip values.schema.json validation, as Helm\'s --skip-schema-validation'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -l werf -d 'Explain as werf computes values: CHART is the project root (default .), the chart is .helm/ or werf.yaml\'s deploy.helmChartDir; reads $WERF_VALUES_*, $WERF_SECRET_VALUES_*, $WERF_SET*_* (sorted by name)'

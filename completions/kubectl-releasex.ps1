@@ -123,7 +123,13 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-releasex' -ScriptBlock 
             break
         }
         'kubectl-releasex;values;explain' {
-            [CompletionResult]::new('--release', '--release', [CompletionResultType]::ParameterName, 'Explain a deployed release''s values instead (what `helm get values --all` shows), read from the cluster')
+            [CompletionResult]::new('--helmfile', '--helmfile', [CompletionResultType]::ParameterName, 'Explain a helmfile''s state values (or, with --release, one release''s values through helmfile and Helm)')
+            [CompletionResult]::new('-e', '-e', [CompletionResultType]::ParameterName, 'With --helmfile: the environment (default: default)')
+            [CompletionResult]::new('--environment', '--environment', [CompletionResultType]::ParameterName, 'With --helmfile: the environment (default: default)')
+            [CompletionResult]::new('--state-values-set', '--state-values-set', [CompletionResultType]::ParameterName, 'With --helmfile: as helmfile --state-values-set (KEY=VALUE,...; repeatable)')
+            [CompletionResult]::new('--state-values-set-string', '--state-values-set-string', [CompletionResultType]::ParameterName, 'With --helmfile: as helmfile --state-values-set-string (repeatable)')
+            [CompletionResult]::new('--state-values-file', '--state-values-file', [CompletionResultType]::ParameterName, 'With --helmfile: as helmfile --state-values-file (repeatable)')
+            [CompletionResult]::new('--release', '--release', [CompletionResultType]::ParameterName, 'Explain a deployed release''s values instead (what `helm get values --all` shows), read from the cluster; with --helmfile: the helmfile release to explain')
             [CompletionResult]::new('--revision', '--revision', [CompletionResultType]::ParameterName, 'With --release: the revision (default: the latest)')
             [CompletionResult]::new('--release-file', '--release-file', [CompletionResultType]::ParameterName, 'With --release: read the release records from FILE (as `release decode -f`)')
             [CompletionResult]::new('--driver', '--driver', [CompletionResultType]::ParameterName, 'With --release: Helm storage driver (secret, configmap or sql)')
@@ -145,6 +151,9 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-releasex' -ScriptBlock 
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format (default: text; `patch` prints the raw patch bytes by default)')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format (default: text; `patch` prints the raw patch bytes by default)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colors (auto honours NO_COLOR, CLICOLOR, CLICOLOR_FORCE, HELM_COLOR and the terminal)')
+            [CompletionResult]::new('--skip-secrets', '--skip-secrets', [CompletionResultType]::ParameterName, 'With --helmfile: explain without sops-encrypted secrets files (reported as skipped)')
+            [CompletionResult]::new('--skip-templated', '--skip-templated', [CompletionResultType]::ParameterName, 'With --helmfile: explain without .gotmpl files that hold template actions (reported as skipped)')
+            [CompletionResult]::new('--show-secrets', '--show-secrets', [CompletionResultType]::ParameterName, 'With --helmfile: print secret values instead of <secret>')
             [CompletionResult]::new('--show-overridden', '--show-overridden', [CompletionResultType]::ParameterName, 'Also show what each key overrode')
             [CompletionResult]::new('--skip-schema-validation', '--skip-schema-validation', [CompletionResultType]::ParameterName, 'Skip values.schema.json validation, as Helm''s --skip-schema-validation')
             [CompletionResult]::new('--werf', '--werf', [CompletionResultType]::ParameterName, 'Explain as werf computes values: CHART is the project root (default .), the chart is .helm/ or werf.yaml''s deploy.helmChartDir; reads $WERF_VALUES_*, $WERF_SECRET_VALUES_*, $WERF_SET*_* (sorted by name)')
@@ -168,7 +177,13 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-releasex' -ScriptBlock 
             break
         }
         'kubectl-releasex;explain' {
-            [CompletionResult]::new('--release', '--release', [CompletionResultType]::ParameterName, 'Explain a deployed release''s values instead (what `helm get values --all` shows), read from the cluster')
+            [CompletionResult]::new('--helmfile', '--helmfile', [CompletionResultType]::ParameterName, 'Explain a helmfile''s state values (or, with --release, one release''s values through helmfile and Helm)')
+            [CompletionResult]::new('-e', '-e', [CompletionResultType]::ParameterName, 'With --helmfile: the environment (default: default)')
+            [CompletionResult]::new('--environment', '--environment', [CompletionResultType]::ParameterName, 'With --helmfile: the environment (default: default)')
+            [CompletionResult]::new('--state-values-set', '--state-values-set', [CompletionResultType]::ParameterName, 'With --helmfile: as helmfile --state-values-set (KEY=VALUE,...; repeatable)')
+            [CompletionResult]::new('--state-values-set-string', '--state-values-set-string', [CompletionResultType]::ParameterName, 'With --helmfile: as helmfile --state-values-set-string (repeatable)')
+            [CompletionResult]::new('--state-values-file', '--state-values-file', [CompletionResultType]::ParameterName, 'With --helmfile: as helmfile --state-values-file (repeatable)')
+            [CompletionResult]::new('--release', '--release', [CompletionResultType]::ParameterName, 'Explain a deployed release''s values instead (what `helm get values --all` shows), read from the cluster; with --helmfile: the helmfile release to explain')
             [CompletionResult]::new('--revision', '--revision', [CompletionResultType]::ParameterName, 'With --release: the revision (default: the latest)')
             [CompletionResult]::new('--release-file', '--release-file', [CompletionResultType]::ParameterName, 'With --release: read the release records from FILE (as `release decode -f`)')
             [CompletionResult]::new('--driver', '--driver', [CompletionResultType]::ParameterName, 'With --release: Helm storage driver (secret, configmap or sql)')
@@ -190,6 +205,9 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-releasex' -ScriptBlock 
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format (default: text; `patch` prints the raw patch bytes by default)')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format (default: text; `patch` prints the raw patch bytes by default)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colors (auto honours NO_COLOR, CLICOLOR, CLICOLOR_FORCE, HELM_COLOR and the terminal)')
+            [CompletionResult]::new('--skip-secrets', '--skip-secrets', [CompletionResultType]::ParameterName, 'With --helmfile: explain without sops-encrypted secrets files (reported as skipped)')
+            [CompletionResult]::new('--skip-templated', '--skip-templated', [CompletionResultType]::ParameterName, 'With --helmfile: explain without .gotmpl files that hold template actions (reported as skipped)')
+            [CompletionResult]::new('--show-secrets', '--show-secrets', [CompletionResultType]::ParameterName, 'With --helmfile: print secret values instead of <secret>')
             [CompletionResult]::new('--show-overridden', '--show-overridden', [CompletionResultType]::ParameterName, 'Also show what each key overrode')
             [CompletionResult]::new('--skip-schema-validation', '--skip-schema-validation', [CompletionResultType]::ParameterName, 'Skip values.schema.json validation, as Helm''s --skip-schema-validation')
             [CompletionResult]::new('--werf', '--werf', [CompletionResultType]::ParameterName, 'Explain as werf computes values: CHART is the project root (default .), the chart is .helm/ or werf.yaml''s deploy.helmChartDir; reads $WERF_VALUES_*, $WERF_SECRET_VALUES_*, $WERF_SET*_* (sorted by name)')

@@ -7,6 +7,7 @@ pub mod chart;
 pub mod cli;
 pub mod cluster;
 pub mod explain;
+pub mod helmfile;
 pub mod manifest;
 pub mod patch;
 pub mod preview;

@@ -188,9 +188,34 @@ pub struct ValueFlagArgs {
 #[derive(Debug, Args)]
 pub struct ExplainArgs {
     /// Chart directory or .tgz (not with --release); with --werf the werf project root (default .)
-    #[arg(required_unless_present_any = ["release", "release_files", "werf"])]
+    #[arg(required_unless_present_any = ["release", "release_files", "werf", "helmfile"])]
     pub chart: Option<PathBuf>,
-    /// Explain a deployed release's values instead (what `helm get values --all` shows), read from the cluster
+    /// Explain a helmfile's state values (or, with --release, one release's values through helmfile and Helm)
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["chart", "release_files"])]
+    pub helmfile: Option<PathBuf>,
+    /// With --helmfile: the environment (default: default)
+    #[arg(short = 'e', long, value_name = "ENV", requires = "helmfile", default_value = "default")]
+    pub environment: String,
+    /// With --helmfile: as helmfile --state-values-set (KEY=VALUE,...; repeatable)
+    #[arg(long = "state-values-set", value_name = "EXPR", requires = "helmfile")]
+    pub state_values_set: Vec<String>,
+    /// With --helmfile: as helmfile --state-values-set-string (repeatable)
+    #[arg(long = "state-values-set-string", value_name = "EXPR", requires = "helmfile")]
+    pub state_values_set_string: Vec<String>,
+    /// With --helmfile: as helmfile --state-values-file (repeatable)
+    #[arg(long = "state-values-file", value_name = "FILE", requires = "helmfile")]
+    pub state_values_files: Vec<String>,
+    /// With --helmfile: explain without sops-encrypted secrets files (reported as skipped)
+    #[arg(long, requires = "helmfile")]
+    pub skip_secrets: bool,
+    /// With --helmfile: explain without .gotmpl files that hold template actions (reported as skipped)
+    #[arg(long, requires = "helmfile")]
+    pub skip_templated: bool,
+    /// With --helmfile: print secret values instead of <secret>
+    #[arg(long, requires = "helmfile")]
+    pub show_secrets: bool,
+    /// Explain a deployed release's values instead (what `helm get values --all` shows), read from the cluster;
+    /// with --helmfile: the helmfile release to explain
     #[arg(long, value_name = "NAME", conflicts_with = "chart")]
     pub release: Option<String>,
     /// With --release: the revision (default: the latest)

@@ -18,6 +18,9 @@ pub fn run(args: &ExplainArgs, ctx: &Ctx) -> anyhow::Result<Outcome> {
     if args.werf.werf {
         return super::werf_cmd::run(args, ctx);
     }
+    if args.helmfile.is_some() {
+        return helmfile(args, ctx);
+    }
     if args.release.is_some() || !args.release_files.is_empty() {
         return release(args, ctx);
     }
@@ -58,6 +61,52 @@ pub(super) fn value_flags(args: &super::args::ValueFlagArgs) -> anyhow::Result<V
         set_literal: args.set_literal.clone(),
     };
     Ok(flags)
+}
+
+/// Files and `sops` for the helmfile engine: `sops --decrypt` from PATH, as helm-secrets runs it.
+struct HelmfileIo;
+
+impl crate::helmfile::Io for HelmfileIo {
+    fn read(&self, path: &std::path::Path) -> Result<String, String> {
+        std::fs::read_to_string(path).map_err(|e| e.to_string())
+    }
+    fn exists(&self, path: &std::path::Path) -> bool {
+        path.exists()
+    }
+    fn sops_decrypt(&self, path: &std::path::Path) -> Result<String, String> {
+        let out = std::process::Command::new("sops").arg("--decrypt").arg(path).output().map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => "`sops` is not on PATH (install sops to decrypt it)".to_string(),
+            _ => format!("cannot run sops: {e}"),
+        })?;
+        if !out.status.success() {
+            return Err(format!("sops --decrypt failed: {}", String::from_utf8_lossy(&out.stderr).trim()));
+        }
+        String::from_utf8(out.stdout).map_err(|_| "sops printed invalid UTF-8".to_string())
+    }
+}
+
+/// `--helmfile FILE`: helmfile's state values, or one release's values.
+fn helmfile(args: &ExplainArgs, ctx: &Ctx) -> anyhow::Result<Outcome> {
+    anyhow::ensure!(
+        args.flags.values.is_empty() && args.flags.set.is_empty() && args.flags.set_string.is_empty()
+            && args.flags.set_json.is_empty() && args.flags.set_file.is_empty() && args.flags.set_literal.is_empty(),
+        "Helm value flags do not apply with --helmfile: use --state-values-set / --state-values-file, or the release's values in the helmfile"
+    );
+    let Some(file) = &args.helmfile else { anyhow::bail!("--helmfile FILE is required") };
+    let req = crate::helmfile::Request {
+        file: file.clone(),
+        environment: args.environment.clone(),
+        state_values_set: args.state_values_set.clone(),
+        state_values_set_string: args.state_values_set_string.clone(),
+        state_values_files: args.state_values_files.clone(),
+        skip_secrets: args.skip_secrets,
+        skip_templated: args.skip_templated,
+        show_secrets: args.show_secrets,
+    };
+    let out = crate::helmfile::explain(&req, &HelmfileIo, args.release.as_deref(), Options { skip_schema_validation: args.skip_schema_validation })?;
+    let mut outcome = render(args, ctx, &out.explanation)?;
+    outcome.notes.extend(out.notes);
+    Ok(outcome)
 }
 
 /// `--release`: the stored chart's values under the release config, as
@@ -289,6 +338,23 @@ fn write_source(w: &mut GoJsonWriter, s: &Source) {
                 }
             }
         }
+        Source::Helmfile { layer, file, line, column, expr, secret } => {
+            w.key("layer");
+            w.str(layer);
+            if let Some(file) = file {
+                w.key("file");
+                w.str(file);
+            }
+            position(w, line, column);
+            if let Some(expr) = expr {
+                w.key("expr");
+                w.str(expr);
+            }
+            if *secret {
+                w.key("secret");
+                w.raw("true");
+            }
+        }
         Source::StoredChart { chart, revision } => {
             w.key("chart");
             w.str(chart);
@@ -330,6 +396,16 @@ fn describe_into(out: &mut String, s: &Source) {
         Source::ReleaseConfig { revision } => write!(out, "release config (revision {revision})"),
         Source::StoredChart { chart, revision } => write!(out, "values of the chart stored in revision {revision} (chart {chart} default)"),
         Source::Helm { why } => write!(out, "helm ({why})"),
+        Source::Helmfile { layer, file, line, column, expr, .. } => {
+            if let Some(file) = file {
+                at(out, file, line, column);
+                out.push(' ');
+            }
+            if let Some(expr) = expr {
+                let _ = write!(out, "{expr} ");
+            }
+            write!(out, "(helmfile {layer})")
+        }
         werf => write!(out, "{}", werf.werf_label().unwrap_or_default()),
     };
 }

@@ -415,6 +415,7 @@ fn describe(s: &Source) -> String {
         Source::ImportValues { chart, from } => format!("import-values from {chart} ({from})"),
         Source::Global { from_chart } => format!("global from {from_chart}"),
         Source::Helm { why } => why.clone(),
+        Source::Helmfile { layer, file, .. } => format!("helmfile {layer} {}", file.as_deref().unwrap_or("")).trim_end().to_string(),
         werf => werf.werf_label().unwrap_or_default(),
     }
 }

@@ -47,24 +47,42 @@ pub fn path_order(a: &[Seg], b: &[Seg]) -> std::cmp::Ordering {
 }
 
 /// One entry per leaf of `m`, in [`path_order`] (keys visited in byte order);
-/// `at` is the path of `m` (restored on return).
-fn leaves(m: &VMap, at: &mut Vec<Seg>, out: &mut Vec<Entry>) {
+/// `at` is the path of `m` (restored on return). `elements`: non-empty lists
+/// are not leaves, their elements are.
+fn leaves(m: &VMap, at: &mut Vec<Seg>, out: &mut Vec<Entry>, elements: bool) {
     let mut keys: Vec<(&String, &V)> = m.iter().collect();
     keys.sort_unstable_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
     for (k, v) in keys {
         at.push(Seg::Key(k.clone()));
-        match &v.kind {
-            Kind::Map(sub) if !sub.is_empty() => leaves(sub, at, out),
-            _ => out.push(Entry { path: Path(at.clone()), value: Some(v.to_json()), source: Some(v.origin.clone()), overridden: Vec::new(), notes: Vec::new() }),
-        }
+        leaf(v, at, out, elements);
         at.pop();
+    }
+}
+
+fn leaf(v: &V, at: &mut Vec<Seg>, out: &mut Vec<Entry>, elements: bool) {
+    match &v.kind {
+        Kind::Map(sub) if !sub.is_empty() => leaves(sub, at, out, elements),
+        Kind::List(l) if elements && !l.is_empty() => {
+            for (i, x) in l.iter().enumerate() {
+                at.push(Seg::Index(i));
+                leaf(x, at, out, elements);
+                at.pop();
+            }
+        }
+        _ => out.push(Entry { path: Path(at.clone()), value: Some(v.to_json()), source: Some(v.origin.clone()), overridden: Vec::new(), notes: Vec::new() }),
     }
 }
 
 /// The entries for `values` (the final tree) given what the engines recorded.
 pub fn entries(values: &VMap, rec: &Recorder) -> Vec<Entry> {
+    entries_with(values, rec, false)
+}
+
+/// [`entries`], with one entry per list element when `elements` (helmfile
+/// merges lists element by element, so elements have sources of their own).
+pub fn entries_with(values: &VMap, rec: &Recorder, elements: bool) -> Vec<Entry> {
     let mut out: Vec<Entry> = Vec::new();
-    leaves(values, &mut Vec::new(), &mut out);
+    leaves(values, &mut Vec::new(), &mut out, elements);
     // The leaves come sorted and are found by binary search (paths are
     // unique); entries that events add for keys without a leaf go to a map
     // of their own.
@@ -135,6 +153,9 @@ pub fn source_json(s: &Source) -> Value {
         }
         Source::WerfAuxiliary { what } => json!({"why": what}),
         Source::ExportValues { chart, from } => json!({"chart": chart, "from": from}),
+        Source::Helmfile { layer, file, line, column, expr, secret } => {
+            json!({"layer": layer, "file": file, "line": line, "column": column, "expr": expr, "secret": secret.then_some(true)})
+        }
     };
     if let Some(m) = v.as_object_mut() {
         m.retain(|_, x| !x.is_null());

@@ -42,6 +42,11 @@ pub enum Source {
     WerfAuxiliary { what: String },
     /// werf's `export-values`: copied from a parent chart's values.
     ExportValues { chart: String, from: String },
+    /// A helmfile layer (`values explain --helmfile`): which layer
+    /// (`base`, `defaults`, `environment`, `hcl`, `secrets`,
+    /// `state-values-file`, `state-values-set`, `release-values`, ...), and
+    /// the file position or flag expression; `secret` marks values to mask.
+    Helmfile { layer: String, file: Option<String>, line: Option<usize>, column: Option<usize>, expr: Option<String>, secret: bool },
 }
 
 impl Source {
@@ -62,6 +67,7 @@ impl Source {
             Source::WerfEnv { .. } => "werf-env".into(),
             Source::WerfAuxiliary { .. } => "werf-auxiliary".into(),
             Source::ExportValues { .. } => "export-values".into(),
+            Source::Helmfile { .. } => "helmfile".into(),
         }
     }
 }

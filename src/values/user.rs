@@ -109,7 +109,7 @@ pub fn merge_maps(dst: &mut VMap, src: VMap, at: &Path, rec: &mut Recorder) {
 
 /// The tree for `plain` (the values after a flag), keeping each node's old
 /// origin unless the flag wrote at or above it.
-fn reattribute(plain: &Map<String, Value>, old: &VMap, written: &[Path], origin: &Origin) -> VMap {
+pub(crate) fn reattribute(plain: &Map<String, Value>, old: &VMap, written: &[Path], origin: &Origin) -> VMap {
     plain.iter().map(|(k, v)| (k.clone(), node(v, &Path::root().key(k), old, written, origin))).collect()
 }
 

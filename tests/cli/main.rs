@@ -10,6 +10,7 @@ mod decode_files;
 mod dynamic_completion;
 mod ergonomics;
 mod explain_cmd;
+mod helmfile;
 mod history;
 mod patch_cmd;
 mod plugins;

@@ -1,0 +1,179 @@
+//! `values explain --helmfile`: helmfile's state values (bases, root
+//! `values:`, environments, HCL, secrets, `--state-values-*`) and a release's
+//! values as helmfile hands them to Helm, on the provenance tree, following
+//! helmfile at commit ecf604d (see README "values explain --helmfile").
+//!
+//! Go templates are never evaluated: a `.gotmpl` file with template actions
+//! stops with [`HelmfileError::Templated`] (or is skipped and reported).
+
+pub mod hcl;
+#[cfg(test)]
+mod conformance;
+pub mod maputil;
+pub mod release;
+pub mod state;
+
+use std::path::PathBuf;
+
+use crate::values::tree::{Kind, Source, V, VMap};
+
+#[derive(Debug, thiserror::Error)]
+pub enum HelmfileError {
+    #[error("{file}: {message}")]
+    Read { file: String, message: String },
+    #[error(transparent)]
+    Yaml(#[from] crate::values::yaml::YamlError),
+    #[error("{file}:{line}: template action `{action}`: releasex does not evaluate helmfile's Go templates (use --skip-templated to explain the rest)")]
+    Templated { file: String, line: usize, action: String },
+    #[error("{file}: sops-encrypted, and {message} (use --skip-secrets to explain the rest)")]
+    Sops { file: String, message: String },
+    #[error("{file}: {message}")]
+    State { file: String, message: String },
+    #[error("{file}: HCL: {message}")]
+    Hcl { file: String, message: String },
+    #[error(transparent)]
+    Set(#[from] maputil::SetError),
+    #[error("environment {0:?} is not defined in the helmfile")]
+    UndefinedEnvironment(String),
+    #[error("no release named {0:?} in the helmfile")]
+    NoRelease(String),
+    #[error("release values: {0}")]
+    Helm(#[from] crate::explain::ExplainError),
+    #[error("release values: {0}")]
+    HelmUser(#[from] crate::values::user::UserValuesError),
+    #[error("release {release}: chart {chart}: {message}")]
+    Chart { release: String, chart: String, message: String },
+}
+
+/// Reading files and decrypting secrets, supplied by the caller (the CLI runs `sops`).
+pub trait Io {
+    fn read(&self, path: &std::path::Path) -> Result<String, String>;
+    fn exists(&self, path: &std::path::Path) -> bool;
+    /// `sops --decrypt FILE`'s output; `Err` says why it could not run.
+    fn sops_decrypt(&self, path: &std::path::Path) -> Result<String, String>;
+}
+
+/// What to explain.
+#[derive(Debug, Clone, Default)]
+pub struct Request {
+    pub file: PathBuf,
+    pub environment: String,
+    pub state_values_set: Vec<String>,
+    pub state_values_set_string: Vec<String>,
+    pub state_values_files: Vec<String>,
+    pub skip_secrets: bool,
+    pub skip_templated: bool,
+    pub show_secrets: bool,
+}
+
+/// Marks what is not a secret's value, for masking: `true` when `origin` is secret.
+pub fn is_secret(s: &Source) -> bool {
+    matches!(s, Source::Helmfile { secret: true, .. })
+}
+
+/// Replaces every value that came from a secrets file with `<secret>`.
+pub fn mask(m: &mut VMap) {
+    for v in m.values_mut() {
+        mask_value(v);
+    }
+}
+
+fn mask_value(v: &mut V) {
+    match &mut v.kind {
+        Kind::Map(m) => mask(m),
+        Kind::List(l) => l.iter_mut().for_each(mask_value),
+        _ if is_secret(&v.origin) => v.kind = Kind::Str(MASK.into()),
+        _ => {}
+    }
+}
+
+pub const MASK: &str = "<secret>";
+
+/// The text of the first Go template action in `text` (`{{`), and its 1-based line.
+pub fn first_action(text: &str) -> Option<(usize, String)> {
+    let at = text.find("{{")?;
+    let line = text[..at].matches('\n').count() + 1;
+    let rest = &text[at..];
+    let action: String = match rest.find("}}") {
+        Some(e) => rest[..e + 2].to_string(),
+        // An unclosed action: its first 40 characters.
+        None => rest.chars().take(40).collect(),
+    };
+    Some((line, action.lines().next().unwrap_or("").to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_first_action_and_its_line() {
+        assert_eq!(first_action("a: 1\nb: {{ .Values.x }}\n"), Some((2, "{{ .Values.x }}".into())));
+        assert_eq!(first_action("a: 1\n"), None);
+        let unclosed = format!("x: {{{{ {}", "é".repeat(50));
+        assert_eq!(first_action(&unclosed).map(|(_, a)| a.chars().count()), Some(40));
+    }
+}
+
+/// The explanation of a helmfile's state values or of one release's values.
+#[derive(Debug)]
+pub struct HelmfileExplanation {
+    pub explanation: crate::explain::Explanation,
+    /// What the reader must know: skipped layers, an unread remote chart.
+    pub notes: Vec<String>,
+}
+
+/// Explains the state values, or with `release` that release's values
+/// through helmfile and then Helm (for a local chart).
+pub fn explain(req: &Request, io: &dyn Io, release: Option<&str>, options: crate::explain::Options) -> Result<HelmfileExplanation, HelmfileError> {
+    let mut rec = crate::values::tree::Recorder::default();
+    let loaded = state::load(req, io, &mut rec)?;
+    let mut notes = loaded.skipped.clone();
+    let mut explanation = match release {
+        None => {
+            let values = loaded.env.merged(&mut rec);
+            let entries = crate::values::explain::entries_with(&values, &rec, true);
+            crate::explain::Explanation { values, entries, warnings: rec.warnings, other_order: None }
+        }
+        Some(name) => {
+            // The state values reach a release only through templates, which are
+            // not evaluated: the release's history starts afresh.
+            let mut rec = crate::values::tree::Recorder { warnings: rec.warnings, ..Default::default() };
+            let rv = release::release_values(req, io, &loaded, name, &mut rec, &mut notes)?;
+            match release::local_chart(&rv.dir, &rv.chart) {
+                Some(dir) => {
+                    let chart = crate::chart::load(&dir).map_err(|e| HelmfileError::Chart { release: name.into(), chart: rv.chart.clone(), message: e.to_string() })?;
+                    for c in chart.walk() {
+                        rec.warnings.extend(c.warnings.iter().cloned());
+                    }
+                    chart.check_dependencies().map_err(|m| HelmfileError::Chart { release: name.into(), chart: rv.chart.clone(), message: m })?;
+                    let spec = crate::explain::chart_spec(&chart, Vec::new())?;
+                    crate::explain::explain_spec(&chart, spec, rv.user, rec, options)?
+                }
+                None => {
+                    notes.push(format!(
+                        "release {name}: chart {:?} is not a local chart directory; its defaults were not read (only the helmfile layer is explained)",
+                        rv.chart
+                    ));
+                    let values = rv.user;
+                    let entries = crate::values::explain::entries(&values, &rec);
+                    crate::explain::Explanation { values, entries, warnings: rec.warnings, other_order: None }
+                }
+            }
+        }
+    };
+    if !req.show_secrets {
+        mask(&mut explanation.values);
+        for e in &mut explanation.entries {
+            if e.source.as_deref().is_some_and(is_secret) {
+                e.value = e.value.as_ref().map(|_| serde_json::Value::String(MASK.into()));
+            }
+            for l in &mut e.overridden {
+                if is_secret(&l.source) {
+                    l.value = serde_json::Value::String(MASK.into());
+                }
+            }
+        }
+    }
+    Ok(HelmfileExplanation { explanation, notes })
+}

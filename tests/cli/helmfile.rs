@@ -1,0 +1,155 @@
+//! `values explain --helmfile`: helmfile's state values and a release's
+//! values through helmfile and Helm, on the fixture project.
+
+use std::path::Path;
+
+use crate::support::{fails, json, ok, releasex, run};
+
+const HF: &str = "tests/fixtures/helmfile/project/helmfile.yaml";
+
+/// A directory holding a fake `sops` that "decrypts" FILE by printing FILE
+/// with `.yaml` replaced by `.decrypted.yaml` (the real code path: a `sops`
+/// executable found on PATH).
+fn fake_sops() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("sops");
+    std::fs::write(&script, "#!/bin/sh\n[ \"$1\" = --decrypt ] || exit 3\nexec cat \"${2%.yaml}.decrypted.yaml\"\n").unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    dir
+}
+
+fn with_sops(args: &[&str]) -> crate::support::Run {
+    let sops = fake_sops();
+    let path = format!("{}:{}", sops.path().display(), std::env::var("PATH").unwrap_or_default());
+    run(releasex().args(args).env("PATH", path))
+}
+
+/// Every entry's file and line point at the text that set it.
+fn check_positions(doc: &serde_json::Value) {
+    for e in doc["entries"].as_array().unwrap() {
+        let s = &e["source"];
+        let (Some(file), Some(line)) = (s["file"].as_str(), s["line"].as_u64()) else { continue };
+        if s["kind"] == "chart-default" {
+            continue;
+        }
+        let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(file)).unwrap();
+        let at = text.lines().nth(line as usize - 1).unwrap_or_else(|| panic!("{file}:{line} is beyond the file"));
+        let path = e["path"].as_str().unwrap();
+        // HCL positions name the top-level attribute (hcl-rs keeps no deeper positions).
+        let last = if s["layer"] == "hcl" { path.split('.').next().unwrap() } else { path.rsplit('.').next().unwrap() };
+        let last = last.split('[').next().unwrap();
+        let expr_key = s["expr"].as_str().map(|x| x.split('=').next().unwrap().rsplit('.').next().unwrap().to_string());
+        let mentions = at.contains(last) || expr_key.is_some_and(|k| at.contains(&k)) || e["value"].as_str().is_some_and(|v| at.contains(v))
+            || e["value"].as_i64().is_some_and(|v| at.contains(&v.to_string()));
+        assert!(mentions, "{path}: {file}:{line} is {at:?}");
+    }
+}
+
+#[test]
+fn state_values_of_the_default_environment() {
+    insta::assert_snapshot!(ok(&["values", "explain", "--helmfile", HF]));
+}
+
+#[test]
+fn state_values_json_positions_are_right() {
+    let doc = json(&ok(&["explain", "--helmfile", HF, "-o", "json"]));
+    assert_eq!(doc["values"]["replicas"], 1);
+    let e = doc["entries"].as_array().unwrap().iter().find(|e| e["path"] == "replicas").unwrap();
+    assert_eq!(e["source"], serde_json::json!({"kind": "helmfile", "layer": "defaults", "file": HF, "line": 7, "column": 15}));
+    check_positions(&doc);
+}
+
+#[test]
+fn prod_with_sops_hcl_and_sparse_cli_overrides() {
+    let r = with_sops(&["explain", "--helmfile", HF, "-e", "prod", "--state-values-set", "regions[1]=XX,db.port=6000", "-o", "json"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let doc = json(&r.stdout);
+    // Environment list [eu, null] over the defaults' [us, ap] (sparse), then index 1 from the CLI.
+    assert_eq!(doc["values"]["regions"], serde_json::json!(["eu", "XX"]));
+    assert_eq!(doc["values"]["db"]["password"], "<secret>");
+    assert_eq!(doc["values"]["url"], "https://prod-eu-1.example.com");
+    let pw = doc["entries"].as_array().unwrap().iter().find(|e| e["path"] == "db.password").unwrap();
+    assert_eq!(pw["source"]["layer"], "secrets");
+    assert_eq!(pw["source"]["file"], "tests/fixtures/helmfile/project/secrets/prod.yaml");
+    assert_eq!(pw["source"]["line"], 2);
+    assert_eq!(pw["source"]["secret"], true);
+    check_positions(&doc);
+    let shown = with_sops(&["explain", "--helmfile", HF, "-e", "prod", "--show-secrets", "--key", "db.password", "-o", "json"]);
+    assert_eq!(json(&shown.stdout)["entries"][0]["value"], "hunter2");
+}
+
+#[test]
+fn prod_text_with_history() {
+    let r = with_sops(&["explain", "--helmfile", HF, "-e", "prod", "--show-overridden"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    insta::assert_snapshot!(r.stdout);
+}
+
+#[test]
+fn encrypted_secrets_without_sops_stop_and_name_the_file() {
+    let r = run(releasex().args(["explain", "--helmfile", HF, "-e", "prod"]).env("PATH", "/nonexistent"));
+    assert_eq!(r.code, 1);
+    assert!(r.stderr.contains("secrets/prod.yaml") && r.stderr.contains("sops"), "{}", r.stderr);
+    let r = run(releasex().args(["explain", "--helmfile", HF, "-e", "prod", "--skip-secrets"]).env("PATH", "/nonexistent"));
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stderr.contains("secrets/prod.yaml: sops-encrypted secrets file skipped"), "{}", r.stderr);
+}
+
+#[test]
+fn release_through_helmfile_and_a_local_chart() {
+    insta::assert_snapshot!(ok(&["explain", "--helmfile", HF, "--release", "web", "--show-overridden"]));
+    let doc = json(&ok(&["explain", "--helmfile", HF, "--release", "web", "-o", "json"]));
+    let entry = |p: &str| doc["entries"].as_array().unwrap().iter().find(|e| e["path"] == p).unwrap().clone();
+    assert_eq!(entry("service.type")["source"]["kind"], "chart-default");
+    assert_eq!(entry("service.port")["source"]["line"], 27);
+    assert_eq!(entry("image.repository")["source"]["file"], "tests/fixtures/helmfile/project/release/common.yaml");
+    assert_eq!(entry("image.tag")["source"]["expr"], "image.tag=1.2.3");
+    assert_eq!(entry("build")["value"], "42");
+    assert_eq!(entry("auth.token")["value"], "<secret>");
+    check_positions(&doc);
+}
+
+#[test]
+fn remote_chart_says_its_defaults_were_not_read() {
+    let r = run(releasex().args(["explain", "--helmfile", HF, "--release", "remote"]));
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stderr.contains("its defaults were not read"), "{}", r.stderr);
+    assert!(r.stdout.contains("replicaCount"));
+}
+
+#[test]
+fn templated_files_stop_or_are_skipped() {
+    let tf = "tests/fixtures/helmfile/project/templated.yaml";
+    let err = fails(&["explain", "--helmfile", tf]);
+    assert!(err.contains("env/templated.yaml.gotmpl:2: template action `{{ .Values.domain | default \"x\" }}`"), "{err}");
+    let r = run(releasex().args(["explain", "--helmfile", tf, "--skip-templated"]));
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("plain") && r.stdout.contains("after") && !r.stdout.contains("first"), "{}", r.stdout);
+    assert!(r.stderr.contains("--skip-templated"), "{}", r.stderr);
+}
+
+#[test]
+fn unknown_environment_and_release_are_errors() {
+    assert!(fails(&["explain", "--helmfile", HF, "-e", "nope"]).contains("environment \"nope\" is not defined"));
+    assert!(fails(&["explain", "--helmfile", HF, "--release", "nope"]).contains("no release named \"nope\""));
+}
+
+#[test]
+fn state_values_file_replaces_lists_and_set_string_keeps_text() {
+    let doc = json(&ok(&[
+        "explain", "--helmfile", HF, "--state-values-file", "tests/fixtures/helmfile/project/override.yaml",
+        "--state-values-set-string", "replicas=7", "--state-values-set", "regions[2]=three", "-o", "json",
+    ]));
+    // The file's list replaces the defaults' (sparse, no null); the CLI layer then merges by index.
+    assert_eq!(doc["values"]["regions"], serde_json::json!(["one", null, "three"]));
+    assert_eq!(doc["values"]["replicas"], "7");
+    assert_eq!(doc["values"]["db"]["host"], "from-state-values-file");
+    let host = doc["entries"].as_array().unwrap().iter().find(|e| e["path"] == "db.host").unwrap();
+    assert_eq!(host["source"]["layer"], "state-values-file");
+    assert_eq!(host["source"]["line"], 3);
+    check_positions(&doc);
+}
