@@ -211,8 +211,8 @@ pub struct ExplainArgs {
     /// With --helmfile: explain without .gotmpl files that hold template actions (reported as skipped)
     #[arg(long, requires = "helmfile")]
     pub skip_templated: bool,
-    /// With --helmfile: print secret values instead of <secret>
-    #[arg(long, requires = "helmfile")]
+    /// With --helmfile or --werf: print secret values instead of <secret>
+    #[arg(long)]
     pub show_secrets: bool,
     /// Explain a deployed release's values instead (what `helm get values --all` shows), read from the cluster;
     /// with --helmfile: the helmfile release to explain
@@ -266,9 +266,6 @@ pub struct WerfArgs {
     /// With --werf: do not decrypt; explain with the encrypted strings (as werf --ignore-secret-key)
     #[arg(long, requires = "werf")]
     pub ignore_secret_key: bool,
-    /// With --werf: print decrypted secret values instead of <secret>
-    #[arg(long, requires = "werf")]
-    pub show_secrets: bool,
 }
 
 #[derive(Debug, Args)]

@@ -72,7 +72,7 @@ pub fn run(args: &ExplainArgs, ctx: &Ctx) -> anyhow::Result<Outcome> {
         no_default_values: args.werf.no_default_values,
         no_default_secret_values: args.werf.no_default_secret_values,
         secrets,
-        show_secrets: args.werf.show_secrets,
+        show_secrets: args.show_secrets,
         env_name,
         release,
         namespace,
