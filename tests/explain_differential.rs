@@ -11,7 +11,7 @@ use std::path::PathBuf;
 
 use releasex::explain::{Options, explain_chart};
 use releasex::values::tree::map_to_json;
-use releasex::values::user::{ValueFlags, ValuesFile};
+use releasex::values::user::ValueFlags;
 use serde_json::Value;
 
 fn root() -> PathBuf {
@@ -33,22 +33,7 @@ struct Case {
 /// result depends on its random loading order (then Helm may give either).
 fn ours(case: &Case) -> Result<(Value, Option<Value>), String> {
     let chart = releasex::chart::load(&root().join(&case.chart)).map_err(|e| e.to_string())?;
-    let mut flags = ValueFlags::default();
-    let mut it = case.args.iter();
-    while let Some(flag) = it.next() {
-        let v = it.next().expect("flag value").clone();
-        match flag.as_str() {
-            "-f" => {
-                let text = std::fs::read_to_string(root().join(&v)).map_err(|e| e.to_string())?;
-                flags.files.push(ValuesFile { name: v, text });
-            }
-            "--set" => flags.set.push(v),
-            "--set-string" => flags.set_string.push(v),
-            "--set-json" => flags.set_json.push(v),
-            "--set-literal" => flags.set_literal.push(v),
-            other => panic!("unexpected flag {other}"),
-        }
-    }
+    let flags = oracle_client::value_flags(&case.args, &root())?;
     let mut no_files = |p: &str| Err(format!("no --set-file in these tests ({p})"));
     explain_chart(&chart, &flags, &mut no_files, Options::default())
         .map(|e| (Value::Object(map_to_json(&e.values)), e.other_order.map(|o| Value::Object(map_to_json(&o)))))

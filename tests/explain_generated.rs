@@ -16,7 +16,6 @@ use std::path::{Path, PathBuf};
 
 use releasex::explain::{Options, explain_chart};
 use releasex::values::tree::{Source, map_to_json};
-use releasex::values::user::{ValueFlags, ValuesFile};
 use serde_json::Value;
 
 const CASES: usize = 320;
@@ -373,18 +372,7 @@ fn starts_value(rest: &str, value: &Value) -> bool {
 /// Our result: the values, the other-order alternative, and the attribution errors.
 fn ours(case: &Case, checked: &mut usize) -> Result<(Value, Option<Value>, Vec<String>), String> {
     let chart = releasex::chart::load(&case.chart).map_err(|e| e.to_string())?;
-    let mut flags = ValueFlags::default();
-    for pair in case.args.chunks(2) {
-        let v = pair[1].clone();
-        match pair[0].as_str() {
-            "-f" => flags.files.push(ValuesFile { text: std::fs::read_to_string(&v).map_err(|e| e.to_string())?, name: v }),
-            "--set" => flags.set.push(v),
-            "--set-string" => flags.set_string.push(v),
-            "--set-json" => flags.set_json.push(v),
-            "--set-literal" => flags.set_literal.push(v),
-            other => panic!("unexpected flag {other}"),
-        }
-    }
+    let flags = oracle_client::value_flags(&case.args, std::path::Path::new(""))?;
     let mut no_files = |p: &str| Err(format!("no --set-file here ({p})"));
     let e = explain_chart(&chart, &flags, &mut no_files, Options::default()).map_err(|e| e.to_string())?;
     let mut bad = Vec::new();

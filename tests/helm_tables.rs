@@ -24,7 +24,6 @@ use std::process::Command;
 
 use releasex::explain::{Options, explain_chart};
 use releasex::values::tree::map_to_json;
-use releasex::values::user::{ValueFlags, ValuesFile};
 use serde_json::Value;
 
 fn data() -> PathBuf {
@@ -125,18 +124,7 @@ fn load_cases(tmp: &Path) -> Vec<Case> {
 /// Our `.Values`, the other-order alternative, and our warnings.
 fn ours(case: &Case) -> Result<(Value, Option<Value>, Vec<String>), String> {
     let chart = releasex::chart::load(&case.chart).map_err(|e| e.to_string())?;
-    let mut flags = ValueFlags::default();
-    for pair in case.args.chunks(2) {
-        let v = pair[1].clone();
-        match pair[0].as_str() {
-            "-f" => flags.files.push(ValuesFile { text: std::fs::read_to_string(&v).map_err(|e| e.to_string())?, name: v }),
-            "--set" => flags.set.push(v),
-            "--set-string" => flags.set_string.push(v),
-            "--set-json" => flags.set_json.push(v),
-            "--set-literal" => flags.set_literal.push(v),
-            other => panic!("unexpected flag {other}"),
-        }
-    }
+    let flags = oracle_client::value_flags(&case.args, std::path::Path::new(""))?;
     let mut no_files = |p: &str| Err(format!("no --set-file in these tests ({p})"));
     explain_chart(&chart, &flags, &mut no_files, Options::default())
         .map(|e| (Value::Object(map_to_json(&e.values)), e.other_order.map(|o| Value::Object(map_to_json(&o))), e.warnings))

@@ -15,7 +15,6 @@ use std::path::{Path, PathBuf};
 use releasex::explain::Options;
 use releasex::upgrade::{Mode, Upgrade, preview_mode};
 use releasex::values::tree::map_to_json;
-use releasex::values::user::{ValueFlags, ValuesFile};
 use serde_json::Value;
 
 fn root() -> PathBuf {
@@ -29,25 +28,6 @@ struct Case {
     old_args: Vec<String>,
     new_chart: String,
     new_args: Vec<String>,
-}
-
-fn flags_of(args: &[String]) -> ValueFlags {
-    let mut flags = ValueFlags::default();
-    let mut it = args.iter();
-    while let Some(flag) = it.next() {
-        let v = it.next().expect("flag value").clone();
-        match flag.as_str() {
-            "-f" => {
-                let text = std::fs::read_to_string(&v).unwrap_or_else(|e| panic!("{v}: {e}"));
-                flags.files.push(ValuesFile { name: v, text });
-            }
-            "--set" => flags.set.push(v),
-            "--set-string" => flags.set_string.push(v),
-            "--set-json" => flags.set_json.push(v),
-            other => panic!("unexpected flag {other}"),
-        }
-    }
-    flags
 }
 
 /// Revision 1 as a dump left it. The dump is taken after the upgrade, and
@@ -65,7 +45,7 @@ fn dumped_revision1(dir: &Path, mode: Mode) -> releasex::release::Release {
 fn ours(case: &Case, dir: &Path, mode: Mode) -> Result<(Value, Value, Value), String> {
     let chart = releasex::chart::load(&root().join(&case.new_chart)).map_err(|e| e.to_string())?;
     let baseline = dumped_revision1(dir, Mode::Default);
-    let flags = flags_of(&case.new_args);
+    let flags = oracle_client::value_flags(&case.new_args, Path::new(""))?;
     let mut no_files = |p: &str| Err(format!("no --set-file here ({p})"));
     let up = Upgrade::new(&chart, &baseline, &flags, &mut no_files, Options::default()).map_err(|e| e.to_string())?;
     let o = preview_mode(&up, mode).map_err(|e| e.to_string())?;

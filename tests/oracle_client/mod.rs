@@ -100,3 +100,27 @@ pub fn diff(helm: &Value, ours: &Value) -> String {
     walk("", Some(helm), Some(ours), &mut out);
     out.join("\n")
 }
+
+/// The oracle's value flags (`-f FILE`, `--set*`), as the library takes them;
+/// files are read relative to `base` (absolute paths stay as they are).
+#[allow(dead_code)] // not every test binary uses every helper
+pub fn value_flags(args: &[String], base: &std::path::Path) -> Result<releasex::values::user::ValueFlags, String> {
+    use releasex::values::user::{ValueFlags, ValuesFile};
+    let mut flags = ValueFlags::default();
+    for pair in args.chunks(2) {
+        let [flag, v] = pair else { return Err(format!("flag {pair:?} has no value")) };
+        let v = v.clone();
+        match flag.as_str() {
+            "-f" => {
+                let text = std::fs::read_to_string(base.join(&v)).map_err(|e| format!("{v}: {e}"))?;
+                flags.files.push(ValuesFile { name: v, text });
+            }
+            "--set" => flags.set.push(v),
+            "--set-string" => flags.set_string.push(v),
+            "--set-json" => flags.set_json.push(v),
+            "--set-literal" => flags.set_literal.push(v),
+            other => panic!("unexpected flag {other}"),
+        }
+    }
+    Ok(flags)
+}
