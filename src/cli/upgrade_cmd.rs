@@ -420,18 +420,10 @@ fn compare_text(h: &Head, outcomes: &[ModeOutcome], advice: &str, keys: &[Path],
     out
 }
 
-/// Equal as JSON numbers compare in Go (float64).
+/// Equal as JSON numbers compare in Go (float64); absent equals absent.
 fn same_json(a: &Option<Value>, b: &Option<Value>) -> bool {
-    fn eq(a: &Value, b: &Value) -> bool {
-        match (a, b) {
-            (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
-            (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(p, q)| eq(p, q)),
-            (Value::Object(x), Value::Object(y)) => x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| eq(v, w))),
-            _ => a == b,
-        }
-    }
     match (a, b) {
-        (Some(x), Some(y)) => eq(x, y),
+        (Some(x), Some(y)) => crate::values::same_as_float64(x, y),
         (None, None) => true,
         _ => false,
     }

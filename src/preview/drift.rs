@@ -5,6 +5,8 @@
 use serde_json::Value;
 
 use crate::values::path::Path;
+// Numbers compare by value (the API server may return `1` for `1.0`).
+use crate::values::same_as_float64 as same;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Drift {
@@ -36,15 +38,6 @@ impl DriftOutcome {
     }
 }
 
-/// Numbers compare by value (the API server may return `1` for `1.0`).
-fn same(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
-        (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same(p, q)),
-        (Value::Object(x), Value::Object(y)) => x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same(v, w))),
-        _ => a == b,
-    }
-}
 
 /// Whether every field of `body` holds the same value in `live` (lists:
 /// same length, element by element). Fields only the server set are ignored.

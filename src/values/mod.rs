@@ -30,3 +30,15 @@ pub fn sorted(value: &Value) -> Value {
         other => other.clone(),
     }
 }
+
+/// Equal as Go sees decoded JSON: every number a float64, so `1` equals
+/// `1.0` (a stored config, an API server's answer and a manifest may spell
+/// the same number differently).
+pub fn same_as_float64(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
+        (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same_as_float64(p, q)),
+        (Value::Object(x), Value::Object(y)) => x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same_as_float64(v, w))),
+        _ => a == b,
+    }
+}

@@ -67,15 +67,8 @@ pub fn batch_answered(calls: &[Vec<String>]) -> Vec<Value> {
 }
 
 /// Numbers compare as Go float64 (the oracle's JSON cannot tell int64 from float64).
-#[allow(dead_code)] // not every test binary uses every helper
-pub fn same(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
-        (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same(p, q)),
-        (Value::Object(x), Value::Object(y)) => x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same(v, w))),
-        _ => a == b,
-    }
-}
+#[allow(unused_imports)] // not every test binary uses every helper
+pub use releasex::values::same_as_float64 as same;
 
 /// Where two value trees differ, one line per path ("helm" then "ours").
 #[allow(dead_code)] // not every test binary uses every helper
