@@ -224,16 +224,20 @@ impl Stored {
 /// Computes one mode: `reuseValues`, then what `helm upgrade` renders with.
 pub fn preview_mode(up: &Upgrade, mode: Mode) -> Result<ModeOutcome, UpgradeError> {
     let stored = Stored::of(up.baseline);
-    let mut scratch = Recorder::default();
-    let before = stored.coalesced(&mut scratch).map_err(UpgradeError::RebuildOldValues)?;
+    // The baseline's values: what the changes compare against, and what
+    // `--reuse-values` puts in place of the new chart's values.yaml.
+    let mut old_rec = Recorder::default();
+    let before = stored.coalesced(&mut old_rec).map_err(UpgradeError::RebuildOldValues)?;
     let mut rec = Recorder { events: Vec::new(), warnings: up.warnings.clone() };
     let mut reused_config = false;
     let mut parent_values = None;
     let user = match mode {
         Mode::Reset => up.user.clone(),
         Mode::Reuse => {
-            let old = stored.coalesced(&mut rec).map_err(UpgradeError::RebuildOldValues)?;
-            parent_values = Some(old);
+            // Only this mode has Helm rebuild the old values, with its warnings and history.
+            rec.events.append(&mut old_rec.events);
+            rec.warnings.append(&mut old_rec.warnings);
+            parent_values = Some(before.clone());
             let mut user = up.user.clone();
             coalesce_tables(&mut user, stored.config.clone(), "", &Path::root(), false, &mut rec);
             user
