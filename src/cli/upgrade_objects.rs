@@ -143,13 +143,8 @@ pub async fn preview_objects(
         .with_context(|| format!("the manifest of revision {}", input.baseline.version()))?;
     let method = preview::apply_method(opts.server_side, input.last.apply_method_field()).map_err(anyhow::Error::msg)?;
     // Every object of both manifests, once.
-    let mut keys: Vec<LiveKey> = Vec::new();
-    for o in new.objects.iter().chain(&old.objects) {
-        let k = LiveKey::of(&o.object);
-        if !keys.contains(&k) {
-            keys.push(k);
-        }
-    }
+    let mut seen = std::collections::HashSet::new();
+    let keys: Vec<LiveKey> = new.objects.iter().chain(&old.objects).map(|o| LiveKey::of(&o.object)).filter(|k| seen.insert(k.clone())).collect();
     let refs: Vec<ObjectRef> = keys
         .iter()
         .filter_map(|k| {

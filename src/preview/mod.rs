@@ -72,9 +72,10 @@ impl ManifestObject {
     fn key(&self) -> LiveKey {
         LiveKey::of(&self.object)
     }
-    /// Helm's `isMatchingInfo`: name, namespace, group and kind; not the version.
-    fn matches(&self, other: &ManifestObject) -> bool {
-        self.name() == other.name() && self.namespace() == other.namespace() && self.kind() == other.kind() && self.group() == other.group()
+    /// What Helm's `isMatchingInfo` compares: name, namespace, group and
+    /// kind; not the version.
+    fn identity(&self) -> (&str, Option<&str>, &str, &str) {
+        (self.name(), self.namespace(), self.kind(), self.group())
     }
 }
 
@@ -202,7 +203,13 @@ pub struct PlanInput<'a> {
 
 pub fn plan(input: &PlanInput) -> Plan {
     let mut out = Plan::default();
-    let original_keys: Vec<LiveKey> = input.originals.iter().map(ManifestObject::key).collect();
+    let original_keys: std::collections::HashSet<LiveKey> = input.originals.iter().map(ManifestObject::key).collect();
+    // The first original per identity, as Helm's `ResourceList.Get` finds it.
+    let mut originals_by_identity = HashMap::new();
+    for o in input.originals {
+        originals_by_identity.entry(o.identity()).or_insert(o);
+    }
+    let target_identities: std::collections::HashSet<_> = input.targets.iter().map(ManifestObject::identity).collect();
     let mut errors: Vec<String> = Vec::new();
     for target in input.targets {
         let mut modified = target.object.clone();
@@ -224,7 +231,7 @@ pub fn plan(input: &PlanInput) -> Plan {
             notes: Vec::new(),
         };
         let in_baseline = original_keys.contains(&target.key());
-        let original = input.originals.iter().find(|o| o.matches(target));
+        let original = originals_by_identity.get(&target.identity()).copied();
         let Some(live) = live else {
             // Absent: created (an object of the baseline deleted out of band is silently recreated).
             if original.is_some() {
@@ -346,7 +353,7 @@ pub fn plan(input: &PlanInput) -> Plan {
     // Deletions: baseline objects no target matches (version ignored), in the baseline's order.
     let mut deletions = Vec::new();
     for original in input.originals {
-        if input.targets.iter().any(|t| t.matches(original)) {
+        if target_identities.contains(&original.identity()) {
             continue;
         }
         let mut p = ObjectPlan {
