@@ -368,21 +368,16 @@ fn compare_text(h: &Head, outcomes: &[ModeOutcome], advice: &str, keys: &[Path],
     let theme = &ctx.theme;
     let mut out = title(h, ctx);
     // One row per key whose value differs between modes.
-    let mut paths: Vec<Path> = Vec::new();
-    for o in outcomes {
-        for e in &o.entries {
-            if shown(&e.path, keys) && !paths.contains(&e.path) {
-                paths.push(e.path.clone());
-            }
-        }
-    }
+    // Each mode's values by path (large charts have thousands of keys).
+    let by_path: Vec<std::collections::HashMap<&Path, &Entry>> =
+        outcomes.iter().map(|o| o.entries.iter().map(|e| (&e.path, e)).collect()).collect();
+    let mut seen = std::collections::HashSet::new();
+    let mut paths: Vec<&Path> =
+        outcomes.iter().flat_map(|o| &o.entries).map(|e| &e.path).filter(|p| shown(p, keys) && seen.insert(*p)).collect();
     paths.sort_by(|a, b| crate::values::explain::path_order(&a.0, &b.0));
-    let value_in = |o: &ModeOutcome, p: &Path| -> Option<Value> {
-        o.entries.iter().find(|e| &e.path == p).and_then(|e| e.value.clone())
-    };
     let mut rows = Vec::new();
-    for p in &paths {
-        let vals: Vec<Option<Value>> = outcomes.iter().map(|o| value_in(o, p)).collect();
+    for p in paths {
+        let vals: Vec<Option<Value>> = by_path.iter().map(|m| m.get(p).and_then(|e| e.value.clone())).collect();
         if vals.windows(2).all(|w| same_json(&w[0], &w[1])) {
             continue;
         }
