@@ -294,7 +294,7 @@ pub fn preview_mode(up: &Upgrade, mode: Mode) -> Result<ModeOutcome, UpgradeErro
         _ => None,
     };
     let mut warnings = explanation.warnings;
-    warnings.extend(quirk_warnings(&up.user, &stored, &explanation.values, mode, rewritten_baseline_config.as_ref()));
+    warnings.extend(quirk_warnings(&ctx.user_nulls, &stored, &explanation.values, mode, rewritten_baseline_config.as_ref()));
     Ok(ModeOutcome {
         mode,
         values: explanation.values,
@@ -639,10 +639,9 @@ fn rewritten_config(user: &VMap, config: &VMap) -> Option<VMap> {
 }
 
 /// The mode-specific traps Helm does not warn about.
-fn quirk_warnings(user: &VMap, stored: &Stored, values: &VMap, mode: Mode, rewritten: Option<&VMap>) -> Vec<String> {
+fn quirk_warnings(nulls: &HashMap<Path, String>, stored: &Stored, values: &VMap, mode: Mode, rewritten: Option<&VMap>) -> Vec<String> {
     let mut out = Vec::new();
     if mode == Mode::Reuse {
-        let nulls = null_paths(user);
         let mut still: Vec<&Path> = nulls
             .keys()
             .filter(|p| get(&stored.config, p).is_some_and(|v| !v.is_null()) && get(values, p).is_some())
