@@ -9,6 +9,7 @@ pub mod cluster;
 pub mod explain;
 pub mod helmfile;
 pub mod manifest;
+pub mod parallel;
 pub mod patch;
 pub mod preview;
 pub mod release;

@@ -272,11 +272,14 @@ fn load_files(
     })?;
     let parent_name = metadata.name.clone();
 
-    let mut dependencies = Vec::new();
-    for (n, files) in subcharts {
-        if n.starts_with('_') || n.starts_with('.') {
-            continue;
-        }
+    // Subcharts load side by side (Chart.yaml parsing is most of a small
+    // chart's cost); the first error in name order is the one reported, as
+    // with Helm's loop.
+    let subcharts: Vec<(String, Vec<BufferedFile>)> =
+        subcharts.into_iter().filter(|(n, _)| !n.starts_with('_') && !n.starts_with('.')).collect();
+    let threads = if place.rel_root.is_empty() { crate::parallel::available_threads() } else { 1 };
+    let size = |(_, files): &(String, Vec<BufferedFile>)| files.iter().map(|f| f.data.len()).sum();
+    let loaded = crate::parallel::map_in_order(subcharts, threads, size, |(n, files)| -> Result<Chart, ChartError> {
         let wrap = |e: ChartError| ChartError::Subchart {
             name: n.clone(),
             parent: parent_name.clone(),
@@ -286,7 +289,7 @@ fn load_files(
             let file = &files[0];
             if file.name != n {
                 return Err(ChartError::SubchartTarMismatch {
-                    parent: parent_name,
+                    parent: parent_name.clone(),
                     expected: n,
                     got: file.name.clone(),
                 });
@@ -317,8 +320,9 @@ fn load_files(
             };
             load_files(inner, place, generation, limits).map_err(wrap)?
         };
-        dependencies.push(sub);
-    }
+        Ok(sub)
+    });
+    let dependencies = loaded.into_iter().collect::<Result<Vec<Chart>, ChartError>>()?;
 
     Ok(Chart {
         metadata,

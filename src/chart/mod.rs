@@ -37,7 +37,7 @@ mod schema;
 mod yaml;
 
 pub use metadata::{Dependency, ImportValue, Maintainer, Metadata, is_valid_semver};
-pub use schema::{SchemaError, SchemaErrorKind, SchemaErrors, validate_values};
+pub use schema::{SchemaError, SchemaErrorKind, SchemaErrors, SchemaTree, validate_tree, validate_values};
 
 use std::path::Path;
 

@@ -99,8 +99,37 @@ impl std::error::Error for SchemaErrors {}
 /// as dependency processing leaves it (disabled subcharts removed, aliased
 /// ones renamed to the alias), as Helm validates after processing.
 pub fn validate_values(chart: &Chart, values: &Value) -> Result<(), SchemaErrors> {
+    validate_tree(&SchemaTree::of(chart), values)
+}
+
+/// The charts to validate as dependency processing left them: each loaded
+/// chart under its processed name (its alias), with the subcharts that stayed
+/// enabled. Borrowed, so that building it copies no chart files.
+#[derive(Debug)]
+pub struct SchemaTree<'a> {
+    pub chart: &'a Chart,
+    pub name: String,
+    pub dependencies: Vec<SchemaTree<'a>>,
+}
+
+impl<'a> SchemaTree<'a> {
+    /// The loaded tree as it is (no dependency processing).
+    pub fn of(chart: &'a Chart) -> Self {
+        SchemaTree { chart, name: chart.metadata.name.clone(), dependencies: chart.dependencies.iter().map(SchemaTree::of).collect() }
+    }
+
+    /// Whether this chart has a schema (valid or not) to validate against.
+    pub fn has_schema(&self) -> bool {
+        self.chart.schema.is_some() || self.chart.schema_error.is_some()
+    }
+}
+
+/// [`validate_values`] over a [`SchemaTree`]. `values` needs, outside the
+/// sections of charts with a schema, only the subcharts' keys: the rest is
+/// never read.
+pub fn validate_tree(tree: &SchemaTree, values: &Value) -> Result<(), SchemaErrors> {
     let mut errors = Vec::new();
-    validate_chart(chart, values, &Path::root(), &mut errors);
+    validate_chart(tree, values, &Path::root(), &mut errors);
     if errors.is_empty() {
         Ok(())
     } else {
@@ -108,9 +137,10 @@ pub fn validate_values(chart: &Chart, values: &Value) -> Result<(), SchemaErrors
     }
 }
 
-fn validate_chart(chart: &Chart, values: &Value, base: &Path, out: &mut Vec<SchemaError>) {
+fn validate_chart(tree: &SchemaTree, values: &Value, base: &Path, out: &mut Vec<SchemaError>) {
+    let chart = tree.chart;
     let error = |kind, instance_path: String, values_path: Path, message: String| SchemaError {
-        chart: chart.metadata.name.clone(),
+        chart: tree.name.clone(),
         chart_path: chart.path.clone(),
         schema_file: chart.schema_file.clone(),
         kind,
@@ -146,15 +176,15 @@ fn validate_chart(chart: &Chart, values: &Value, base: &Path, out: &mut Vec<Sche
             )),
         }
     }
-    for sub in &chart.dependencies {
-        let name = &sub.metadata.name;
+    for sub in &tree.dependencies {
+        let name = &sub.name;
         match values.get(name) {
             None | Some(Value::Null) => {}
             Some(section @ Value::Object(_)) => validate_chart(sub, section, &base.key(name), out),
             Some(other) => out.push(SchemaError {
                 chart: name.clone(),
-                chart_path: sub.path.clone(),
-                schema_file: sub.schema_file.clone(),
+                chart_path: sub.chart.path.clone(),
+                schema_file: sub.chart.schema_file.clone(),
                 kind: SchemaErrorKind::NotAMap,
                 instance_path: String::new(),
                 values_path: base.key(name),

@@ -77,7 +77,7 @@ pub fn explain_spec(chart: &Chart, spec: ChartSpec, user: VMap, mut rec: Recorde
     let values = coalesce_values(&processed, user, &mut rec)?;
     if !options.skip_schema_validation {
         let as_helm_sees_it = processed_chart(chart, &processed);
-        chart::validate_values(&as_helm_sees_it, &serde_json::Value::Object(map_to_json(&values)))?;
+        chart::validate_tree(&as_helm_sees_it, &schema_view(&values, &as_helm_sees_it))?;
     }
     let other_order = match rerun {
         Some((reversed, user)) => order_dependence(reversed, &user, &values)?,
@@ -162,8 +162,19 @@ fn diff_leaves(ours: &VMap, other: &VMap, at: &Path, out: &mut Vec<String>) {
 /// The loaded chart as a [`ChartSpec`]: values with positions; a key of a
 /// chart's values.yaml that names one of its subcharts is "parent values".
 pub fn chart_spec(c: &Chart, loaded_at: Vec<usize>) -> Result<ChartSpec, ExplainError> {
-    let values = match &c.values_text {
-        Some(text) => {
+    // Every values.yaml of the tree is read first, all at once on every core
+    // (the files are most of the work), in `walk` order, which is the order
+    // `spec_of` consumes them.
+    let charts = c.walk();
+    let inputs: Vec<(&str, &str)> =
+        charts.iter().filter_map(|c| Some((c.values_text.as_deref()?, c.values_file.as_str()))).collect();
+    let mut parsed = yaml::parse_many(&inputs, crate::parallel::available_threads()).into_iter();
+    spec_of(c, loaded_at, &mut parsed)
+}
+
+fn spec_of(c: &Chart, loaded_at: Vec<usize>, parsed: &mut impl Iterator<Item = yaml::Parsed>) -> Result<ChartSpec, ExplainError> {
+    let values = match (&c.values_text, c.values_text.as_ref().and_then(|_| parsed.next())) {
+        (Some(_), Some(read)) => {
             let subchart_names: Vec<&str> = c
                 .dependencies
                 .iter()
@@ -171,7 +182,7 @@ pub fn chart_spec(c: &Chart, loaded_at: Vec<usize>) -> Result<ChartSpec, Explain
                 .chain(c.metadata.dependencies.iter().filter_map(|d| d.alias.as_deref()))
                 .collect();
             let (chart_name, file) = (&c.metadata.name, &c.values_file);
-            yaml::load_tree(text, &c.values_file, &|top_key, pos| {
+            yaml::tree_of(read, &|top_key, pos| {
                 let (line, column) = (Some(pos.line), Some(pos.column));
                 if subchart_names.contains(&top_key) {
                     Source::ParentValues { chart: chart_name.clone(), file: file.clone(), line, column }
@@ -181,7 +192,7 @@ pub fn chart_spec(c: &Chart, loaded_at: Vec<usize>) -> Result<ChartSpec, Explain
             })
             .map_err(|source| ExplainError::ChartValues { chart: c.path.clone(), source })?
         }
-        None => VMap::default(),
+        _ => VMap::default(),
     };
     let requirements = c.metadata.declared_dependencies().map(|deps| {
         deps.iter()
@@ -206,7 +217,7 @@ pub fn chart_spec(c: &Chart, loaded_at: Vec<usize>) -> Result<ChartSpec, Explain
     for (i, d) in c.dependencies.iter().enumerate() {
         let mut at = loaded_at.clone();
         at.push(i);
-        subcharts.push(chart_spec(d, at)?);
+        subcharts.push(spec_of(d, at, parsed)?);
     }
     Ok(ChartSpec {
         name: c.metadata.name.clone(),
@@ -220,7 +231,7 @@ pub fn chart_spec(c: &Chart, loaded_at: Vec<usize>) -> Result<ChartSpec, Explain
 
 /// The loaded chart rearranged as dependency processing left it (aliases as
 /// names, disabled subcharts gone), for schema validation.
-fn processed_chart(top: &Chart, processed: &ChartValues) -> Chart {
+fn processed_chart<'a>(top: &'a Chart, processed: &ChartValues) -> chart::SchemaTree<'a> {
     let mut node = top;
     for &i in &processed.loaded_at {
         match node.dependencies.get(i) {
@@ -228,8 +239,29 @@ fn processed_chart(top: &Chart, processed: &ChartValues) -> Chart {
             None => break,
         }
     }
-    let mut out = node.clone();
-    out.metadata.name = processed.name.clone();
-    out.dependencies = processed.dependencies.iter().map(|d| processed_chart(top, d)).collect();
-    out
+    chart::SchemaTree {
+        chart: node,
+        name: processed.name.clone(),
+        dependencies: processed.dependencies.iter().map(|d| processed_chart(top, d)).collect(),
+    }
+}
+
+/// The values as JSON where validation reads them: whole under a chart with
+/// a schema, elsewhere only the subcharts' sections (most charts have no
+/// schema, and converting thousands of values for nothing is not free).
+fn schema_view(values: &VMap, tree: &chart::SchemaTree) -> serde_json::Value {
+    if tree.has_schema() {
+        return serde_json::Value::Object(map_to_json(values));
+    }
+    let mut out = serde_json::Map::new();
+    for sub in &tree.dependencies {
+        if let Some(v) = values.get(&sub.name) {
+            let section = match v.as_map() {
+                Some(m) => schema_view(m, sub),
+                None => v.to_json(),
+            };
+            out.insert(sub.name.clone(), section);
+        }
+    }
+    serde_json::Value::Object(out)
 }

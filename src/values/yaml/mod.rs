@@ -20,9 +20,12 @@
 //! of the anchored text they were copied from.
 
 mod decode;
+mod parallel;
 mod parse;
 mod reader;
 mod resolve;
+
+pub use parallel::{Parsed, parse_many};
 
 use std::collections::HashMap;
 use std::fmt;
@@ -160,7 +163,12 @@ pub fn load_values(text: &str, source_name: &str) -> Result<LoadedValues, YamlEr
 /// [`LoadedValues::positions`]). Without the notes and the position table,
 /// which `explain` does not use.
 pub fn load_tree(text: &str, source_name: &str, origin_for: &dyn Fn(&str, Pos) -> Source) -> Result<VMap, YamlError> {
-    let (merged, _) = load_merged(text, source_name)?;
+    tree_of(Parsed(load_merged(text, source_name)), origin_for)
+}
+
+/// A file read by [`parse_many`] as [`load_tree`] would return it.
+pub fn tree_of(parsed: Parsed, origin_for: &dyn Fn(&str, Pos) -> Source) -> Result<VMap, YamlError> {
+    let (merged, _) = parsed.0?;
     let mut out = VMap::with_capacity_and_hasher(merged.len(), FastHash::default());
     for (k, (_, node)) in merged {
         let v = to_tree(node, &|pos| Rc::new(origin_for(&k, pos)));
@@ -171,19 +179,33 @@ pub fn load_tree(text: &str, source_name: &str, origin_for: &dyn Fn(&str, Pos) -
 
 /// The documents of `text` merged as `loader.LoadValues` merges them, and the notes.
 fn load_merged(text: &str, source_name: &str) -> Result<(PMap, Vec<Note>), YamlError> {
-    let err = |pos: Option<Pos>, helm_message: String, exact: bool| YamlError {
+    let split = split_file(text, source_name)?;
+    let docs = split.chunks.iter().map(|c| parse_document_map(&c.text, c.first_line, source_name));
+    merge_documents(&split, docs)
+}
+
+/// A file's documents as `YAMLReader` hands them to the parser.
+fn split_file(text: &str, source_name: &str) -> Result<reader::Split, YamlError> {
+    reader::split_documents(text).map_err(|e| YamlError {
         source_name: source_name.to_string(),
-        pos,
-        helm_message,
-        exact,
-    };
-    let split = reader::split_documents(text).map_err(|e| {
-        err(
-            Some(Pos { line: e.line + 1, column: 4 }),
-            format!("error reading yaml document: invalid Yaml document separator: {}", e.rest),
-            true,
-        )
-    })?;
+        pos: Some(Pos { line: e.line + 1, column: 4 }),
+        helm_message: format!("error reading yaml document: invalid Yaml document separator: {}", e.rest),
+        exact: true,
+    })
+}
+
+/// One document's top-level map and the notes made reading it.
+struct DocMap {
+    map: PMap,
+    notes: Vec<Note>,
+}
+
+/// The documents of a file, each already read, merged with `loader.MergeMaps`;
+/// the first document in error is the file's error, as in Helm.
+fn merge_documents(
+    split: &reader::Split,
+    docs: impl Iterator<Item = Result<DocMap, YamlError>>,
+) -> Result<(PMap, Vec<Note>), YamlError> {
     let mut notes: Vec<Note> = Vec::new();
     if let Some(l) = split.dropped_last_line {
         notes.push(Note {
@@ -194,52 +216,65 @@ fn load_merged(text: &str, source_name: &str) -> Result<(PMap, Vec<Note>), YamlE
         });
     }
     let mut merged: PMap = PMap::default();
-    for chunk in &split.chunks {
-        let doc = parse::parse_document(&chunk.text, chunk.first_line).map_err(|e| {
-            err(Some(e.pos), format!("{DOC}{TO_JSON}yaml: {}", e.message), e.exact)
-        })?;
-        if let Some(p) = doc.ignored_after_end {
-            notes.push(Note {
-                kind: NoteKind::IgnoredAfterDocumentEnd,
-                pos: p,
-                path: None,
-                message: "Helm ignores everything after this `...` up to the next `---`".into(),
-            });
-        }
-        let dval = decode::decode(&doc).map_err(|f| err(Some(f.pos), format!("{DOC}{TO_JSON}yaml: {}", f.message), true))?;
-        let mut conv = decode::Converter::default();
-        let node = match &dval {
-            None => None,
-            Some(v) => Some(conv.convert_root(v).map_err(|f| err(Some(f.pos), format!("{DOC}{TO_JSON}{}", f.message), true))?),
-        };
-        if let Some(n) = &node
-            && let Some((f, pos)) = decode::first_non_finite(n)
-        {
-            return Err(err(Some(pos), format!("{DOC}{TO_JSON}json: unsupported value: {}", resolve::go_float_g(f)), true));
-        }
-        let map = match node {
-            None => PMap::default(),
-            Some(PNode { kind: PKind::Null, .. }) => PMap::default(),
-            Some(PNode { kind: PKind::Map(m), .. }) => m,
-            Some(other) => {
-                let what = match other.kind {
-                    PKind::Seq(_) => "array",
-                    PKind::Str(_) => "string",
-                    PKind::Num(_) => "number",
-                    PKind::Bool(_) => "bool",
-                    PKind::Null | PKind::Map(_) => unreachable!("handled above"),
-                };
-                return Err(err(
-                    Some(other.pos),
-                    format!("{DOC}error unmarshaling JSON: while decoding JSON: json: cannot unmarshal {what} into Go value of type map[string]interface {{}}"),
-                    true,
-                ));
-            }
-        };
-        notes.extend(conv.notes.into_iter().map(|n| Note { kind: n.kind, pos: n.pos, path: Some(n.path), message: n.message }));
-        merge_maps(&mut merged, map, &Path::root(), &mut notes);
+    for doc in docs {
+        let doc = doc?;
+        notes.extend(doc.notes);
+        merge_maps(&mut merged, doc.map, &Path::root(), &mut notes);
     }
     Ok((merged, notes))
+}
+
+/// One document (`text` starts at 0-based line `first_line` of the file) as
+/// `sigs.k8s.io/yaml.Unmarshal` into a map reads it.
+fn parse_document_map(text: &str, first_line: usize, source_name: &str) -> Result<DocMap, YamlError> {
+    let err = |pos: Option<Pos>, helm_message: String, exact: bool| YamlError {
+        source_name: source_name.to_string(),
+        pos,
+        helm_message,
+        exact,
+    };
+    let mut notes = Vec::new();
+    let doc = parse::parse_document(text, first_line).map_err(|e| err(Some(e.pos), format!("{DOC}{TO_JSON}yaml: {}", e.message), e.exact))?;
+    if let Some(p) = doc.ignored_after_end {
+        notes.push(Note {
+            kind: NoteKind::IgnoredAfterDocumentEnd,
+            pos: p,
+            path: None,
+            message: "Helm ignores everything after this `...` up to the next `---`".into(),
+        });
+    }
+    let dval = decode::decode(&doc).map_err(|f| err(Some(f.pos), format!("{DOC}{TO_JSON}yaml: {}", f.message), true))?;
+    let mut conv = decode::Converter::default();
+    let node = match &dval {
+        None => None,
+        Some(v) => Some(conv.convert_root(v).map_err(|f| err(Some(f.pos), format!("{DOC}{TO_JSON}{}", f.message), true))?),
+    };
+    if let Some(n) = &node
+        && let Some((f, pos)) = decode::first_non_finite(n)
+    {
+        return Err(err(Some(pos), format!("{DOC}{TO_JSON}json: unsupported value: {}", resolve::go_float_g(f)), true));
+    }
+    let map = match node {
+        None => PMap::default(),
+        Some(PNode { kind: PKind::Null, .. }) => PMap::default(),
+        Some(PNode { kind: PKind::Map(m), .. }) => m,
+        Some(other) => {
+            let what = match other.kind {
+                PKind::Seq(_) => "array",
+                PKind::Str(_) => "string",
+                PKind::Num(_) => "number",
+                PKind::Bool(_) => "bool",
+                PKind::Null | PKind::Map(_) => unreachable!("handled above"),
+            };
+            return Err(err(
+                Some(other.pos),
+                format!("{DOC}error unmarshaling JSON: while decoding JSON: json: cannot unmarshal {what} into Go value of type map[string]interface {{}}"),
+                true,
+            ));
+        }
+    };
+    notes.extend(conv.notes.into_iter().map(|n| Note { kind: n.kind, pos: n.pos, path: Some(n.path), message: n.message }));
+    Ok(DocMap { map, notes })
 }
 
 /// `loader.MergeMaps(a, b)` into `a`: maps merge key by key, anything else in `b` replaces.

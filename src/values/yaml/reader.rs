@@ -32,7 +32,7 @@ pub(crate) struct SeparatorError {
     pub rest: String,
 }
 
-#[derive(Debug, Default)]
+#[derive(Debug, Default, PartialEq, Eq)]
 pub(crate) struct Split {
     pub chunks: Vec<Chunk>,
     /// 0-based line of an unterminated last line that the 4096-byte quirk dropped.
@@ -71,6 +71,25 @@ fn go_trim_space(s: &str) -> &str {
 }
 
 pub(crate) fn split_documents(text: &str) -> Result<Split, SeparatorError> {
+    // Most files are one document without CRs: then the reader hands on the
+    // text as it is (plus a final `\n`), found without cutting it into lines.
+    let one_document = !text.is_empty() && !text.contains('\r') && !text.starts_with("---") && !text.contains("\n---");
+    if one_document {
+        let mut whole = String::with_capacity(text.len() + 1);
+        whole.push_str(text);
+        let last_line = text.rsplit('\n').next().unwrap_or_default();
+        if !text.ends_with('\n') {
+            if last_line_lost(last_line.as_bytes()) {
+                return split_line_by_line(text);
+            }
+            whole.push('\n');
+        }
+        return Ok(Split { chunks: vec![Chunk { text: whole, first_line: 0 }], dropped_last_line: None });
+    }
+    split_line_by_line(text)
+}
+
+fn split_line_by_line(text: &str) -> Result<Split, SeparatorError> {
     let mut out = Split::default();
     // Lines as LineReader returns them (without their `\n`).
     let mut lines: Vec<&str> = Vec::new();
@@ -132,6 +151,32 @@ pub(crate) fn split_documents(text: &str) -> Result<Split, SeparatorError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_one_document_shortcut_splits_as_the_line_reader_does() {
+        let long = "x".repeat(4096);
+        let cases = [
+            "a: 1\n", "a: 1", "\n\n", "a: 1\nb: |\n  --- not a separator\n", "a: 1\n  ---\n", &long, "#c\n", " ",
+        ];
+        for text in cases {
+            assert_eq!(split_documents(text), split_line_by_line(text), "{text:?}");
+        }
+        let corpus = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/corpus");
+        let mut stack = vec![corpus];
+        let mut seen = 0;
+        while let Some(dir) = stack.pop() {
+            for e in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+                let p = e.path();
+                if p.is_dir() {
+                    stack.push(p);
+                } else if let Ok(text) = std::fs::read_to_string(&p) {
+                    assert_eq!(split_documents(&text), split_line_by_line(&text), "{}", p.display());
+                    seen += 1;
+                }
+            }
+        }
+        assert!(seen > 20);
+    }
 
     fn texts(s: &str) -> Vec<(String, usize)> {
         split_documents(s).unwrap().chunks.into_iter().map(|c| (c.text, c.first_line)).collect()

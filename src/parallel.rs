@@ -1,0 +1,69 @@
+//! Independent jobs run on the cores this process may use. Only ever an
+//! optimisation: results come back in input order, exactly as a plain loop
+//! would produce them.
+
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// How many threads are worth starting: the cores this process may use, at
+/// most four (the jobs here are a few milliseconds in all; more threads cost
+/// more to start than they save).
+pub fn available_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get()).min(4)
+}
+
+/// `items.into_iter().map(f)` on up to `threads` threads (this one
+/// included), results in the order of `items`. `cost` orders the work,
+/// largest first, so that no thread is left with a big job at the end.
+pub fn map_in_order<T: Send, R: Send>(items: Vec<T>, threads: usize, cost: impl Fn(&T) -> usize, f: impl Fn(T) -> R + Sync) -> Vec<R> {
+    let workers = threads.min(items.len());
+    if workers <= 1 {
+        return items.into_iter().map(f).collect();
+    }
+    let mut order: Vec<usize> = (0..items.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(cost(&items[i])));
+    let slots: Vec<Mutex<Option<T>>> = items.into_iter().map(|t| Mutex::new(Some(t))).collect();
+    let next = AtomicUsize::new(0);
+    let work = || {
+        let mut done = Vec::new();
+        while let Some(&i) = order.get(next.fetch_add(1, Ordering::Relaxed)) {
+            // Each index is handed out once, so the slot is always full.
+            let item = slots[i].lock().ok().and_then(|mut slot| slot.take());
+            if let Some(item) = item {
+                done.push((i, f(item)));
+            }
+        }
+        done
+    };
+    let finished: Vec<(usize, R)> = std::thread::scope(|s| {
+        let others: Vec<_> = (1..workers).map(|_| s.spawn(work)).collect();
+        let mut all = work();
+        for h in others {
+            match h.join() {
+                Ok(done) => all.extend(done),
+                // A job only panics on a bug; let it surface as in a plain loop.
+                Err(panic) => std::panic::resume_unwind(panic),
+            }
+        }
+        all
+    });
+    let mut results: Vec<Option<R>> = std::iter::repeat_with(|| None).take(slots.len()).collect();
+    for (i, r) in finished {
+        results[i] = Some(r);
+    }
+    results.into_iter().map(|r| r.expect("every job ran exactly once")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn results_keep_the_input_order_whatever_the_thread_count() {
+        let items: Vec<usize> = (0..100).collect();
+        for threads in [0, 1, 2, 3, 8] {
+            let got = map_in_order(items.clone(), threads, |&i| i % 7, |i| i * 2);
+            assert_eq!(got, items.iter().map(|i| i * 2).collect::<Vec<_>>(), "{threads} threads");
+        }
+    }
+}
