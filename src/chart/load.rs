@@ -41,14 +41,14 @@ pub(super) fn load(path: &Path, limits: &Limits) -> Result<Chart, ChartError> {
             path: chart_display.clone(),
             source: e,
         })?;
-        let generation = generation_of(&data, &chart_display)?;
+        let (generation, decoded) = generation_of(&data, &chart_display)?;
         let files = walk_dir(path, &display, limits)?;
         let place = Place {
             path: display.clone(),
             display_root: format!("{display}/"),
             rel_root: String::new(),
         };
-        load_files(files, place, generation, limits)
+        load_files(files, place, generation, Some((&data, decoded)), limits)
     } else {
         let data = fs::read(path).map_err(|e| ChartError::Io {
             path: display.clone(),
@@ -68,7 +68,8 @@ pub(super) fn load(path: &Path, limits: &Limits) -> Result<Chart, ChartError> {
         let Some(chart_yaml) = files.iter().find(|f| f.name == "Chart.yaml") else {
             return Err(ChartError::NoChartYamlInArchive { file: display });
         };
-        let generation = generation_of(&chart_yaml.data, &chart_yaml.display)?;
+        let (generation, decoded) = generation_of(&chart_yaml.data, &chart_yaml.display)?;
+        let top_chart_yaml = chart_yaml.data.clone();
         // Relative names inside the top archive are the chart's own.
         let files = files
             .into_iter()
@@ -82,7 +83,7 @@ pub(super) fn load(path: &Path, limits: &Limits) -> Result<Chart, ChartError> {
             display_root: format!("{display}:{root}/"),
             rel_root: String::new(),
         };
-        load_files(files, place, generation, limits)
+        load_files(files, place, generation, Some((&top_chart_yaml, decoded)), limits)
     }
 }
 
@@ -97,12 +98,13 @@ fn display_path(path: &Path) -> String {
 }
 
 /// helm: chartBase + the switch on APIVersion in pkg/chart/loader.
-fn generation_of(data: &[u8], display: &str) -> Result<Generation, ChartError> {
+/// Also returns the decoded Chart.yaml, which `load_files` then need not decode again.
+fn generation_of(data: &[u8], display: &str) -> Result<(Generation, RawMetadata), ChartError> {
     let mut md = RawMetadata::default();
     decode_into(&mut md, data, display, "Chart.yaml")?;
     match md.api_version.as_str() {
-        "v1" | "v2" | "" => Ok(Generation::V2),
-        "v3" => Ok(Generation::V3),
+        "v1" | "v2" | "" => Ok((Generation::V2, md)),
+        "v3" => Ok((Generation::V3, md)),
         other => Err(ChartError::UnsupportedApiVersion {
             file: display.to_string(),
             api_version: other.to_string(),
@@ -180,10 +182,13 @@ fn check_lock(f: &BufferedFile, what: &'static str) -> Result<(), ChartError> {
 }
 
 /// helm: LoadFiles.
+/// `decoded`: a Chart.yaml already decoded, with its bytes; used for the
+/// chart's Chart.yaml when the bytes are the same.
 fn load_files(
     files: Vec<BufferedFile>,
     place: Place,
     generation: Generation,
+    mut decoded: Option<(&[u8], RawMetadata)>,
     limits: &Limits,
 ) -> Result<Chart, ChartError> {
     let default_api = match generation {
@@ -195,8 +200,17 @@ fn load_files(
     let mut chart_display = format!("{}Chart.yaml", place.display_root);
     // Chart.yaml first, wherever it is in the list.
     for f in files.iter().filter(|f| f.name == "Chart.yaml") {
-        let m = md.get_or_insert_with(RawMetadata::default);
-        decode_into(m, &f.data, &f.display, "Chart.yaml")?;
+        let m = match (md.as_mut(), decoded.take()) {
+            (None, Some((data, known))) if data == f.data.as_slice() => md.insert(known),
+            (m, _) => {
+                let m = match m {
+                    Some(m) => m,
+                    None => md.insert(RawMetadata::default()),
+                };
+                decode_into(m, &f.data, &f.display, "Chart.yaml")?;
+                m
+            }
+        };
         if m.api_version.is_empty() {
             m.api_version = default_api.to_string();
         }
@@ -301,7 +315,7 @@ fn load_files(
                 display_root: format!("{}:{root}/", file.display),
                 rel_root: format!("{}:{root}/", file.rel),
             };
-            load_files(inner, place, generation, limits).map_err(wrap)?
+            load_files(inner, place, generation, None, limits).map_err(wrap)?
         } else {
             let inner: Vec<BufferedFile> = files
                 .into_iter()
@@ -318,7 +332,7 @@ fn load_files(
                 display_root: format!("{}charts/{n}/", place.display_root),
                 rel_root: format!("{}charts/{n}/", place.rel_root),
             };
-            load_files(inner, place, generation, limits).map_err(wrap)?
+            load_files(inner, place, generation, None, limits).map_err(wrap)?
         };
         Ok(sub)
     });
@@ -521,7 +535,7 @@ mod tests {
     }
 
     fn load(files: Vec<BufferedFile>) -> Result<Chart, ChartError> {
-        load_files(files, top(), Generation::V2, &Limits::default())
+        load_files(files, top(), Generation::V2, None, &Limits::default())
     }
 
     #[test]
@@ -561,7 +575,7 @@ mod tests {
             file("requirements.yaml", "dependencies: [{name: b}]\n"),
             file("requirements.lock", "generated: bad\n"),
         ];
-        let c = load_files(files, top(), Generation::V3, &Limits::default()).unwrap();
+        let c = load_files(files, top(), Generation::V3, None, &Limits::default()).unwrap();
         assert_eq!(c.metadata.api_version, "v3");
         assert!(!c.metadata.dependencies_declared);
     }

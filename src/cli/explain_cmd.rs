@@ -189,7 +189,7 @@ fn contract_json_go(values: &VMap, entries: &[&Entry], warnings: &[String]) -> S
         w.elem();
         w.begin(b'{');
         w.key("path");
-        w.str(&e.path.to_string());
+        w.path(&e.path);
         match (&e.value, &e.source) {
             (Some(v), Some(s)) => {
                 w.key("value");
@@ -286,7 +286,7 @@ fn write_source(w: &mut GoJsonWriter, s: &Source) {
         for (name, n) in [("line", line), ("column", column)] {
             if let Some(n) = n {
                 w.key(name);
-                w.raw(&n.to_string());
+                w.int(i64::try_from(*n).unwrap_or(i64::MAX));
             }
         }
     };
@@ -307,7 +307,7 @@ fn write_source(w: &mut GoJsonWriter, s: &Source) {
             w.key("flag");
             w.str(flag);
             w.key("index");
-            w.raw(&index.to_string());
+            w.int(i64::try_from(*index).unwrap_or(i64::MAX));
             w.key("expr");
             w.str(expr);
         }

@@ -108,11 +108,13 @@ pub struct GoJsonWriter {
     out: Vec<u8>,
     /// Per open container: whether it has an item yet (an empty one prints `{}`/`[]`).
     open: Vec<bool>,
+    /// Reused for text built before it is written.
+    scratch: String,
 }
 
 impl GoJsonWriter {
     pub fn with_capacity(n: usize) -> Self {
-        GoJsonWriter { out: Vec::with_capacity(n), open: Vec::new() }
+        GoJsonWriter { out: Vec::with_capacity(n), open: Vec::new(), scratch: String::new() }
     }
 
     /// Opens an object (`b'{'`) or array (`b'['`).
@@ -147,7 +149,24 @@ impl GoJsonWriter {
     }
 
     pub fn str(&mut self, s: &str) {
-        let _ = serde_json::to_writer(&mut self.out, s);
+        // Most strings need no escape: copied as they are, in one go.
+        if !needs_escape(s.as_bytes()) {
+            self.out.reserve(s.len() + 2);
+            self.out.push(b'"');
+            self.out.extend_from_slice(s.as_bytes());
+            self.out.push(b'"');
+        } else {
+            let _ = serde_json::to_writer(&mut self.out, s);
+        }
+    }
+
+    /// A value path as a JSON string.
+    pub fn path(&mut self, p: &crate::values::path::Path) {
+        let mut text = std::mem::take(&mut self.scratch);
+        text.clear();
+        p.write_into(&mut text);
+        self.str(&text);
+        self.scratch = text;
     }
 
     /// `true`, `false`, `null` or another token written as is.
@@ -181,8 +200,33 @@ impl GoJsonWriter {
     }
 }
 
+/// Whether serde_json would escape anything in `s` (a control character, `"` or `\\`).
+fn needs_escape(s: &[u8]) -> bool {
+    // Eight bytes at a time: a byte below 0x20, or equal to `"` or `\\`.
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let has_zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGHS != 0;
+    let mut chunks = s.chunks_exact(8);
+    for c in &mut chunks {
+        let mut b = [0u8; 8];
+        b.copy_from_slice(c);
+        let x = u64::from_le_bytes(b);
+        let below_space = x.wrapping_sub(ONES * 0x20) & !x & HIGHS != 0;
+        if below_space || has_zero(x ^ (ONES * u64::from(b'"'))) || has_zero(x ^ (ONES * u64::from(b'\\'))) {
+            return true;
+        }
+    }
+    chunks.remainder().iter().any(|&b| b < 0x20 || b == b'"' || b == b'\\')
+}
+
 fn indent(out: &mut Vec<u8>, n: usize) {
-    out.extend(std::iter::repeat_n(b' ', 2 * n));
+    const SPACES: &[u8] = &[b' '; 64];
+    let mut n = 2 * n;
+    while n > 0 {
+        let take = n.min(SPACES.len());
+        out.extend_from_slice(&SPACES[..take]);
+        n -= take;
+    }
 }
 
 fn write_json_go(out: &mut Vec<u8>, v: &serde_json::Value, depth: usize) {
@@ -282,6 +326,28 @@ pub fn table(header: &[&str], rows: &[Vec<(String, String)>], theme: &Theme) -> 
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn the_escape_check_agrees_with_a_byte_by_byte_one() {
+        let naive = |s: &[u8]| s.iter().any(|&b| b < 0x20 || b == b'"' || b == b'\\');
+        let mut seed = 7u64;
+        for len in 0..40 {
+            for _ in 0..200 {
+                let bytes: Vec<u8> = (0..len)
+                    .map(|_| {
+                        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                        // Mostly printable, sometimes the bytes that matter or high bytes.
+                        match (seed >> 33) % 10 {
+                            0 => [b'"', b'\\', 0x1f, 0x00, 0x20, 0x7f, 0x80, 0xff][((seed >> 40) % 8) as usize],
+                            _ => b'a' + ((seed >> 45) % 26) as u8,
+                        }
+                    })
+                    .collect();
+                assert_eq!(needs_escape(&bytes), naive(&bytes), "{bytes:?}");
+            }
+        }
+    }
+
     use super::*;
 
     #[test]

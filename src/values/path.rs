@@ -88,28 +88,40 @@ impl std::borrow::Borrow<[Seg]> for Path {
     }
 }
 
-impl fmt::Display for Path {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl Path {
+    /// Appends the path as [`Display`](fmt::Display) prints it (without the
+    /// formatting machinery: `explain` prints thousands of paths).
+    pub fn write_into(&self, out: &mut String) {
         for (i, seg) in self.0.iter().enumerate() {
             match seg {
                 Seg::Key(k) => {
                     if i > 0 {
-                        f.write_str(".")?;
+                        out.push('.');
                     }
                     // Unescaped runs are written whole (most keys have no escape).
                     let mut rest = k.as_str();
                     while let Some(i) = rest.find(['.', '\\', '[']) {
-                        f.write_str(&rest[..i])?;
-                        f.write_str("\\")?;
-                        f.write_str(&rest[i..=i])?;
+                        out.push_str(&rest[..i]);
+                        out.push('\\');
+                        out.push_str(&rest[i..=i]);
                         rest = &rest[i + 1..];
                     }
-                    f.write_str(rest)?;
+                    out.push_str(rest);
                 }
-                Seg::Index(n) => write!(f, "[{n}]")?,
+                Seg::Index(n) => {
+                    use fmt::Write;
+                    let _ = write!(out, "[{n}]");
+                }
             }
         }
-        Ok(())
+    }
+}
+
+impl fmt::Display for Path {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut s = String::with_capacity(64);
+        self.write_into(&mut s);
+        f.write_str(&s)
     }
 }
 
