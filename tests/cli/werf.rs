@@ -185,7 +185,6 @@ fn subcharts_own_secret_values_sit_between_their_values_and_the_parents_section(
     // The parent's section wins over the subchart's secret value.
     assert_eq!(doc["values"]["db"]["user"], "app");
     assert_eq!(entry(&doc, "db.user")["overridden"].as_array().unwrap().iter().filter(|l| l["source"]["kind"] == "werf-secret-values").count(), 1);
-    assert_eq!(doc["values"]["db"]["timeout"], 5.0);
     // cache is not in Chart.yaml's dependencies: its secret-values.yaml is loaded but not merged.
     assert_eq!(doc["values"]["cache"]["password"], "plain");
     // Masked without --show-secrets; gone with --no-default-secret-values.
@@ -198,6 +197,29 @@ fn subcharts_own_secret_values_sit_between_their_values_and_the_parents_section(
     let r = run(&mut cmd);
     assert_eq!(r.code, 1);
     assert!(r.stderr.contains("charts/cache/secret-values.yaml: password: cannot decrypt"), "{}", r.stderr);
+}
+
+/// `syncChartOverridesToParentsValues`: exported values are written back into
+/// every ancestor under the child's key, so neither the parent's section for
+/// the child nor a grandparent's section beats them; the user's values do.
+#[test]
+fn exported_values_beat_every_ancestors_section() {
+    let dir = "tests/fixtures/werf/subsecret";
+    let doc = werf_json(dir, &[]);
+    // app exports dbDefaults to db's root: over app's own `db: {timeout: 1}`.
+    let timeout = entry(&doc, "db.timeout");
+    assert_eq!(timeout["value"], 30);
+    assert_eq!(timeout["source"]["kind"], "export-values");
+    let lost: Vec<_> = timeout["overridden"].as_array().unwrap().iter().map(|l| l["value"].clone()).collect();
+    assert!(lost.contains(&serde_json::json!(1)) && lost.contains(&serde_json::json!(5)), "{lost:?}");
+    // db exports poolDefaults to pool's root: over app's `db: {pool: {size: 99}}`, two levels up.
+    let size = entry(&doc, "db.pool.size");
+    assert_eq!(size["value"], 8);
+    assert_eq!(size["source"], serde_json::json!({"kind": "export-values", "chart": "db", "from": "poolDefaults -> pool"}));
+    // The user's values still win.
+    let doc = werf_json(dir, &["--set", "db.pool.size=7", "--set", "db.timeout=2"]);
+    assert_eq!(doc["values"]["db"]["pool"]["size"], 7);
+    assert_eq!(doc["values"]["db"]["timeout"], 2);
 }
 
 /// nelm's TestProcessDependencyExportValues (pkg/helm/pkg/chartutil/dependencies_test.go)
