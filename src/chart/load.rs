@@ -235,6 +235,7 @@ fn load_files(
                     );
                 }
                 decode_into(m, &f.data, &f.display, "requirements.yaml")?;
+                werf_files.push(ChartFile::from_buffered(&f));
             }
             "requirements.lock" if generation == Generation::V2 => {
                 check_lock(&f, "requirements.lock")?;

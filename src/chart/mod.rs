@@ -82,7 +82,7 @@ pub struct Chart {
     /// words; Helm prints them through `log.Print`.
     pub warnings: Vec<String>,
     /// Files Helm does not read but werf does, kept as text: the chart's
-    /// `Chart.yaml` (for nelm's `export-values`) and `secret-values.yaml`.
+    /// `Chart.yaml` and `requirements.yaml` (for nelm's `export-values`) and `secret-values.yaml`.
     pub werf_files: Vec<ChartFile>,
 }
 

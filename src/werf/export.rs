@@ -146,8 +146,7 @@ mod tests {
             let (deps, warnings) = parse_chart_yaml(c["chart_yaml"].as_str().unwrap()).unwrap();
             let origin = Rc::new(Source::Helm { why: "t".into() });
             let values = map_from_json(c["parent_values"].as_object().unwrap(), true, &origin);
-            let mut rec = Recorder::default();
-            rec.warnings = warnings;
+            let mut rec = Recorder { warnings, ..Default::default() };
             let mut got = serde_json::Map::new();
             for d in &deps {
                 let key = d.alias.clone().unwrap_or(d.name.clone());

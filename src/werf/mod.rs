@@ -257,8 +257,13 @@ fn load_secrets(files: &[(ValuesFile, bool, Option<String>)], secrets: &Secrets,
 /// subcharts get no `--secret-values` files and no auxiliary values).
 fn werf_spec(c: &Chart, spec: &mut ChartSpec, top: bool, input: &WerfInput, rec: &mut Recorder) -> Result<(), WerfError> {
     let file = |name: &str| c.werf_files.iter().find(|f| f.name == name);
-    if let (Some(reqs), Some(chart_yaml)) = (spec.requirements.as_mut(), file("Chart.yaml")) {
-        let (entries, warnings) = export::parse_chart_yaml(&chart_yaml.data).map_err(|e| WerfError::ChartYaml(format!("{}: {e}", c.chart_file)))?;
+    // requirements.yaml, when the loader read one and it lists dependencies, replaced Chart.yaml's list.
+    let parsed = |f: &crate::chart::ChartFile| export::parse_chart_yaml(&f.data).map_err(|e| WerfError::ChartYaml(format!("{}: {e}", f.name)));
+    let listed = match file("requirements.yaml") {
+        Some(f) if f.data.lines().any(|l| l.starts_with("dependencies:")) => Some(parsed(f)?),
+        _ => file("Chart.yaml").map(parsed).transpose()?,
+    };
+    if let (Some(reqs), Some((entries, warnings))) = (spec.requirements.as_mut(), listed) {
         rec.warnings.extend(warnings);
         for (i, r) in reqs.iter_mut().enumerate() {
             let same = |e: &&export::DependencyExports| e.name == r.name && e.alias == r.alias.clone().filter(|a| !a.is_empty());

@@ -276,6 +276,7 @@ fn nelm_export_values_scenarios() {
 /// imports run after exports (processDependencyImportExportValues), children
 /// first, and the parent's own values beat imported ones.
 #[test]
+#[allow(clippy::approx_constant)] // nelm's data, not π
 fn nelm_import_values_scenarios() {
     let doc = werf_json("tests/fixtures/werf/subpop", &[]);
     let expect: &[(&str, serde_json::Value)] = &[
@@ -367,4 +368,13 @@ fn werf_images_from_a_build_report() {
     let r = run(releasex().args(["values", "explain", "--werf", "tests/fixtures/werf/subsecret", "--werf-images", "tests/fixtures/werf/shop/prod.yaml"]).env("WERF_SECRET_KEY", KEY));
     assert_eq!(r.code, 1);
     assert!(r.stderr.contains("--werf-images tests/fixtures/werf/shop/prod.yaml: not a werf build report"), "{}", r.stderr);
+}
+
+/// An apiVersion v1 chart lists its dependencies, `export-values` included, in requirements.yaml.
+#[test]
+fn export_values_from_requirements_yaml() {
+    let doc = werf_json("tests/fixtures/werf/v1req", &[]);
+    let a = entry(&doc, "sub.a");
+    assert_eq!(a["value"], 1);
+    assert_eq!(a["source"]["kind"], "export-values");
 }
