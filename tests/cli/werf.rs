@@ -378,3 +378,37 @@ fn export_values_from_requirements_yaml() {
     assert_eq!(a["value"], 1);
     assert_eq!(a["source"]["kind"], "export-values");
 }
+
+/// nelm's TestProcessDependencyImportValuesMultiLevelPrecedence (testdata/three-level-dependent-chart):
+/// user values > parent chart values > imported values > the subchart's own values.
+#[test]
+fn nelm_import_values_multi_level_precedence() {
+    let doc = werf_json("tests/fixtures/werf/three-level", &[]);
+    for (path, port, kind) in [
+        ("app1.service.port", 3456, "parent-values"),
+        ("app2.service.port", 8080, "chart-default"),
+        ("app3.service.port", 9090, "import-values"),
+        ("app4.service.port", 1234, "chart-default"),
+    ] {
+        let e = entry(&doc, path);
+        assert_eq!(e["value"], port, "{path}");
+        assert_eq!(e["source"]["kind"], kind, "{path}");
+    }
+    let doc = werf_json("tests/fixtures/werf/three-level", &["--set", "app3.service.port=1"]);
+    assert_eq!(doc["values"]["app3"]["service"]["port"], 1);
+}
+
+/// nelm's TestProcessDependencyImportValuesForEnabledCharts
+/// (testdata/import-values-from-enabled-subchart): a subchart disabled by its
+/// tag is gone, the enabled one keeps its values, and the parent's own values
+/// beat what it imports.
+#[test]
+fn nelm_import_values_for_enabled_charts() {
+    let doc = werf_json("tests/fixtures/werf/enabled-import", &[]);
+    let v = &doc["values"];
+    assert!(v.get("dev").is_none(), "{v}");
+    assert_eq!(v["prod"]["nameOverride"], "parent-chart-prod");
+    assert_eq!(v["nameOverride"], "parent-chart");
+    assert_eq!(v["resources"]["autoscaler"]["minReplicas"], 0);
+    assert_eq!(v["resources"]["autoscaler"]["targetCPUUtilizationPercentage"], 99);
+}
