@@ -188,7 +188,7 @@ _kubectl__releasex() {
             return 0
             ;;
         kubectl__subcmd__releasex__subcmd__explain)
-            opts="-e -f -n -o -h --helmfile --environment --state-values-set --state-values-set-string --state-values-file --skip-secrets --skip-templated --show-secrets --release --revision --release-file --driver --sql-connection --values --set --set-string --set-json --set-file --set-literal --key --show-overridden --skip-schema-validation --werf --env --secret-values --no-default-values --no-default-secret-values --ignore-secret-key --kubeconfig --context --namespace --output --color --help"
+            opts="-e -f -n -o -h --helmfile --environment --state-values-set --state-values-set-string --state-values-file --skip-secrets --skip-templated --show-secrets --release --revision --release-file --driver --sql-connection --values --set --set-string --set-json --set-file --set-literal --key --show-overridden --skip-schema-validation --werf --env --secret-values --no-default-values --no-default-secret-values --ignore-secret-key --werf-images --kubeconfig --context --namespace --output --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -275,6 +275,10 @@ _kubectl__releasex() {
                     return 0
                     ;;
                 --secret-values)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --werf-images)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -892,7 +896,7 @@ _kubectl__releasex() {
             return 0
             ;;
         kubectl__subcmd__releasex__subcmd__values__subcmd__explain)
-            opts="-e -f -n -o -h --helmfile --environment --state-values-set --state-values-set-string --state-values-file --skip-secrets --skip-templated --show-secrets --release --revision --release-file --driver --sql-connection --values --set --set-string --set-json --set-file --set-literal --key --show-overridden --skip-schema-validation --werf --env --secret-values --no-default-values --no-default-secret-values --ignore-secret-key --kubeconfig --context --namespace --output --color --help"
+            opts="-e -f -n -o -h --helmfile --environment --state-values-set --state-values-set-string --state-values-file --skip-secrets --skip-templated --show-secrets --release --revision --release-file --driver --sql-connection --values --set --set-string --set-json --set-file --set-literal --key --show-overridden --skip-schema-validation --werf --env --secret-values --no-default-values --no-default-secret-values --ignore-secret-key --werf-images --kubeconfig --context --namespace --output --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -979,6 +983,10 @@ _kubectl__releasex() {
                     return 0
                     ;;
                 --secret-values)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --werf-images)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

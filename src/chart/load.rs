@@ -227,9 +227,10 @@ fn load_files(
     let mut subcharts: BTreeMap<String, Vec<BufferedFile>> = BTreeMap::new();
     let mut templates = Vec::new();
     let mut crds = Vec::new();
+    let mut werf_files = Vec::new();
     for f in files {
         match f.name.as_str() {
-            "Chart.yaml" => {}
+            "Chart.yaml" | "secret-values.yaml" => werf_files.push(ChartFile::from_buffered(&f)),
             "Chart.lock" => check_lock(&f, "Chart.lock")?,
             "values.yaml" => {
                 values_text = Some(decode_text(&f.data, &f.display, "values.yaml")?);
@@ -248,6 +249,7 @@ fn load_files(
                     );
                 }
                 decode_into(m, &f.data, &f.display, "requirements.yaml")?;
+                werf_files.push(ChartFile::from_buffered(&f));
             }
             "requirements.lock" if generation == Generation::V2 => {
                 check_lock(&f, "requirements.lock")?;
@@ -351,6 +353,7 @@ fn load_files(
         warnings,
         templates,
         crds,
+        werf_files,
     })
 }
 

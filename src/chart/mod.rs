@@ -81,6 +81,9 @@ pub struct Chart {
     /// requirements.lock in a chart whose apiVersion is not v1), in Helm's
     /// words; Helm prints them through `log.Print`.
     pub warnings: Vec<String>,
+    /// Files Helm does not read but werf does, kept as text: the chart's
+    /// `Chart.yaml` and `requirements.yaml` (for nelm's `export-values`) and `secret-values.yaml`.
+    pub werf_files: Vec<ChartFile>,
 }
 
 /// A file of a chart kept as text (templates, CRDs).

@@ -588,6 +588,7 @@ mod tests {
             dependencies: deps,
             path: name.into(),
             warnings: vec![],
+            werf_files: vec![],
             templates: vec![],
             crds: vec![],
         }

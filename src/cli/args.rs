@@ -266,6 +266,9 @@ pub struct WerfArgs {
     /// With --werf: do not decrypt; explain with the encrypted strings (as werf --ignore-secret-key)
     #[arg(long, requires = "werf")]
     pub ignore_secret_key: bool,
+    /// With --werf: werf's image values (werf.image.*, werf.tag.*, werf.repo, global.werf.images.*) from a build report (werf build --save-build-report, JSON)
+    #[arg(long, value_name = "FILE", requires = "werf")]
+    pub werf_images: Option<String>,
 }
 
 #[derive(Debug, Args)]

@@ -59,12 +59,17 @@ pub fn run(args: &ExplainArgs, ctx: &Ctx) -> anyhow::Result<Outcome> {
     };
     let env_name = args.werf.werf_env.clone().or_else(|| env.get("WERF_ENV").cloned()).unwrap_or_default();
     let project = project.unwrap_or_else(|| chart.metadata.name.clone());
-    // werf's defaults: release and namespace `<project>[-<env>]`.
-    let release = if env_name.is_empty() { project.clone() } else { format!("{project}-{env_name}") };
-    let namespace = ctx.global.namespace.clone().unwrap_or_else(|| release.clone());
-    let chart_yaml = std::fs::read_to_string(chart_path.join("Chart.yaml")).ok();
+    // werf's default namespace: `<project>[-<env>]`.
+    let namespace = ctx.global.namespace.clone().unwrap_or_else(|| if env_name.is_empty() { project.clone() } else { format!("{project}-{env_name}") });
+    let images = match &args.werf.werf_images {
+        Some(file) => {
+            let text = std::fs::read_to_string(file).with_context(|| format!("cannot read --werf-images {file}"))?;
+            let list = crate::werf::images::parse_report(&text).map_err(|source| crate::werf::WerfError::Images { file: file.clone(), source })?;
+            Some((file.clone(), list))
+        }
+        None => None,
+    };
     let input = WerfInput {
-        chart_yaml,
         env,
         flags,
         secret_values,
@@ -74,8 +79,9 @@ pub fn run(args: &ExplainArgs, ctx: &Ctx) -> anyhow::Result<Outcome> {
         secrets,
         show_secrets: args.show_secrets,
         env_name,
-        release,
+        project,
         namespace,
+        images,
     };
     let mut read_file = |path: &str| std::fs::read_to_string(path).map_err(|e| format!("open {path}: {e}"));
     let explanation = explain_werf(&chart, &input, &mut read_file, Options { skip_schema_validation: args.skip_schema_validation })?;

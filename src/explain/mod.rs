@@ -69,18 +69,31 @@ pub fn explain_chart(
 /// values or the chart's values themselves (`upgrade-preview`'s value modes
 /// replace the parent's values.yaml): dependency processing, coalescing,
 /// schema validation of `chart`, attribution.
-pub fn explain_spec(chart: &Chart, spec: ChartSpec, user: VMap, mut rec: Recorder, options: Options) -> Result<Explanation, ExplainError> {
+pub fn explain_spec(chart: &Chart, spec: ChartSpec, user: VMap, rec: Recorder, options: Options) -> Result<Explanation, ExplainError> {
+    explain_spec_with(chart, spec, user, rec, options, &helm_process)
+}
+
+/// Dependency processing: the chart as coalescing will see it; may change
+/// the user values coalescing starts from (werf's does).
+pub type Process = dyn Fn(ChartSpec, &mut VMap, &mut Recorder) -> Result<ChartValues, CoalesceError>;
+
+fn helm_process(spec: ChartSpec, user: &mut VMap, rec: &mut Recorder) -> Result<ChartValues, CoalesceError> {
+    process_dependencies(spec, user, rec)
+}
+
+/// [`explain_spec`] with another dependency processing (werf's).
+pub fn explain_spec_with(chart: &Chart, spec: ChartSpec, mut user: VMap, mut rec: Recorder, options: Options, process: &Process) -> Result<Explanation, ExplainError> {
     // Only charts with unlisted sibling subcharts need the second order.
     let rerun = reversed_order(&spec).map(|r| (r, user.clone()));
     // Dependency processing sees the user values; its own merges are not history.
-    let processed = process_dependencies(spec, &user, &mut rec)?;
+    let processed = process(spec, &mut user, &mut rec)?;
     let values = coalesce_values(&processed, user, &mut rec)?;
     if !options.skip_schema_validation {
         let as_helm_sees_it = processed_chart(chart, &processed);
         chart::validate_tree(&as_helm_sees_it, &schema_view(&values, &as_helm_sees_it))?;
     }
     let other_order = match rerun {
-        Some((reversed, user)) => order_dependence(reversed, &user, &values)?,
+        Some((reversed, user)) => order_dependence(reversed, user, &values, process)?,
         None => None,
     };
     if let Some((_, differing)) = &other_order {
@@ -100,10 +113,10 @@ pub fn explain_spec(chart: &Chart, spec: ChartSpec, user: VMap, mut rec: Recorde
 /// We compute the loaded (sorted) order and its reverse, and report the keys
 /// that differ. With three or more such siblings other orders exist too; the
 /// two computed are a check, not an enumeration.
-fn order_dependence(reversed: ChartSpec, user: &VMap, values: &VMap) -> Result<Option<(VMap, Vec<String>)>, ExplainError> {
+fn order_dependence(reversed: ChartSpec, mut user: VMap, values: &VMap, process: &Process) -> Result<Option<(VMap, Vec<String>)>, ExplainError> {
     let mut scratch = Recorder::default();
-    let processed = process_dependencies(reversed, user, &mut scratch)?;
-    let other = coalesce_values(&processed, user.clone(), &mut scratch)?;
+    let processed = process(reversed, &mut user, &mut scratch)?;
+    let other = coalesce_values(&processed, user, &mut scratch)?;
     let mut differing = Vec::new();
     diff_leaves(values, &other, &Path::root(), &mut differing);
     Ok((!differing.is_empty()).then_some((other, differing)))
@@ -210,6 +223,7 @@ fn spec_of(c: &Chart, loaded_at: Vec<usize>, parsed: &mut impl Iterator<Item = y
                         chart::ImportValue::Map { child, parent } => ImportValue::Map { child: child.clone(), parent: parent.clone() },
                     })
                     .collect(),
+                export_values: Vec::new(),
             })
             .collect()
     });
@@ -226,6 +240,7 @@ fn spec_of(c: &Chart, loaded_at: Vec<usize>, parsed: &mut impl Iterator<Item = y
         values,
         requirements,
         subcharts,
+        overlay: None,
     })
 }
 

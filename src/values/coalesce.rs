@@ -29,6 +29,12 @@ pub trait ChartTree: Sized {
     fn name(&self) -> &str;
     fn values(&self) -> &VMap;
     fn subcharts(&self) -> &[Self];
+    /// werf (nelm's `makeValues`): values laid over the user's values each
+    /// time this chart is coalesced or merged from its top (its auxiliary
+    /// and decrypted secret values); `None` for Helm.
+    fn overlay(&self) -> Option<&VMap> {
+        None
+    }
 }
 
 impl ChartTree for ChartValues {
@@ -63,7 +69,15 @@ pub fn merge_values(chart: &impl ChartTree, user: VMap, rec: &mut Recorder) -> R
 }
 
 fn run(chart: &impl ChartTree, user: VMap, merge: bool, rec: &mut Recorder) -> Result<VMap, CoalesceError> {
-    let mut dest = user;
+    let mut dest = match chart.overlay() {
+        // nelm's MergeInternal: the overlay's values keep theirs, the user's fill in.
+        Some(overlay) => {
+            let mut dest = overlay.clone();
+            coalesce_tables(&mut dest, user, "", &Path::root(), false, rec);
+            dest
+        }
+        None => user,
+    };
     let mut shared = Vec::new();
     coalesce(chart, &mut dest, "", &Path::root(), merge, rec, &mut shared)?;
     unify_shared_globals(&mut dest, &shared);

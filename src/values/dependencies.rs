@@ -19,6 +19,8 @@ pub struct ChartSpec {
     pub requirements: Option<Vec<Requirement>>,
     /// The charts found under `charts/`.
     pub subcharts: Vec<ChartSpec>,
+    /// werf only: see [`ChartTree::overlay`].
+    pub overlay: Option<VMap>,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -29,6 +31,9 @@ pub struct Requirement {
     pub condition: String,
     pub tags: Vec<String>,
     pub import_values: Vec<ImportValue>,
+    /// werf only: the entry's `export-values`, as (parent path, child path)
+    /// pairs (child empty = the child's root); Helm ignores the field.
+    pub export_values: Vec<(String, String)>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -49,6 +54,9 @@ impl ChartTree for ChartSpec {
     fn subcharts(&self) -> &[Self] {
         &self.subcharts
     }
+    fn overlay(&self) -> Option<&VMap> {
+        self.overlay.as_ref()
+    }
 }
 
 /// `ProcessDependencies(chart, user)` then the chart coalescing sees.
@@ -58,7 +66,7 @@ pub fn process_dependencies(mut chart: ChartSpec, user: &VMap, rec: &mut Recorde
     Ok(to_chart_values(chart))
 }
 
-fn to_chart_values(c: ChartSpec) -> ChartValues {
+pub fn to_chart_values(c: ChartSpec) -> ChartValues {
     ChartValues {
         name: c.name,
         loaded_at: c.loaded_at,
@@ -93,7 +101,7 @@ fn to_semver_req(text: &str) -> Option<semver::VersionReq> {
 
 /// `processDependencyEnabled`: rebuilds the subchart list (aliases), then
 /// drops the subcharts that tags or conditions disable, recursively.
-fn process_enabled(c: &mut ChartSpec, v: &VMap, path: &str, rec: &mut Recorder) -> Result<(), CoalesceError> {
+pub fn process_enabled(c: &mut ChartSpec, v: &VMap, path: &str, rec: &mut Recorder) -> Result<(), CoalesceError> {
     let Some(mut reqs) = c.requirements.clone() else { return Ok(()) };
     let loaded = std::mem::take(&mut c.subcharts);
     let takes = |r: &Requirement, ch: &ChartSpec| ch.name == r.name && is_compatible_range(&r.version, &ch.version);
@@ -183,7 +191,7 @@ fn apply_conditions(reqs: &[Requirement], cvals: &VMap, path: &str, enabled: &mu
 }
 
 /// `Values.Table(name)`: the map at a dotted path.
-fn table<'a>(vals: &'a VMap, dotted: &str) -> Option<&'a VMap> {
+pub fn table<'a>(vals: &'a VMap, dotted: &str) -> Option<&'a VMap> {
     let mut cur = vals;
     for part in dotted.split('.') {
         cur = cur.get(part)?.as_map()?;
@@ -192,7 +200,7 @@ fn table<'a>(vals: &'a VMap, dotted: &str) -> Option<&'a VMap> {
 }
 
 /// `Values.PathValue(path)`: a non-map value at a dotted path.
-fn path_value<'a>(vals: &'a VMap, dotted: &str) -> Option<&'a Kind> {
+pub fn path_value<'a>(vals: &'a VMap, dotted: &str) -> Option<&'a Kind> {
     let (parent, last) = match dotted.rsplit_once('.') {
         Some((p, l)) => (table(vals, p)?, l),
         None => (vals, dotted),
@@ -201,7 +209,7 @@ fn path_value<'a>(vals: &'a VMap, dotted: &str) -> Option<&'a Kind> {
 }
 
 /// `pathToMap(path, data)`: `data` nested under the dotted path (`.` is the root).
-fn path_to_map(dotted: &str, data: VMap, origin: &Origin) -> VMap {
+pub fn path_to_map(dotted: &str, data: VMap, origin: &Origin) -> VMap {
     if dotted == "." {
         return data;
     }
@@ -291,7 +299,7 @@ fn same_tree(a: &V, b: &V) -> bool {
 
 /// `processDependencyImportValues`: bottom-up, each parent's values become
 /// its merged defaults with the imported tables under them.
-fn process_imports(c: &mut ChartSpec, rec: &mut Recorder) -> Result<(), CoalesceError> {
+pub fn process_imports(c: &mut ChartSpec, rec: &mut Recorder) -> Result<(), CoalesceError> {
     for sub in c.subcharts.iter_mut() {
         process_imports(sub, rec)?;
     }

@@ -1,118 +1,135 @@
 //! werf's `export-values` (a nelm extension of Chart.yaml dependencies):
-//! the parent hands part of its computed values down to a subchart, over the
-//! subchart's own values and over the parent's `<child>:` section.
+//! a parent hands part of its computed values down to a subchart.
 //! Forms: `{parent: P, child: C}` (C `.` or empty = the child's root) and a
-//! string `X` = `{parent: exports.X, child: .}`.
-//! nelm: pkg/helm/pkg/chartutil/dependencies.go (processExportValues).
+//! string `X` = `{parent: exports.X, child: ""}` (`""`/`.`: `exports`).
+//! nelm: pkg/helm/pkg/chartutil/dependencies.go (parseExportValues,
+//! getExportedValues); the processing order is in [`super::deps`].
 
 use std::rc::Rc;
 
 use serde_json::Value;
 
+use crate::values::dependencies::{path_to_map, table};
 use crate::values::path::Path;
-use crate::values::tree::{Kind, Source, V, VMap, get};
+use crate::values::tree::{Kind, Origin, Recorder, Source, V, VMap};
 
-/// One `export-values` entry of a dependency, resolved.
+/// The `export-values` of one Chart.yaml dependency entry.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ExportRule {
-    /// The subchart's key in the parent's values (alias, else name).
-    pub dependency: String,
-    /// Dotted path in the parent's values; never empty.
-    pub parent: String,
-    /// Dotted path in the child's values; empty = the child's root.
-    pub child: String,
+pub struct DependencyExports {
+    pub name: String,
+    pub alias: Option<String>,
+    /// (parent path, child path) pairs; child empty = the child's root.
+    pub exports: Vec<(String, String)>,
 }
 
-/// The rules of a Chart.yaml, in order, and warnings for entries nelm skips.
-pub fn rules(chart_yaml: &str) -> Result<(Vec<ExportRule>, Vec<String>), String> {
+/// The dependency entries of a Chart.yaml with their `export-values`, and
+/// warnings for the entries nelm skips (it warns each time it meets them).
+pub fn parse_chart_yaml(chart_yaml: &str) -> Result<(Vec<DependencyExports>, Vec<String>), String> {
     let doc: Value = serde_saphyr::from_str(chart_yaml).map_err(|e| e.to_string())?;
+    let parent = doc.get("name").and_then(Value::as_str).unwrap_or("");
     let mut out = Vec::new();
     let mut warnings = Vec::new();
     for dep in doc.get("dependencies").and_then(Value::as_array).into_iter().flatten() {
-        let name = dep.get("alias").and_then(Value::as_str).filter(|a| !a.is_empty()).or_else(|| dep.get("name").and_then(Value::as_str));
-        let Some(name) = name else { continue };
+        let text = |k: &str| dep.get(k).and_then(Value::as_str).map(str::to_string);
+        let name = text("name").unwrap_or_default();
+        let mut exports = Vec::new();
         for item in dep.get("export-values").and_then(Value::as_array).into_iter().flatten() {
-            let (parent, child) = match item {
-                Value::String(x) if x.is_empty() || x == "." => ("exports".to_string(), String::new()),
-                Value::String(x) => (format!("exports.{x}"), String::new()),
-                Value::Object(m) => {
-                    let text = |k: &str| m.get(k).and_then(Value::as_str).unwrap_or("").to_string();
-                    let child = text("child");
-                    (text("parent"), if child == "." { String::new() } else { child })
-                }
-                other => {
-                    warnings.push(format!("{name}: export-values entry {other} is neither a string nor a map; skipped"));
-                    continue;
-                }
-            };
-            if parent.is_empty() || parent == "." {
-                warnings.push(format!("{name}: export-values: parent may not be empty or \".\"; entry skipped"));
-                continue;
+            match parse_entry(item) {
+                Ok(pair) => exports.push(pair),
+                Err(e) => warnings.push(format!("Warning: invalid ExportValues defined in chart {parent:?} for its dependency {name:?}: {e}")),
             }
-            out.push(ExportRule { dependency: name.to_string(), parent, child });
         }
+        out.push(DependencyExports { name, alias: text("alias").filter(|a| !a.is_empty()), exports });
     }
     Ok((out, warnings))
 }
 
-/// The overlay the rules make from the parent's computed `values`: a map
-/// `{<dependency>: {<child path>: value}}`, later rules winning, every
-/// copied node attributed to `export-values`. Scalars cannot become a child's root (warned).
-pub fn overlay(parent_chart: &str, rules: &[ExportRule], values: &VMap, warnings: &mut Vec<String>) -> VMap {
-    let mut out = VMap::default();
-    for r in rules {
-        let Ok(from) = Path::parse(&r.parent) else { continue };
-        let Some(found) = get(values, &from) else { continue };
-        if r.child.is_empty() && !found.is_map() {
-            warnings.push(format!("{}: export-values: {} is not a map and cannot be exported to the child's root; skipped", r.dependency, r.parent));
-            continue;
+/// nelm's `parseExportValues`.
+pub fn parse_entry(item: &Value) -> Result<(String, String), String> {
+    match item {
+        Value::Object(m) => {
+            let parent = m.get("parent").and_then(Value::as_str).ok_or("parent must be a string")?;
+            let child = m.get("child").and_then(Value::as_str).ok_or("child must be a string")?;
+            let (parent, child) = (parent.trim(), child.trim());
+            if parent.is_empty() || parent == "." {
+                return Err(format!("parent {parent:?} is not allowed"));
+            }
+            Ok((parent.to_string(), if child == "." { String::new() } else { child.to_string() }))
         }
-        let origin = Rc::new(Source::ExportValues {
-            chart: parent_chart.to_string(),
-            from: format!("{} -> {}{}{}", r.parent, r.dependency, if r.child.is_empty() { "" } else { "." }, r.child),
-        });
-        let mut node = restamp(found, &origin);
-        // Build the child path from the leaf up.
-        let mut keys: Vec<&str> = vec![r.dependency.as_str()];
-        keys.extend(r.child.split('.').filter(|k| !k.is_empty()));
-        for k in keys.iter().skip(1).rev() {
-            let mut m = VMap::default();
-            m.insert((*k).to_string(), node);
-            node = V::new(Kind::Map(m), origin.clone());
-        }
-        let Kind::Map(add) = node.kind else {
-            // A non-map at a named child path: wrap it under the dependency.
-            let mut m = VMap::default();
-            m.insert(r.dependency.clone(), node);
-            merge_over(&mut out, m);
-            continue;
-        };
-        let mut top = VMap::default();
-        top.insert(r.dependency.clone(), V::new(Kind::Map(add), origin));
-        merge_over(&mut out, top);
+        Value::String(s) => Ok((
+            match s.trim() {
+                "" | "." => "exports".to_string(),
+                x => format!("exports.{x}"),
+            },
+            String::new(),
+        )),
+        _ => Err("invalid format of ExportValues".into()),
     }
-    out
 }
 
-fn restamp(v: &V, origin: &Rc<Source>) -> V {
+/// nelm's `getExportedValues`: the map to lay over the child's values,
+/// made from the parent's computed values `pvals`; later entries win. Every
+/// copied node is attributed to `export-values`.
+pub fn exported_values(parent_chart: &str, dependency: &str, exports: &[(String, String)], pvals: &VMap, rec: &mut Recorder) -> VMap {
+    let mut b = VMap::default();
+    for (parent, child) in exports {
+        let origin: Origin = Rc::new(Source::ExportValues {
+            chart: parent_chart.to_string(),
+            from: format!("{parent} -> {dependency}{}{child}", if child.is_empty() { "" } else { "." }),
+        });
+        let child_map = if let Some(vm) = table(pvals, parent) {
+            let vm = restamp_map(vm, &origin);
+            if child.is_empty() { vm } else { path_to_map(child, vm, &origin) }
+        } else {
+            let Some(value) = path_value(pvals, parent) else {
+                rec.warn(format!(
+                    "Warning: ExportValues defined in chart {parent_chart:?} for its dependency {dependency:?} can't get the parent path: no table or value at {parent}"
+                ));
+                continue;
+            };
+            if child.is_empty() {
+                rec.warn(format!(
+                    "Warning: in ExportValues defined in chart {parent_chart:?} for its dependency {dependency:?} you are trying to assign a primitive data type (string, int, etc) to the root of your dependent chart values. We will ignore this ExportValues, because this is most likely not what you want. Fix the ExportValues to hide this warning."
+                ));
+                continue;
+            }
+            let (path, last) = child.rsplit_once('.').unwrap_or(("", child));
+            let mut m = VMap::default();
+            m.insert(last.to_string(), restamp(value, &origin));
+            if path.is_empty() { m } else { path_to_map(path, m, &origin) }
+        };
+        let mut merged = child_map;
+        crate::values::coalesce::coalesce_tables(&mut merged, b, "", &Path::root(), true, rec);
+        b = merged;
+    }
+    b
+}
+
+/// `Values.PathValue`: the value at a dotted path when it is not a table (nulls count).
+pub fn path_value<'a>(vals: &'a VMap, dotted: &str) -> Option<&'a V> {
+    let (parent, last) = match dotted.rsplit_once('.') {
+        Some((p, l)) => (table(vals, p)?, l),
+        None => (vals, dotted),
+    };
+    parent.get(last).filter(|v| !v.is_map())
+}
+
+/// Whether something (a table, a value, a null) sits at a dotted path.
+pub fn present(vals: &VMap, dotted: &str) -> bool {
+    table(vals, dotted).is_some() || path_value(vals, dotted).is_some()
+}
+
+pub fn restamp(v: &V, origin: &Origin) -> V {
     let kind = match &v.kind {
-        Kind::Map(m) => Kind::Map(m.iter().map(|(k, x)| (k.clone(), restamp(x, origin))).collect()),
+        Kind::Map(m) => Kind::Map(restamp_map(m, origin)),
         Kind::List(l) => Kind::List(l.iter().map(|x| restamp(x, origin)).collect()),
         other => other.clone(),
     };
     V::new(kind, origin.clone())
 }
 
-/// Maps merge, anything else replaces (later export entries win).
-fn merge_over(dst: &mut VMap, src: VMap) {
-    for (k, v) in src {
-        match (dst.get_mut(&k), v) {
-            (Some(V { kind: Kind::Map(d), .. }), V { kind: Kind::Map(s), .. }) => merge_over(d, s),
-            (_, v) => {
-                dst.insert(k, v);
-            }
-        }
-    }
+pub fn restamp_map(m: &VMap, origin: &Origin) -> VMap {
+    m.iter().map(|(k, x)| (k.clone(), restamp(x, origin))).collect()
 }
 
 #[cfg(test)]
@@ -120,18 +137,37 @@ mod tests {
     use super::*;
     use crate::values::tree::{map_from_json, map_to_json};
 
-    /// Conformance cases as data: Chart.yaml, the parent's values, the overlay expected.
+    /// Cases as data: Chart.yaml, the parent's values, what each dependency is given.
     #[test]
     fn cases_from_data() {
         let cases: Vec<Value> = serde_json::from_str(include_str!("export_values_cases.json")).unwrap();
         for c in cases {
             let name = c["name"].as_str().unwrap();
-            let (rules, mut warnings) = rules(c["chart_yaml"].as_str().unwrap()).unwrap();
+            let (deps, warnings) = parse_chart_yaml(c["chart_yaml"].as_str().unwrap()).unwrap();
             let origin = Rc::new(Source::Helm { why: "t".into() });
             let values = map_from_json(c["parent_values"].as_object().unwrap(), true, &origin);
-            let got = overlay("parent", &rules, &values, &mut warnings);
-            assert_eq!(Value::Object(map_to_json(&got)), c["overlay"], "{name}");
-            assert_eq!(warnings.len() as u64, c["warnings"].as_u64().unwrap(), "{name}: {warnings:?}");
+            let mut rec = Recorder { warnings, ..Default::default() };
+            let mut got = serde_json::Map::new();
+            for d in &deps {
+                let key = d.alias.clone().unwrap_or(d.name.clone());
+                let ev = exported_values("parent", &key, &d.exports, &values, &mut rec);
+                if !ev.is_empty() {
+                    got.insert(key, Value::Object(map_to_json(&ev)));
+                }
+            }
+            assert_eq!(Value::Object(got), c["overlay"], "{name}");
+            assert_eq!(rec.warnings.len() as u64, c["warnings"].as_u64().unwrap(), "{name}: {:?}", rec.warnings);
         }
+    }
+
+    #[test]
+    fn entries_parse_as_nelm_parses_them() {
+        let p = |y: &str| parse_entry(&serde_saphyr::from_str::<Value>(y).unwrap());
+        assert_eq!(p("{parent: ' a.b ', child: .}").unwrap(), ("a.b".into(), "".into()));
+        assert_eq!(p("x").unwrap(), ("exports.x".into(), "".into()));
+        assert_eq!(p("'.'").unwrap(), ("exports".into(), "".into()));
+        assert_eq!(p("{parent: a}").unwrap_err(), "child must be a string");
+        assert_eq!(p("{parent: ., child: x}").unwrap_err(), "parent \".\" is not allowed");
+        assert_eq!(p("7").unwrap_err(), "invalid format of ExportValues");
     }
 }

@@ -8,18 +8,21 @@
 //! The environment comes in as a map (the CLI reads it); files are read
 //! through the caller's `read_file`.
 
+pub mod deps;
 pub mod export;
+pub mod images;
 pub mod secret;
 
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use crate::chart::Chart;
-use crate::explain::{ExplainError, Explanation, Options, chart_spec, explain_spec};
+use crate::explain::{ExplainError, Explanation, Options, chart_spec, explain_spec_with};
+use crate::values::dependencies::ChartSpec;
 use crate::values::coalesce::coalesce_tables;
 use crate::values::explain::Lost;
 use crate::values::path::Path;
-use crate::values::tree::{EventKind, Kind, Origin, Recorder, Source, V, VMap};
+use crate::values::tree::{EventKind, Kind, Origin, Recorder, Source, V, VMap, map_from_json};
 use crate::values::user::{UserValuesError, ValueFlags, ValuesFile, merge_maps, user_values};
 use crate::values::yaml::{self, YamlError};
 
@@ -46,6 +49,8 @@ pub enum WerfError {
     BadKey { place: String, source: SecretError },
     #[error("Chart.yaml: {0}")]
     ChartYaml(String),
+    #[error("--werf-images {file}: {source}")]
+    Images { file: String, source: images::ImagesError },
     #[error(transparent)]
     User(#[from] UserValuesError),
     #[error(transparent)]
@@ -72,8 +77,6 @@ pub struct WerfInput {
     pub flags: ValueFlags,
     /// `--secret-values` files, read.
     pub secret_values: Vec<ValuesFile>,
-    /// The chart's Chart.yaml text, for werf's `export-values` (`None`: no exports).
-    pub chart_yaml: Option<String>,
     /// The chart's `secret-values.yaml`, read (`None` when absent).
     pub chart_secret_values: Option<ValuesFile>,
     pub no_default_values: bool,
@@ -82,8 +85,11 @@ pub struct WerfInput {
     pub show_secrets: bool,
     /// werf's auxiliary values.
     pub env_name: String,
-    pub release: String,
+    /// The werf project's name (werf.yaml `project`).
+    pub project: String,
     pub namespace: String,
+    /// `--werf-images`: the build report's name and its images.
+    pub images: Option<(String, Vec<images::Image>)>,
 }
 
 /// The kinds of `$WERF_*` value variables, longest prefix first (a
@@ -205,8 +211,32 @@ pub fn explain_werf(
         secret_files.push((ValuesFile { name: file.clone(), text }, false, Some(var.clone())));
     }
     secret_files.extend(input.secret_values.iter().map(|f| (f.clone(), false, None)));
-    let mut secrets = VMap::default();
-    for (f, chart_default, env) in &secret_files {
+    let secrets = load_secrets(&secret_files, &input.secrets, &mut rec)?;
+
+    // nelm's makeValues layer of the top chart (MergeInternal): auxiliary
+    // values, the secrets coalesced under them; user input goes under both.
+    let mut overlay = auxiliary(input)?;
+    coalesce_tables(&mut overlay, secrets, "", &Path::root(), false, &mut rec);
+
+    let mut spec = chart_spec(chart, Vec::new())?;
+    if input.no_default_values {
+        spec.values = VMap::default();
+    }
+    spec.overlay = Some(overlay);
+    werf_spec(chart, &mut spec, true, input, &mut rec)?;
+    let mut explanation = explain_spec_with(chart, spec, user, rec, options, &deps::process)?;
+    drop_self_overrides(&mut explanation);
+    order_notes(&mut explanation);
+    if !input.show_secrets {
+        mask(&mut explanation);
+    }
+    Ok(explanation)
+}
+
+/// Decrypts and merges secret values files in order (later files win).
+fn load_secrets(files: &[(ValuesFile, bool, Option<String>)], secrets: &Secrets, rec: &mut Recorder) -> Result<VMap, WerfError> {
+    let mut out = VMap::default();
+    for (f, chart_default, env) in files {
         let mut layer = yaml::load_tree(&f.text, &f.name, &|_, pos| Source::WerfSecretValues {
             file: f.name.clone(),
             line: Some(pos.line),
@@ -215,58 +245,103 @@ pub fn explain_werf(
             env: env.clone(),
         })
         .map_err(|source| WerfError::SecretFile { file: f.name.clone(), source })?;
-        decrypt_tree(&mut layer, &f.name, &input.secrets)?;
-        merge_maps(&mut secrets, layer, &Path::root(), &mut rec);
+        decrypt_tree(&mut layer, &f.name, secrets)?;
+        merge_maps(&mut out, layer, &Path::root(), rec);
     }
-
-    // nelm's MergeInternal: auxiliary values, secrets coalesced under them,
-    // user input under both (coalescing keeps the destination's values).
-    let mut merged = auxiliary(input);
-    coalesce_tables(&mut merged, secrets, "", &Path::root(), false, &mut rec);
-    coalesce_tables(&mut merged, user, "", &Path::root(), false, &mut rec);
-
-    let mut spec = chart_spec(chart, Vec::new())?;
-    if input.no_default_values {
-        spec.values = VMap::default();
-    }
-    // export-values: the parent's computed values (a first pass) copied
-    // under the child's key, above the parent's `<child>:` section and the
-    // user's values there. Only the top chart's own dependencies.
-    if let Some(text) = &input.chart_yaml {
-        let (rules, warnings) = export::rules(text).map_err(WerfError::ChartYaml)?;
-        rec.warnings.extend(warnings);
-        if !rules.is_empty() {
-            let first = explain_spec(chart, spec.clone(), merged.clone(), Recorder::default(), Options { skip_schema_validation: true })?;
-            let overlay = export::overlay(&chart.metadata.name, &rules, &first.values, &mut rec.warnings);
-            merge_maps(&mut merged, overlay, &Path::root(), &mut rec);
-        }
-    }
-    let mut explanation = explain_spec(chart, spec, merged, rec, options)?;
-    order_notes(&mut explanation);
-    if !input.show_secrets {
-        mask(&mut explanation);
-    }
-    Ok(explanation)
+    Ok(out)
 }
 
-/// werf's auxiliary values, under `werf.` and `global.werf.`.
-fn auxiliary(input: &WerfInput) -> VMap {
-    let mut werf = VMap::default();
-    for (key, value, what) in [
-        ("env", &input.env_name, "--env"),
-        ("name", &input.release, "release name"),
-        ("namespace", &input.namespace, "release namespace"),
-    ] {
-        let origin = Rc::new(Source::WerfAuxiliary { what: what.to_string() });
-        werf.insert(key.to_string(), V::new(Kind::Str(value.clone()), origin));
+/// What werf adds to each chart of the tree: the `export-values` of its
+/// Chart.yaml entries and, for subcharts, their own `secret-values.yaml`
+/// as their makeValues layer (nelm's loader decrypts it for every chart;
+/// subcharts get no `--secret-values` files and no auxiliary values).
+fn werf_spec(c: &Chart, spec: &mut ChartSpec, top: bool, input: &WerfInput, rec: &mut Recorder) -> Result<(), WerfError> {
+    let file = |name: &str| c.werf_files.iter().find(|f| f.name == name);
+    // requirements.yaml, when the loader read one and it lists dependencies, replaced Chart.yaml's list.
+    let parsed = |f: &crate::chart::ChartFile| export::parse_chart_yaml(&f.data).map_err(|e| WerfError::ChartYaml(format!("{}: {e}", f.name)));
+    let listed = match file("requirements.yaml") {
+        Some(f) if f.data.lines().any(|l| l.starts_with("dependencies:")) => Some(parsed(f)?),
+        _ => file("Chart.yaml").map(parsed).transpose()?,
+    };
+    if let (Some(reqs), Some((entries, warnings))) = (spec.requirements.as_mut(), listed) {
+        rec.warnings.extend(warnings);
+        for (i, r) in reqs.iter_mut().enumerate() {
+            let same = |e: &&export::DependencyExports| e.name == r.name && e.alias == r.alias.clone().filter(|a| !a.is_empty());
+            let found = entries.get(i).filter(same).or_else(|| entries.iter().find(same));
+            r.export_values = found.map(|e| e.exports.clone()).unwrap_or_default();
+        }
     }
-    let origin = Rc::new(Source::WerfAuxiliary { what: "auxiliary values".into() });
+    if !top && !input.no_default_secret_values && let Some(f) = file("secret-values.yaml") {
+        let name = match c.values_file.strip_suffix("values.yaml") {
+            Some(dir) => format!("{dir}secret-values.yaml"),
+            None => format!("{}/secret-values.yaml", c.path),
+        };
+        let secrets = load_secrets(&[(ValuesFile { name, text: f.data.clone() }, true, None)], &input.secrets, rec)?;
+        if !secrets.is_empty() {
+            spec.overlay = Some(secrets);
+        }
+    }
+    for (sub, sub_spec) in c.dependencies.iter().zip(spec.subcharts.iter_mut()) {
+        werf_spec(sub, sub_spec, false, input, rec)?;
+    }
+    Ok(())
+}
+
+/// Dependency processing copies values into parents' values (nelm bakes
+/// computed values back into charts); the final coalescing then reports a
+/// value as overriding its own copy. Those are not overrides.
+fn drop_self_overrides(ex: &mut Explanation) {
+    for e in ex.entries.iter_mut() {
+        let (Some(value), Some(source)) = (&e.value, &e.source) else { continue };
+        e.overridden.retain(|l| !(l.source == *source && l.value == *value));
+    }
+}
+
+/// werf's auxiliary ("service") values, as werf's `GetServiceValues` sets
+/// them (pkg/deploy/helm/chart_extender/helpers/service_values.go):
+/// `werf.{name,namespace,env}` (`name` is the project; `env` only when
+/// set), the same under `global.werf.`, and `global.env`; with
+/// `--werf-images`, `werf.repo`, `werf.image.<n>`, `werf.tag.<n>`,
+/// `global.werf.repo` and `global.werf.images.<n>`. werf's `version` and
+/// `commit` values are not modelled.
+fn auxiliary(input: &WerfInput) -> Result<VMap, WerfError> {
+    let origin = |what: &str| Rc::new(Source::WerfAuxiliary { what: what.to_string() });
+    let text = |s: &str, what: &str| V::new(Kind::Str(s.to_string()), origin(what));
+    let mut werf = VMap::default();
+    werf.insert("name".into(), text(&input.project, "project name"));
+    werf.insert("namespace".into(), text(&input.namespace, "release namespace"));
+    if !input.env_name.is_empty() {
+        werf.insert("env".into(), text(&input.env_name, "--env"));
+    }
+    let mut global_werf = werf.clone();
+    let mut legacy = VMap::default();
+    if let Some((file, list)) = &input.images {
+        let what = format!("--werf-images {file}");
+        if let Some(repo) = images::common_repo(list) {
+            werf.insert("repo".into(), text(&repo, &what));
+            global_werf.insert("repo".into(), text(&repo, &what));
+        }
+        let (mut image, mut tag, mut details) = (VMap::default(), VMap::default(), VMap::default());
+        for i in list {
+            image.insert(i.werf_name.clone(), text(&i.name, &what));
+            tag.insert(i.werf_name.clone(), text(&i.tag, &what));
+            let map = images::image_values(i).map_err(|source| WerfError::Images { file: file.clone(), source })?;
+            details.insert(i.werf_name.clone(), V::new(Kind::Map(map_from_json(&map, false, &origin(&what))), origin(&what)));
+        }
+        legacy.insert("image".into(), V::new(Kind::Map(image), origin(&what)));
+        legacy.insert("tag".into(), V::new(Kind::Map(tag), origin(&what)));
+        global_werf.insert("images".into(), V::new(Kind::Map(details), origin(&what)));
+    }
+    werf.extend(legacy);
     let mut global = VMap::default();
-    global.insert("werf".into(), V::new(Kind::Map(werf.clone()), origin.clone()));
+    if !input.env_name.is_empty() {
+        global.insert("env".into(), text(&input.env_name, "--env"));
+    }
+    global.insert("werf".into(), V::new(Kind::Map(global_werf), origin("auxiliary values")));
     let mut out = VMap::default();
-    out.insert("werf".into(), V::new(Kind::Map(werf), origin.clone()));
-    out.insert("global".into(), V::new(Kind::Map(global), origin));
-    out
+    out.insert("werf".into(), V::new(Kind::Map(werf), origin("auxiliary values")));
+    out.insert("global".into(), V::new(Kind::Map(global), origin("auxiliary values")));
+    Ok(out)
 }
 
 /// Decrypts every string of a secret values file in place (nulls stay; other scalars are werf's error).
