@@ -30,8 +30,9 @@ pub fn run(args: &ExplainArgs, ctx: &Ctx) -> anyhow::Result<Outcome> {
     let mut read_file = |path: &str| std::fs::read_to_string(path).map_err(|e| format!("open {path}: {e}"));
     let explanation = explain_chart(&chart, &flags, &mut read_file, Options { skip_schema_validation: args.skip_schema_validation })?;
     let outcome = render(args, ctx, &explanation);
-    // Freeing the trees and entries costs more than the rest of the process; it ends soon.
+    // Freeing the chart, trees and entries costs more than the rest of the process; it ends soon.
     std::mem::forget(explanation);
+    std::mem::forget(chart);
     outcome
 }
 
