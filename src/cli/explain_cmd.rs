@@ -338,7 +338,7 @@ fn write_source(w: &mut GoJsonWriter, s: &Source) {
                 }
             }
         }
-        Source::Helmfile { layer, file, line, column, expr, secret } => {
+        Source::Helmfile { layer, file, line, column, expr, secret, via } => {
             w.key("layer");
             w.str(layer);
             if let Some(file) = file {
@@ -353,6 +353,10 @@ fn write_source(w: &mut GoJsonWriter, s: &Source) {
             if *secret {
                 w.key("secret");
                 w.raw("true");
+            }
+            if let Some(via) = via {
+                w.key("via");
+                w.value(&crate::values::explain::source_json(via));
             }
         }
         Source::StoredChart { chart, revision } => {
@@ -396,7 +400,11 @@ fn describe_into(out: &mut String, s: &Source) {
         Source::ReleaseConfig { revision } => write!(out, "release config (revision {revision})"),
         Source::StoredChart { chart, revision } => write!(out, "values of the chart stored in revision {revision} (chart {chart} default)"),
         Source::Helm { why } => write!(out, "helm ({why})"),
-        Source::Helmfile { layer, file, line, column, expr, .. } => {
+        Source::Helmfile { layer, file, line, column, expr, via, .. } => {
+            if let Some(via) = via {
+                describe_into(out, via);
+                out.push_str(" via state values -> ");
+            }
             if let Some(file) = file {
                 at(out, file, line, column);
                 out.push(' ');

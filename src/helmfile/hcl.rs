@@ -102,6 +102,7 @@ pub fn render(files: &[(String, String)]) -> Result<VMap, HelmfileError> {
             column: Some(d.column),
             expr: None,
             secret: false,
+            via: None,
         });
         out.insert(name, to_tree(&v, &origin));
     }

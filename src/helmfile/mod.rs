@@ -3,8 +3,11 @@
 //! values as helmfile hands them to Helm, on the provenance tree, following
 //! helmfile at commit ecf604d (see README "values explain --helmfile").
 //!
-//! Go templates are never evaluated: a `.gotmpl` file with template actions
-//! stops with [`HelmfileError::Templated`] (or is skipped and reported).
+//! `.gotmpl` values files (environment, root `values:`, release `values:`)
+//! are rendered by [`tmpl`], a safe, exactly-defined subset of Go templates;
+//! a construct outside it stops with [`tmpl::TmplError::Unsupported`] (or the
+//! layer is skipped and reported). A templated state file and `valuesTemplate`
+//! entries are not evaluated ([`HelmfileError::Templated`]).
 
 pub mod hcl;
 #[cfg(test)]
@@ -12,6 +15,7 @@ mod conformance;
 pub mod maputil;
 pub mod release;
 pub mod state;
+pub mod tmpl;
 
 use std::path::PathBuf;
 
@@ -23,8 +27,10 @@ pub enum HelmfileError {
     Read { file: String, message: String },
     #[error(transparent)]
     Yaml(#[from] crate::values::yaml::YamlError),
-    #[error("{file}:{line}: template action `{action}`: releasex does not evaluate helmfile's Go templates (use --skip-templated to explain the rest)")]
+    #[error("{file}:{line}: template action `{action}`: releasex does not evaluate templates in a state file or in valuesTemplate (use --skip-templated to explain the rest)")]
     Templated { file: String, line: usize, action: String },
+    #[error(transparent)]
+    Template(#[from] tmpl::TmplError),
     #[error("{file}: sops-encrypted, and {message} (use --skip-secrets to explain the rest)")]
     Sops { file: String, message: String },
     #[error("{file}: {message}")]
@@ -136,8 +142,9 @@ pub fn explain(req: &Request, io: &dyn Io, release: Option<&str>, options: crate
             crate::explain::Explanation { values, entries, warnings: rec.warnings, other_order: None }
         }
         Some(name) => {
-            // The state values reach a release only through templates, which are
-            // not evaluated: the release's history starts afresh.
+            // The state values reach a release only through values templates: the
+            // release's history starts afresh, and a value a template printed
+            // whole from a state value names that value's origin (`via`).
             let mut rec = crate::values::tree::Recorder { warnings: rec.warnings, ..Default::default() };
             let rv = release::release_values(req, io, &loaded, name, &mut rec, &mut notes)?;
             match release::local_chart(&rv.dir, &rv.chart) {
