@@ -41,8 +41,9 @@ pub enum HelmfileError {
     Set(#[from] maputil::SetError),
     #[error("environment {0:?} is not defined in the helmfile")]
     UndefinedEnvironment(String),
-    #[error("no release named {0:?} in the helmfile")]
-    NoRelease(String),
+    /// The release name, and what was not searched (sub-helmfiles helmfile skips too).
+    #[error("no release named {0:?} in the helmfile{1}")]
+    NoRelease(String, String),
     #[error("release values: {0}")]
     Helm(#[from] crate::explain::ExplainError),
     #[error("release values: {0}")]
@@ -129,6 +130,30 @@ pub struct HelmfileExplanation {
     pub notes: Vec<String>,
 }
 
+/// The helmfile (the main one, else a `helmfiles:` sub-helmfile, depth first
+/// in order) that defines release `name`, with its request and state.
+fn find_release(req: &Request, io: &dyn Io, loaded: state::Loaded, name: &str, depth: usize, notes: &mut Vec<String>) -> Result<Option<(Request, state::Loaded)>, HelmfileError> {
+    if release::defines(&loaded, name) {
+        return Ok(Some((req.clone(), loaded)));
+    }
+    if depth > 16 {
+        return Err(HelmfileError::State { file: req.file.to_string_lossy().to_string(), message: "sub-helmfiles nested more than 16 deep".into() });
+    }
+    for sub in state::sub_helmfiles(&loaded)? {
+        let mut scratch = crate::values::tree::Recorder::default();
+        match state::load_sub(req, io, &sub, &loaded.env, &mut scratch)? {
+            Some((sub_req, sub_loaded)) => {
+                notes.extend(sub_loaded.skipped.iter().cloned());
+                if let Some(found) = find_release(&sub_req, io, sub_loaded, name, depth + 1, notes)? {
+                    return Ok(Some(found));
+                }
+            }
+            None => notes.push(format!("{}: sub-helmfile skipped: it does not define environment {:?} (as in helmfile)", sub.path.display(), req.environment)),
+        }
+    }
+    Ok(None)
+}
+
 /// Explains the state values, or with `release` that release's values
 /// through helmfile and then Helm (for a local chart).
 pub fn explain(req: &Request, io: &dyn Io, release: Option<&str>, options: crate::explain::Options) -> Result<HelmfileExplanation, HelmfileError> {
@@ -146,6 +171,12 @@ pub fn explain(req: &Request, io: &dyn Io, release: Option<&str>, options: crate
             // release's history starts afresh, and a value a template printed
             // whole from a state value names that value's origin (`via`).
             let mut rec = crate::values::tree::Recorder { warnings: rec.warnings, ..Default::default() };
+            let Some((req, loaded)) = find_release(req, io, loaded, name, 0, &mut notes)? else {
+                let skipped: Vec<&String> = notes.iter().filter(|n| n.contains("sub-helmfile skipped")).collect();
+                let also = if skipped.is_empty() { String::new() } else { format!(" or its sub-helmfiles read ({})", skipped.iter().map(|s| s.as_str()).collect::<Vec<_>>().join("; ")) };
+                return Err(HelmfileError::NoRelease(name.into(), also));
+            };
+            let req = &req;
             let rv = release::release_values(req, io, &loaded, name, &mut rec, &mut notes)?;
             match release::local_chart(&rv.dir, &rv.chart) {
                 Some(dir) => {

@@ -144,13 +144,18 @@ pub struct ReleaseValues {
     pub dir: std::path::PathBuf,
 }
 
+/// Whether a part of the state defines release `name`.
+pub fn defines(loaded: &state::Loaded, name: &str) -> bool {
+    loaded.parts.iter().any(|(part, _)| list(&part.doc, "releases").iter().any(|r| r.as_map().is_some_and(|m| scalar(m, "name") == name)))
+}
+
 /// Finds `name` in the last part that defines it and builds its user values.
 pub fn release_values(req: &Request, io: &dyn Io, loaded: &state::Loaded, name: &str, rec: &mut Recorder, skipped: &mut Vec<String>) -> Result<ReleaseValues, HelmfileError> {
     let mut cx = Ctx { io, req, skipped: Vec::new() };
     let found = loaded.parts.iter().rev().find_map(|(part, _)| {
         list(&part.doc, "releases").into_iter().find(|r| r.as_map().is_some_and(|m| scalar(m, "name") == name)).map(|r| (part, r))
     });
-    let Some((part, r)) = found else { return Err(HelmfileError::NoRelease(name.into())) };
+    let Some((part, r)) = found else { return Err(HelmfileError::NoRelease(name.into(), String::new())) };
     let default_inherit: Vec<String> = match part.doc.get("defaultInherit").map(|v| &v.kind) {
         Some(Kind::Str(s)) => vec![s.clone()],
         Some(Kind::List(l)) => l.iter().filter_map(|x| text_of(&x.kind)).collect(),

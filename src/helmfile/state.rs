@@ -111,26 +111,109 @@ pub(super) struct Ctx<'a> {
 /// The state values of `req.file` for `req.environment`.
 pub fn load(req: &Request, io: &dyn Io, rec: &mut Recorder) -> Result<Loaded, HelmfileError> {
     let mut cx = Ctx { io, req, skipped: Vec::new() };
+    let overrode = overrides(&mut cx, rec)?;
+    load_file(cx, overrode, None, rec)
+}
+
+/// `desiredStateLoader.Load` of `cx.req.file`: its parts in order, the first
+/// on top of `inherited` (a parent's environment, `inherits: [environments]`),
+/// every one with `overrode` (the CLI layers, or a sub-helmfile entry's `values:`).
+fn load_file(mut cx: Ctx, overrode: Env, inherited: Option<Env>, rec: &mut Recorder) -> Result<Loaded, HelmfileError> {
+    let req = cx.req;
     let file = req.file.to_string_lossy().to_string();
     let dir = req.file.parent().map(FsPath::to_path_buf).unwrap_or_default();
-    let overrode = overrides(&mut cx, rec)?;
+    let has_env = inherited.is_some() || !overrode.values.is_empty() || !overrode.cli.is_empty();
     let parts = read_parts(&mut cx, &file, &dir)?;
-    let mut ctx_env: Option<Env> = None;
+    let mut ctx_env: Option<Env> = inherited;
     let mut out = Loaded::default();
     let mut env_found = req.environment == "default";
+    let mut any_envs = false;
     for part in parts {
         let (envs, defaults_entries, layer_dir) = with_bases(&mut cx, &part)?;
         env_found |= envs.iter().any(|(n, _)| *n == req.environment);
+        any_envs |= !envs.is_empty();
         let env = load_env(&mut cx, &part, &layer_dir, &envs, &defaults_entries, ctx_env.as_ref(), &overrode, rec)?;
         out.parts.push((part, env.clone()));
         ctx_env = Some(env);
     }
-    if !env_found {
+    // With a parent's environment or overrides, a file that defines no environment at all is read as it is.
+    if !env_found && !(has_env && !any_envs) {
         return Err(HelmfileError::UndefinedEnvironment(req.environment.clone()));
     }
     out.env = ctx_env.unwrap_or_default();
     out.skipped = cx.skipped;
     Ok(out)
+}
+
+/// One `helmfiles:` entry, its path resolved (globs expanded, one per file).
+#[derive(Debug, Clone)]
+pub struct SubHelmfile {
+    pub path: PathBuf,
+    /// The entry's `values:` (files relative to the parent, or inline maps).
+    pub values: Vec<V>,
+    /// `inherits: [environments]`: the parent's environment is the base.
+    pub inherit_environments: bool,
+    /// The parent part that names it.
+    pub parent: Part,
+}
+
+/// The `helmfiles:` entries of a loaded state: those of the last part that
+/// has any (helmfile merges the parts' specs with mergo's override, which
+/// replaces a list). Remote entries and directories are errors.
+pub fn sub_helmfiles(loaded: &Loaded) -> Result<Vec<SubHelmfile>, HelmfileError> {
+    let Some((part, _)) = loaded.parts.iter().rev().find(|(p, _)| !list(&p.doc, "helmfiles").is_empty()) else { return Ok(Vec::new()) };
+    let mut out = Vec::new();
+    for (i, entry) in list(&part.doc, "helmfiles").iter().enumerate() {
+        let at = |message: String| HelmfileError::State { file: part.file.clone(), message: format!("helmfiles[{i}]: {message}") };
+        let (path, values, inherits) = match &entry.kind {
+            Kind::Str(p) => (p.clone(), Vec::new(), Vec::new()),
+            Kind::Map(m) => {
+                let Some(Kind::Str(p)) = m.get("path").map(|v| &v.kind) else { return Err(at("an entry without `path`".into())) };
+                let inherits: Vec<String> = list(m, "inherits").iter().filter_map(|v| if let Kind::Str(s) = &v.kind { Some(s.clone()) } else { None }).collect();
+                (p.clone(), list(m, "values"), inherits)
+            }
+            _ => return Err(at("an entry must be a path or a map with `path`".into())),
+        };
+        if path.contains("::") || path.contains("://") {
+            return Err(at(format!("{path}: remote sub-helmfiles are not read by releasex (no network)")));
+        }
+        if inherits.iter().any(|k| k == "templates") {
+            return Err(at(format!("{path}: `inherits: [templates]` is not modelled by releasex")));
+        }
+        let full = part.dir.join(&path);
+        let files = if path.contains(['*', '?', '[']) { glob(&full).map_err(at)? } else { vec![full.clone()] };
+        if files.is_empty() {
+            return Err(at(format!("no matches for path: {path}")));
+        }
+        for f in files {
+            if f.is_dir() {
+                return Err(at(format!("{}: a directory of state files is not read by releasex", f.display())));
+            }
+            if full == PathBuf::from(&part.file) {
+                return Err(at(format!("{} contains a recursion into the same sub-helmfile", part.file)));
+            }
+            out.push(SubHelmfile { path: f, values: values.clone(), inherit_environments: inherits.iter().any(|k| k == "environments"), parent: part.clone() });
+        }
+    }
+    Ok(out)
+}
+
+/// Loads a sub-helmfile as helmfile does (`processNestedHelmfiles`): the same
+/// environment, the entry's `values:` as its overrides (read relative to the
+/// parent, `.gotmpl` ones rendered with an empty environment); the parent's
+/// `--state-values-*` do not reach it. `None` when it does not define the
+/// environment (helmfile skips it).
+pub fn load_sub(req: &Request, io: &dyn Io, sub: &SubHelmfile, parent_env: &Env, rec: &mut Recorder) -> Result<Option<(Request, Loaded)>, HelmfileError> {
+    let sub_req = Request { file: sub.path.clone(), state_values_set: Vec::new(), state_values_set_string: Vec::new(), state_values_files: Vec::new(), ..req.clone() };
+    let mut cx = Ctx { io, req: &sub_req, skipped: Vec::new() };
+    let values = values_entries(&mut cx, &sub.parent, &sub.parent.dir, &sub.values, "", "sub-helmfile-values", &Env::default(), rec)?;
+    let overrode = Env { values, ..Env::default() };
+    let inherited = sub.inherit_environments.then(|| parent_env.clone());
+    match load_file(cx, overrode, inherited, rec) {
+        Ok(l) => Ok(Some((sub_req, l))),
+        Err(HelmfileError::UndefinedEnvironment(_)) => Ok(None),
+        Err(e) => Err(e),
+    }
 }
 
 /// One environment's spec after bases were merged.

@@ -231,3 +231,47 @@ fn template_errors_name_the_position_and_are_not_skipped() {
     assert_eq!(doc["values"]["x"], "given");
     assert_eq!(entry(&doc, "x")["source"]["via"]["expr"], "nope=given");
 }
+
+const NESTED: &str = "tests/fixtures/helmfile/nested/helmfile.yaml";
+
+#[test]
+fn releases_of_sub_helmfiles_with_the_entry_values_as_overrides() {
+    let doc = json(&ok(&["explain", "--helmfile", NESTED, "--release", "api", "-e", "prod", "-o", "json"]));
+    // The entry's inline `values:` beat the sub-helmfile's root values (they are its overrides).
+    assert_eq!(doc["values"]["team"], "payments");
+    let team = entry(&doc, "team")["source"].clone();
+    assert_eq!(team["file"], "tests/fixtures/helmfile/nested/apps/api.yaml.gotmpl");
+    assert_eq!(team["line"], 1);
+    assert_eq!(team["via"], serde_json::json!({"kind": "helmfile", "layer": "sub-helmfile-values", "file": NESTED, "line": 13, "column": 15}));
+    // The entry's values file, read relative to the parent.
+    let tag = entry(&doc, "image.tag")["source"].clone();
+    assert_eq!((doc["values"]["image"]["tag"].as_str(), tag["via"]["file"].as_str(), tag["via"]["line"].as_u64()), (Some("9.9"), Some("tests/fixtures/helmfile/nested/overrides.yaml"), Some(2)));
+    // The sub-helmfile's own environment (paths relative to it).
+    assert_eq!(doc["values"]["replicaCount"], 5);
+    assert_eq!(entry(&doc, "replicaCount")["source"]["via"]["layer"], "environment");
+    assert_eq!(entry(&doc, "image.repository")["source"]["via"]["file"], "tests/fixtures/helmfile/nested/apps/api.yaml");
+    check_positions(&doc);
+    // Default environment: the sub's replicas are unset, `get` gives its default.
+    let doc = json(&ok(&["explain", "--helmfile", NESTED, "--release", "api", "-o", "json"]));
+    assert_eq!(doc["values"]["replicaCount"], 1);
+}
+
+#[test]
+fn sub_helmfiles_do_not_see_the_parents_values_and_skip_undefined_environments() {
+    // The parent's `owner` does not reach plain/helmfile.yaml: getOrNil gives nil, default "nobody".
+    let r = run(releasex().args(["explain", "--helmfile", NESTED, "--release", "worker", "-o", "json"]));
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(json(&r.stdout)["values"], serde_json::json!({"owner": "nobody", "env": "default"}));
+    // prod: staging-only.yaml and plain/ define no prod environment, so helmfile skips them.
+    let err = fails(&["explain", "--helmfile", NESTED, "--release", "worker", "-e", "prod"]);
+    assert!(err.contains("no release named \"worker\""), "{err}");
+    assert!(err.contains("staging-only.yaml: sub-helmfile skipped") && err.contains("plain/helmfile.yaml: sub-helmfile skipped"), "{err}");
+    // The default environment always exists: the release in staging-only.yaml is found.
+    assert!(run(releasex().args(["explain", "--helmfile", NESTED, "--release", "never"])).code == 0);
+}
+
+#[test]
+fn remote_sub_helmfiles_are_an_error_naming_the_entry() {
+    let err = fails(&["explain", "--helmfile", "tests/fixtures/helmfile/nested/remote.yaml", "--release", "x"]);
+    assert!(err.contains("remote.yaml: helmfiles[0]: git::https://example.com/org/repo.git@helmfile.yaml?ref=v1: remote sub-helmfiles are not read"), "{err}");
+}
