@@ -207,10 +207,18 @@ fn release_values_template_attribution_through_both_layers() {
     assert_eq!(entry(&doc, "replicas")["source"]["via"]["line"], 5);
     // `if` on a state value: prod's debug is false.
     assert!(doc["values"].get("debug").is_none());
-    assert_eq!(entry(&doc, "resources.limits.cpu")["source"]["line"], 15);
+    assert_eq!(entry(&doc, "resources.limits.cpu")["source"]["line"], 16);
     check_positions(&doc);
-    let dev = json(&ok(&["explain", "--helmfile", TPL, "--release", "web", "-o", "json", "--key", "debug"]));
-    assert_eq!(dev["entries"][0]["source"]["line"], 12);
+    let dev = json(&ok(&["explain", "--helmfile", TPL, "--release", "web", "-o", "json", "--key", "debug", "--key", "dbPassword"]));
+    assert_eq!(entry(&dev, "debug")["source"]["line"], 13);
+    assert_eq!(dev["values"]["dbPassword"], "none");
+    // A secret state value printed by a release template stays a secret.
+    assert_eq!(entry(&doc, "dbPassword")["value"], "<secret>");
+    assert_eq!(doc["values"]["dbPassword"], "<secret>");
+    assert_eq!(entry(&doc, "dbPassword")["source"]["secret"], true);
+    assert_eq!(entry(&doc, "dbPassword")["source"]["via"]["file"], "tests/fixtures/helmfile/templates/secrets/prod.yaml");
+    let shown = json(&ok(&["explain", "--helmfile", TPL, "-e", "prod", "--release", "web", "-o", "json", "--key", "dbPassword", "--show-secrets"]));
+    assert_eq!(shown["entries"][0]["value"], "s3cret");
 }
 
 #[test]
