@@ -137,7 +137,7 @@ fn load_file(mut cx: Ctx, overrode: Env, inherited: Option<Env>, rec: &mut Recor
         ctx_env = Some(env);
     }
     // With a parent's environment or overrides, a file that defines no environment at all is read as it is.
-    if !env_found && !(has_env && !any_envs) {
+    if !env_found && (!has_env || any_envs) {
         return Err(HelmfileError::UndefinedEnvironment(req.environment.clone()));
     }
     out.env = ctx_env.unwrap_or_default();
@@ -189,7 +189,7 @@ pub fn sub_helmfiles(loaded: &Loaded) -> Result<Vec<SubHelmfile>, HelmfileError>
             if f.is_dir() {
                 return Err(at(format!("{}: a directory of state files is not read by releasex", f.display())));
             }
-            if full == PathBuf::from(&part.file) {
+            if f.as_path() == FsPath::new(&part.file) {
                 return Err(at(format!("{} contains a recursion into the same sub-helmfile", part.file)));
             }
             out.push(SubHelmfile { path: f, values: values.clone(), inherit_environments: inherits.iter().any(|k| k == "environments"), parent: part.clone() });
