@@ -102,6 +102,8 @@ fn helmfile(args: &ExplainArgs, ctx: &Ctx) -> anyhow::Result<Outcome> {
         skip_secrets: args.skip_secrets,
         skip_templated: args.skip_templated,
         show_secrets: args.show_secrets,
+        // Templates' `env` / `requiredEnv` (variables that are not UTF-8 are left out).
+        environ: Some(std::env::vars_os().filter_map(|(k, v)| Some((k.into_string().ok()?, v.into_string().ok()?))).collect()),
     };
     let out = crate::helmfile::explain(&req, &HelmfileIo, args.release.as_deref(), Options { skip_schema_validation: args.skip_schema_validation })?;
     let mut outcome = render(args, ctx, &out.explanation)?;

@@ -71,6 +71,9 @@ pub struct Request {
     pub skip_secrets: bool,
     pub skip_templated: bool,
     pub show_secrets: bool,
+    /// What templates' `env` / `requiredEnv` read (the CLI passes the process
+    /// environment); `None`: those functions are unsupported.
+    pub environ: Option<tmpl::Environ>,
 }
 
 /// Marks what is not a secret's value, for masking: `true` when `origin` is secret.

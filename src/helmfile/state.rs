@@ -397,7 +397,7 @@ pub(super) fn values_file(cx: &mut Ctx, path: &FsPath, layer: &str, secret: bool
     let file = path.to_string_lossy().to_string();
     let text = read(cx, path)?;
     if file.ends_with(".gotmpl") && tmpl::has_actions(&text) {
-        let rendered = match tmpl::render(&file, &text, data) {
+        let rendered = match tmpl::render(&file, &text, data, cx.req.environ.as_ref()) {
             Ok(r) => r,
             Err(TmplError::Unsupported { file, line, column, construct }) if cx.req.skip_templated => {
                 cx.skipped.push(format!("{file}:{line}:{column}: {layer} layer skipped: {construct} is not evaluated (--skip-templated)"));

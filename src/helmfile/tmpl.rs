@@ -5,11 +5,12 @@
 //! The subset: text; comments `{{/* */}}`; trim markers `{{-` / `-}}`;
 //! `.`, `$` and field chains on them (`.Values.a.b`, `$.Release.Name`);
 //! string, number, `true`/`false`/`nil` literals; parenthesised pipelines;
-//! pipelines of the functions `index`, `get`, `getOrNil`, `quote`, `squote`,
+//! pipelines of the functions `index`, `get`, `getOrNil`, `env` and
+//! `requiredEnv` (on an environment map the caller gives), `quote`, `squote`,
 //! `default`, `required`, `toYaml`, `toJson`, `indent`, `nindent`, `upper`,
 //! `lower`, `trim`, `not`, `eq`, `ne`, `and`, `or`; `if`/`else if`/`else`/`end`,
 //! `with`/`else`/`end`, and `range` (no variables) over lists and maps.
-//! Anything else (variables, `env`, `exec`, `readFile`, other functions, ...)
+//! Anything else (variables, `exec`, `readFile`, other functions, ...)
 //! is [`TmplError::Unsupported`], naming file:line:column and the construct:
 //! releasex never guesses what a template would print.
 //!
@@ -108,10 +109,14 @@ pub struct Rendered {
     pub spans: Vec<Span>,
 }
 
-/// Renders `src` (the contents of `file`) with `data` as `.` and `$`.
-pub fn render(file: &str, src: &str, data: &Tv) -> Result<Rendered, TmplError> {
+/// The process environment `env` and `requiredEnv` read, given by the caller.
+pub type Environ = BTreeMap<String, String>;
+
+/// Renders `src` (the contents of `file`) with `data` as `.` and `$`;
+/// `environ` is what `env` / `requiredEnv` read (`None`: they are unsupported).
+pub fn render(file: &str, src: &str, data: &Tv, environ: Option<&Environ>) -> Result<Rendered, TmplError> {
     let nodes = Parser::new(file, src).parse_all()?;
-    let mut ex = Exec { file, src, out: String::new(), spans: Vec::new(), root: data };
+    let mut ex = Exec { file, src, out: String::new(), spans: Vec::new(), root: data, environ };
     ex.walk(&nodes, data)?;
     Ok(Rendered { text: ex.out, spans: ex.spans })
 }
@@ -181,7 +186,7 @@ enum Tok {
 }
 
 const FUNCS: &[&str] = &[
-    "index", "get", "getOrNil", "quote", "squote", "default", "required", "toYaml", "toJson", "indent", "nindent", "upper", "lower", "trim", "not", "eq", "ne", "and",
+    "index", "get", "getOrNil", "env", "requiredEnv", "quote", "squote", "default", "required", "toYaml", "toJson", "indent", "nindent", "upper", "lower", "trim", "not", "eq", "ne", "and",
     "or",
 ];
 
@@ -613,6 +618,7 @@ struct Exec<'a> {
     out: String,
     spans: Vec<Span>,
     root: &'a Tv,
+    environ: Option<&'a Environ>,
 }
 
 impl Exec<'_> {
@@ -870,6 +876,16 @@ impl Exec<'_> {
                     };
                 }
                 Ok(item)
+            }
+            "env" | "requiredEnv" => {
+                let Some(environ) = self.environ else { return Err(self.unsupported(at, format!("the function `{name}` (no environment was given)"))) };
+                let [n] = <[Tv; 1]>::try_from(args).map_err(|_| wrong(1))?;
+                let n = string_arg(&n)?;
+                match environ.get(&n) {
+                    Some(v) if !v.is_empty() || name == "env" => Ok(Tv::str(v)),
+                    _ if name == "env" => Ok(Tv::str("")),
+                    _ => Err(self.err(at, format!("error calling requiredEnv: required env var `{n}` is not set"))),
+                }
             }
             "not" => {
                 let [v] = <[Tv; 1]>::try_from(args).map_err(|_| wrong(1))?;
@@ -1433,11 +1449,11 @@ uni: "é\u00a0\u200b\t\"<&>"
     }
 
     fn out(t: &str) -> String {
-        render("t.gotmpl", t, &data()).unwrap_or_else(|e| panic!("{t}: {e}")).text
+        render("t.gotmpl", t, &data(), None).unwrap_or_else(|e| panic!("{t}: {e}")).text
     }
 
     fn err(t: &str) -> TmplError {
-        render("t.gotmpl", t, &data()).expect_err(t)
+        render("t.gotmpl", t, &data(), None).expect_err(t)
     }
 
     fn unsupported(t: &str) -> (usize, usize, String) {
@@ -1566,8 +1582,9 @@ uni: "é\u00a0\u200b\t\"<&>"
 
     #[test]
     fn everything_else_is_unsupported_with_its_position() {
-        assert_eq!(unsupported("a\n  {{ env \"HOME\" }}"), (2, 6, "the function `env`".into()));
-        assert_eq!(unsupported("{{ requiredEnv \"X\" }}").2, "the function `requiredEnv`");
+        assert_eq!(unsupported("a\n  {{ env \"HOME\" }}"), (2, 6, "the function `env` (no environment was given)".into()));
+        assert_eq!(unsupported("{{ requiredEnv \"X\" }}").2, "the function `requiredEnv` (no environment was given)");
+        assert_eq!(unsupported("{{ envExec \"X\" }}").2, "the function `envExec`");
         assert_eq!(unsupported("{{ exec \"ls\" (list) }}").2, "the function `exec`");
         assert_eq!(unsupported("{{ readFile \"x\" }}").2, "the function `readFile`");
         assert_eq!(unsupported("{{ fetchSecretValue \"x\" }}").2, "the function `fetchSecretValue`");
@@ -1580,8 +1597,21 @@ uni: "é\u00a0\u200b\t\"<&>"
     }
 
     #[test]
+    fn env_and_required_env_read_the_given_map() {
+        let environ: Environ = [("TAG".to_string(), "v1".to_string()), ("EMPTY".to_string(), String::new())].into();
+        let r = |t: &str| render("t.gotmpl", t, &data(), Some(&environ));
+        assert_eq!(r(r#"{{ env "TAG" }}|{{ env "UNSET" }}|{{ env "EMPTY" | default "d" }}|{{ requiredEnv "TAG" }}"#).unwrap().text, "v1||d|v1");
+        for t in [r#"{{ requiredEnv "UNSET" }}"#, r#"{{ requiredEnv "EMPTY" }}"#] {
+            match r(t) {
+                Err(TmplError::Exec { message, .. }) => assert!(message.contains("required env var"), "{message}"),
+                other => panic!("{t}: {other:?}"),
+            }
+        }
+    }
+
+    #[test]
     fn spans_map_output_back_to_the_template() {
-        let r = render("t.gotmpl", "a: {{ .Values.s }}\nb: x\n", &data()).unwrap();
+        let r = render("t.gotmpl", "a: {{ .Values.s }}\nb: x\n", &data(), None).unwrap();
         assert_eq!(r.text, "a: hello\nb: x\n");
         let action = r.spans.iter().find(|s| s.action.is_some()).unwrap();
         assert_eq!(&r.text[action.out.clone()], "hello");
@@ -1589,10 +1619,10 @@ uni: "é\u00a0\u200b\t\"<&>"
         let origin = action.action.clone().flatten().unwrap();
         assert!(matches!(&*origin, Source::Helmfile { line: Some(1), column: Some(4), .. }), "{origin:?}");
         // quote keeps the origin of the one value it quotes.
-        let r = render("t.gotmpl", "a: {{ .Values.num | quote }}", &data()).unwrap();
+        let r = render("t.gotmpl", "a: {{ .Values.num | quote }}", &data(), None).unwrap();
         assert!(matches!(r.spans[1].action.clone().flatten().as_deref(), Some(Source::Helmfile { line: Some(2), .. })));
         // A literal has no origin.
-        let r = render("t.gotmpl", "a: {{ \"lit\" }}", &data()).unwrap();
+        let r = render("t.gotmpl", "a: {{ \"lit\" }}", &data(), None).unwrap();
         assert!(r.spans[1].action.clone().flatten().is_none());
     }
 }

@@ -125,9 +125,9 @@ fn remote_chart_says_its_defaults_were_not_read() {
 #[test]
 fn templated_files_stop_or_are_skipped() {
     let tf = "tests/fixtures/helmfile/project/templated.yaml";
-    // `env` is outside the evaluated subset: the error names file:line:column and the construct.
+    // `exec` is outside the evaluated subset: the error names file:line:column and the construct.
     let err = fails(&["explain", "--helmfile", tf]);
-    assert!(err.contains("env/templated.yaml.gotmpl:2:12: the function `env`: not in the Go template subset"), "{err}");
+    assert!(err.contains("env/templated.yaml.gotmpl:2:12: the function `exec`: not in the Go template subset"), "{err}");
     let r = run(releasex().args(["explain", "--helmfile", tf, "--skip-templated"]));
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(r.stdout.contains("plain") && r.stdout.contains("after") && !r.stdout.contains("first"), "{}", r.stdout);
@@ -282,4 +282,15 @@ fn sub_helmfiles_do_not_see_the_parents_values_and_skip_undefined_environments()
 fn remote_sub_helmfiles_are_an_error_naming_the_entry() {
     let err = fails(&["explain", "--helmfile", "tests/fixtures/helmfile/nested/remote.yaml", "--release", "x"]);
     assert!(err.contains("remote.yaml: helmfiles[0]: git::https://example.com/org/repo.git@helmfile.yaml?ref=v1: remote sub-helmfiles are not read"), "{err}");
+}
+
+#[test]
+fn env_and_required_env_read_the_process_environment() {
+    let hf = "tests/fixtures/helmfile/templates/envvars.yaml";
+    let r = run(releasex().args(["explain", "--helmfile", hf, "-o", "json"]).env("RELEASEX_TEST_TAG", "v7").env_remove("RELEASEX_TEST_UNSET"));
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(json(&r.stdout)["values"], serde_json::json!({"tag": "v7", "other": "none"}));
+    let r = run(releasex().args(["explain", "--helmfile", hf]).env_remove("RELEASEX_TEST_TAG"));
+    assert_eq!(r.code, 1);
+    assert!(r.stderr.contains("envvars.yaml.gotmpl:1:9: template: error calling requiredEnv: required env var `RELEASEX_TEST_TAG` is not set"), "{}", r.stderr);
 }
