@@ -1392,12 +1392,15 @@ fn yaml_value(v: &Tv, indent: usize, out: &mut String) -> Result<(), String> {
 
 fn yaml_list(l: &[Tv], indent: usize, out: &mut String) -> Result<(), String> {
     let pad = " ".repeat(indent);
-    for x in l {
-        out.push_str(&pad);
+    for (i, x) in l.iter().enumerate() {
+        // The first item of a list inside a list shares its parent's `- ` line.
+        if i > 0 || !out.ends_with("- ") {
+            out.push_str(&pad);
+        }
         out.push_str("- ");
         match &x.val {
             Val::Map(m) if !m.is_empty() => yaml_map(m.iter().map(|(k, y)| (k.as_str(), y.clone())).collect(), indent + 2, out)?,
-            Val::List(inner) if !inner.is_empty() => return Err("a list inside a list".into()),
+            Val::List(inner) if !inner.is_empty() => yaml_list(inner, indent + 2, out)?,
             _ => {
                 out.push_str(&yaml_inline(x)?);
                 out.push('\n');
@@ -1427,6 +1430,7 @@ l: [a, 1, null]
 emptys: ""
 nested: {inner: {k: v}, a10: 1, a2: 2, B: 3, _x: 4}
 uni: "é\u00a0\u200b\t\"<&>"
+nested2: [[1, 2], {a: [x]}, [], {}]
 "#;
 
     fn values() -> VMap {
@@ -1537,6 +1541,7 @@ uni: "é\u00a0\u200b\t\"<&>"
         assert_eq!(out("{{ .Values.m.z | toYaml }}{{ .Values.l | toYaml }}"), "- 1\n- two\n- a\n- 1\n- null\n");
         assert_eq!(out("x: {{ .Values.nested | toYaml | nindent 2 }}"), "x: \n  _x: 4\n  B: 3\n  a2: 2\n  a10: 1\n  inner:\n    k: v\n  ");
         assert_eq!(out("{{ .Values.bigf | toYaml }}{{ .Values.f | toYaml }}{{ .Values.s | toYaml }}"), "1e+06\n1.5\nhello\n");
+        assert_eq!(out("{{ .Values.nested2 | toYaml }}"), "- - 1\n  - 2\n- a:\n    - x\n- []\n- {}\n");
         // A string yaml.v3 might quote is refused, not guessed.
         assert_eq!(out("{{ .Values.m | toYaml }}"), "a: x y\nb: 2\nz:\n  - 1\n  - two\n");
         // Strings yaml.v3 quotes (\"\" and escapes here) are refused, not guessed.
