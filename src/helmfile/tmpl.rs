@@ -552,10 +552,21 @@ impl<'a> Parser<'a> {
         Ok(Pipe { cmds, pos })
     }
 
+    /// The fields that follow token `*i - 1` with no space between (`.a.b`; `.a .b` are two arguments).
     fn fields(&self, toks: &[(Tok, usize)], i: &mut usize) -> Vec<String> {
         let mut out = Vec::new();
-        while let Some((Tok::Field(f), _)) = toks.get(*i) {
+        let Some(prev) = i.checked_sub(1).and_then(|p| toks.get(p)) else { return out };
+        let mut end = prev.1
+            + match &prev.0 {
+                Tok::Field(f) => 1 + f.len(),
+                _ => 1,
+            };
+        while let Some((Tok::Field(f), at)) = toks.get(*i) {
+            if *at != end {
+                break;
+            }
             out.push(f.clone());
+            end = at + 1 + f.len();
             *i += 1;
         }
         out
@@ -911,9 +922,14 @@ impl Exec<'_> {
                 if name == "ne" && !rest.is_empty() {
                     return Err(wrong(2));
                 }
-                let mut any = basic_eq(&a.val, &b.val).map_err(|w| self.unsupported(at, w))?;
+                let cmp = |x: &Val, y: &Val| match basic_eq(x, y) {
+                    Ok(Some(b)) => Ok(b),
+                    Ok(None) => Err(self.err(at, format!("error calling {name}: incompatible types for comparison"))),
+                    Err(w) => Err(self.unsupported(at, w)),
+                };
+                let mut any = cmp(&a.val, &b.val)?;
                 for r in &rest {
-                    any = any || basic_eq(&a.val, &r.val).map_err(|w| self.unsupported(at, w))?;
+                    any = any || cmp(&a.val, &r.val)?;
                 }
                 Ok(Tv::new(Val::Bool(if name == "eq" { any } else { !any })))
             }
@@ -925,16 +941,20 @@ impl Exec<'_> {
 /// Marks a template data field releasex does not model: reading it is unsupported.
 pub const UNMODELLED: &str = "\u{0}unmodelled";
 
-/// `eq` on basic values; comparing a map or list, or numbers of different kinds, is refused.
-fn basic_eq(a: &Val, b: &Val) -> Result<bool, String> {
-    Ok(match (a, b) {
+/// `eq` on basic values: `None` for two basic values of different kinds
+/// (Go: "incompatible types for comparison"); comparing nil with a value,
+/// a map or a list is refused.
+fn basic_eq(a: &Val, b: &Val) -> Result<Option<bool>, String> {
+    let basic = |v: &Val| matches!(v, Val::Bool(_) | Val::Int(_) | Val::Float(_) | Val::Str(_));
+    Ok(Some(match (a, b) {
         (Val::Nil, Val::Nil) => true,
         (Val::Bool(x), Val::Bool(y)) => x == y,
         (Val::Int(x), Val::Int(y)) => x == y,
         (Val::Float(x), Val::Float(y)) => x == y,
         (Val::Str(x), Val::Str(y)) => x == y,
+        (x, y) if basic(x) && basic(y) => return Ok(None),
         (x, y) => return Err(format!("eq of {} and {}", go_type(x), go_type(y))),
-    })
+    }))
 }
 
 /// Go's `isTrue`.
@@ -1562,6 +1582,28 @@ nested2: [[1, 2], {a: [x]}, [], {}]
         );
         assert_eq!(out("{{ if .Values.emptys }}a{{ else if .Values.num }}b{{ else }}c{{ end }}"), "b");
         assert_eq!(out("{{ range .Values.nul }}x{{ else }}none{{ end }}"), "none");
+    }
+
+    #[test]
+    fn more_cases_checked_against_go() {
+        let (_, _, m) = exec_err("{{ index .Values.l 5 }}");
+        assert!(m.contains("index out of range: 5"), "{m}");
+        assert_eq!(out(r#"{{ and .Values.b "x" }}|{{ or .Values.nul .Values.emptys }}|"#), "x||");
+        assert_eq!(out("{{ with .Values.nul }}x{{ else }}y{{ end }}|{{ with .Values.m }}{{ .a }}{{ else }}n{{ end }}"), "y|x y");
+        assert_eq!(out("{{-3}}|{{ 1.0 }}|{{ 1e6 }}|{{ -0 }}"), "-3|1|1e+06|0");
+        assert_eq!(out("{{ .Values.f | quote }}|{{ .Values.bigf | quote }}|{{ .Values.l | quote }}|{{ quote .Values.s .Values.num }}"), r#""1.5"|"1e+06"|"[a 1 <nil>]"|"hello" "5""#);
+        assert_eq!(out(r#"{{ .Values.s | upper | quote }}|{{ "x" | default .Values.s }}"#), r#""HELLO"|x"#);
+        assert_eq!(out("{{ .Values.m.z | toJson }}|{{ .Values.nul | toJson }}|{{ .Values.l | toJson }}"), r#"[1,"two"]|null|["a",1,null]"#);
+        assert_eq!(out(r#"{{ eq .Values.num 5 }}|{{ ne .Values.s "x" }}|{{ eq .Values.s "a" "hello" }}"#), "true|true|true");
+        assert_eq!(out(r#"{{ if and .Values.b (eq .Values.s "hello") }}ok{{ end }}"#), "ok");
+        assert_eq!(out("{{ range .Values.l }}{{ . }},{{ end }}"), "a,1,<no value>,");
+        assert_eq!(out("{{ \"a\\tb\" | squote }}|{{ `raw\\n` }}"), "'a\tb'|raw\\n");
+        assert_eq!(out("{{ .Values.e | toJson }}|{{ .Values.big | toJson }}"), "1000000|1000000");
+        assert_eq!(out("{{ eq .Values.f 1.5 }}"), "true");
+        let (_, _, m) = exec_err("{{ eq .Values.num 5.0 }}");
+        assert!(m.contains("incompatible types for comparison"), "{m}");
+        let (_, _, m) = exec_err("{{ .Values.num | indent 2 }}");
+        assert!(m.contains("expected string; got int"), "{m}");
     }
 
     #[test]
