@@ -199,6 +199,14 @@ struct Parser<'a> {
 /// One action's tokens, with their byte offsets.
 type Toks = Vec<(Tok, usize)>;
 
+type Items = std::iter::Peekable<std::vec::IntoIter<Item>>;
+
+/// What ended a list of nodes: `{{end}}`, or `{{else ...}}` (its tokens), with the offset.
+enum End {
+    End(usize),
+    Else(Toks, usize),
+}
+
 enum Item {
     Text(String, usize),
     /// An action's tokens; the offset of its `{{`.
@@ -232,7 +240,9 @@ impl<'a> Parser<'a> {
             if !text.is_empty() {
                 items.push(Item::Text(text.to_string(), text_start));
             }
-            let Some(close_rel) = src[inner..].find("}}") else { return Err(self.unsupported(open, "an unclosed action")) };
+            if !src[inner..].contains("}}") {
+                return Err(self.unsupported(open, "an unclosed action"));
+            }
             // A `}}` inside a string or comment: find the real end by lexing.
             let (toks, end, trim_right) = if src[inner..].starts_with("/*") {
                 let Some(c) = src[inner + 2..].find("*/") else { return Err(self.unsupported(open, "an unclosed comment")) };
@@ -246,7 +256,6 @@ impl<'a> Parser<'a> {
                 };
                 (None, end, trim_right)
             } else {
-                let _ = close_rel;
                 let (toks, end, trim_right) = self.lex_action(inner, open)?;
                 (Some(toks), end, trim_right)
             };
@@ -385,15 +394,15 @@ impl<'a> Parser<'a> {
         let items = self.items()?;
         let mut it = items.into_iter().peekable();
         let (nodes, end) = self.parse_list(&mut it)?;
-        if let Some((word, at)) = end {
-            return Err(self.unsupported(at, format!("`{{{{{word}}}}}` without an opening `if`, `with` or `range`")));
+        match end {
+            Some(End::End(at)) => Err(self.unsupported(at, "`{{end}}` without an opening `if`, `with` or `range`")),
+            Some(End::Else(_, at)) => Err(self.unsupported(at, "`{{else}}` without an opening `if`, `with` or `range`")),
+            None => Ok(nodes),
         }
-        Ok(nodes)
     }
 
-    /// Nodes up to an `{{else ...}}` or `{{end}}` (returned with its tokens' first word and offset).
-    #[allow(clippy::type_complexity)]
-    fn parse_list(&self, it: &mut std::iter::Peekable<std::vec::IntoIter<Item>>) -> Result<(Vec<Node>, Option<(String, usize)>), TmplError> {
+    /// Nodes up to an `{{else ...}}` or `{{end}}`.
+    fn parse_list(&self, it: &mut Items) -> Result<(Vec<Node>, Option<End>), TmplError> {
         let mut nodes = Vec::new();
         while let Some(item) = it.next() {
             match item {
@@ -401,11 +410,9 @@ impl<'a> Parser<'a> {
                 Item::Action(toks, open) => {
                     let Some((first, at)) = toks.first().cloned() else { return Err(self.unsupported(open, "an empty action `{{}}`")) };
                     match first {
-                        Tok::Ident(w) if w == "end" && toks.len() == 1 => return Ok((nodes, Some(("end".into(), at)))),
-                        Tok::Ident(w) if w == "else" => {
-                            // `else` alone, or `else if PIPE` / `else with PIPE`: hand the rest back.
-                            return Ok((nodes, Some((format!("else\u{0}{open}"), at))));
-                        }
+                        Tok::Ident(w) if w == "end" && toks.len() == 1 => return Ok((nodes, Some(End::End(at)))),
+                        // `else` alone, or `else if PIPE` / `else with PIPE`: the caller looks.
+                        Tok::Ident(w) if w == "else" => return Ok((nodes, Some(End::Else(toks, at)))),
                         Tok::Ident(w) if w == "if" || w == "with" || w == "range" => {
                             let node = self.parse_control(&w, &toks[1..], open, it)?;
                             nodes.push(node);
@@ -421,7 +428,7 @@ impl<'a> Parser<'a> {
         Ok((nodes, None))
     }
 
-    fn parse_control(&self, word: &str, toks: &[(Tok, usize)], open: usize, it: &mut std::iter::Peekable<std::vec::IntoIter<Item>>) -> Result<Node, TmplError> {
+    fn parse_control(&self, word: &str, toks: &[(Tok, usize)], open: usize, it: &mut Items) -> Result<Node, TmplError> {
         if toks.is_empty() {
             return Err(self.unsupported(open, format!("`{word}` without a pipeline")));
         }
@@ -429,41 +436,27 @@ impl<'a> Parser<'a> {
         let (then, end) = self.parse_list(it)?;
         let els = match end {
             None => return Err(self.unsupported(open, format!("`{word}` without `end`"))),
-            Some((e, _)) if e == "end" => Vec::new(),
-            Some((e, at)) => {
-                // `else`: plain, or chained `else if` / `else with`.
-                let else_open: usize = e.split('\u{0}').nth(1).and_then(|s| s.parse().ok()).unwrap_or(at);
-                let else_toks = self.relex(else_open)?;
-                match else_toks.get(1) {
-                    None => {
-                        let (els, end) = self.parse_list(it)?;
-                        match end {
-                            Some((e, _)) if e == "end" => els,
-                            _ => return Err(self.unsupported(at, format!("`{word}`'s `else` without `end`"))),
-                        }
+            Some(End::End(_)) => Vec::new(),
+            Some(End::Else(else_toks, at)) => match else_toks.get(1) {
+                None => {
+                    let (els, end) = self.parse_list(it)?;
+                    match end {
+                        Some(End::End(_)) => els,
+                        _ => return Err(self.unsupported(at, format!("`{word}`'s `else` without `end`"))),
                     }
-                    Some((Tok::Ident(w), _)) if (w == "if" || w == "with") && word != "range" => {
-                        // `{{else if X}}...{{end}}` is `{{else}}{{if X}}...{{end}}{{end}}`: the inner if takes the one `end`.
-                        vec![self.parse_control(w, &else_toks[2..], else_open, it)?]
-                    }
-                    Some((_, a)) => return Err(self.unsupported(*a, "this `else` form")),
                 }
-            }
+                Some((Tok::Ident(w), _)) if (w == "if" || w == "with") && word != "range" => {
+                    // `{{else if X}}...{{end}}` is `{{else}}{{if X}}...{{end}}{{end}}`: the inner if takes the one `end`.
+                    vec![self.parse_control(w, &else_toks[2..], at, it)?]
+                }
+                Some((_, a)) => return Err(self.unsupported(*a, "this `else` form")),
+            },
         };
         Ok(match word {
             "if" => Node::If { pipe, then, els },
             "with" => Node::With { pipe, then, els },
             _ => Node::Range { pipe, body: then, els },
         })
-    }
-
-    /// The tokens of the action at `open` again (for `else` forms).
-    fn relex(&self, open: usize) -> Result<Toks, TmplError> {
-        let mut inner = open + 2;
-        if self.src[inner..].starts_with('-') && self.src[inner + 1..].starts_with([' ', '\t', '\r', '\n']) {
-            inner += 2;
-        }
-        Ok(self.lex_action(inner, open)?.0)
     }
 
     fn parse_pipe(&self, toks: &[(Tok, usize)], open: usize) -> Result<Pipe, TmplError> {
@@ -1581,6 +1574,8 @@ nested2: [[1, 2], {a: [x]}, [], {}]
             "yes 2 [1][two] <x y><2><[1 two]>"
         );
         assert_eq!(out("{{ if .Values.emptys }}a{{ else if .Values.num }}b{{ else }}c{{ end }}"), "b");
+        assert_eq!(out("{{ if .Values.emptys }}a{{ else if .Values.nul }}b{{ else }}c{{ end }}"), "c");
+        assert_eq!(out("{{ with .Values.nul }}a{{ else with .Values.m }}{{ .b }}{{ end }}"), "2");
         assert_eq!(out("{{ range .Values.nul }}x{{ else }}none{{ end }}"), "none");
     }
 
@@ -1639,6 +1634,9 @@ nested2: [[1, 2], {a: [x]}, [], {}]
         assert_eq!(unsupported("{{ template \"x\" }}").2, "`template`");
         assert_eq!(unsupported("{{ .Values.s").2, "an unclosed action");
         assert_eq!(unsupported("{{ if .Values.b }}x").2, "`if` without `end`");
+        assert_eq!(unsupported("x\n{{ end }}"), (2, 4, "`{{end}}` without an opening `if`, `with` or `range`".into()));
+        assert_eq!(unsupported("{{ else }}").2, "`{{else}}` without an opening `if`, `with` or `range`");
+        assert_eq!(unsupported("{{ range .Values.l }}{{ else if .Values.b }}{{ end }}").2, "this `else` form");
         assert!(unsupported("{{ .StateValues }}").2.contains("pointer"));
         assert_eq!(unsupported("{{ 0x10 }}").2, "the number `0x10`");
     }
