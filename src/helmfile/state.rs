@@ -237,6 +237,10 @@ fn with_bases(cx: &mut Ctx, part: &Part) -> Result<WithBases, HelmfileError> {
         let path = part.dir.join(name);
         let file = path.to_string_lossy().to_string();
         let text = read(cx, &path)?;
+        // A templated base is a state file: not evaluated.
+        if file.ends_with(".gotmpl") && let Some((line, action)) = first_action(&text) {
+            return Err(HelmfileError::Templated { file, line, action });
+        }
         let doc = parse_doc(&text, &file, 0, "state")?;
         if doc.contains_key("bases") {
             return Err(HelmfileError::State { file, message: "nested `base` helmfile is unsupported (as in helmfile)".into() });
