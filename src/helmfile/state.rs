@@ -443,8 +443,8 @@ fn load_rendered(file: &str, src: &str, r: &tmpl::Rendered, layer: &str, secret:
     let starts: Vec<usize> = std::iter::once(0).chain(r.text.match_indices('\n').map(|(i, _)| i + 1)).collect();
     let map_back = |s: &Source| -> Source {
         let Source::Helmfile { line: Some(line), column: Some(column), .. } = s else { return s.clone() };
-        let Some(&ls) = starts.get(line - 1) else { return s.clone() };
-        let off = r.text[ls..].char_indices().nth(column - 1).map_or(r.text.len(), |(i, _)| ls + i);
+        let Some(&ls) = starts.get(line.saturating_sub(1)) else { return s.clone() };
+        let off = r.text[ls..].char_indices().nth(column.saturating_sub(1)).map_or(r.text.len(), |(i, _)| ls + i);
         let (tline, tcol, via) = template_position(src, r, off);
         let via_secret = via.as_ref().is_some_and(|v| super::is_secret(v));
         Source::Helmfile { layer: layer.into(), file: Some(file.into()), line: Some(tline), column: Some(tcol), expr: None, secret: secret || via_secret, via }
