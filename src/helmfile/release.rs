@@ -245,6 +245,7 @@ pub fn release_values(req: &Request, io: &dyn Io, loaded: &state::Loaded, name: 
         }
     }
     skipped.extend(cx.skipped);
+    vals_refs(&user, &Path::root(), skipped);
     Ok(ReleaseValues { chart: spec.chart, user, dir: part.dir.clone() })
 }
 
@@ -282,6 +283,30 @@ fn release_data(env: &state::Env, env_name: &str, part: &Part, spec: &Spec) -> T
             ("Chart", Tv::str(tmpl::UNMODELLED)),
         ],
     ))
+}
+
+/// helmfile runs vals on release values holding `ref+` (`renderValuesFileToBytesWithData`,
+/// `prepareReleaseValuesEntries`): such strings reach Helm resolved. They are
+/// shown as written, each with a note.
+fn vals_refs(m: &VMap, at: &Path, notes: &mut Vec<String>) {
+    for (k, v) in m {
+        vals_ref_value(v, &at.key(k), notes);
+    }
+}
+
+fn vals_ref_value(v: &V, at: &Path, notes: &mut Vec<String>) {
+    match &v.kind {
+        Kind::Map(m) => vals_refs(m, at, notes),
+        Kind::List(l) => l.iter().enumerate().for_each(|(i, x)| vals_ref_value(x, &at.index(i), notes)),
+        Kind::Str(s) if s.contains("ref+") => {
+            let place = match (source_file(v), source_line(v)) {
+                (Some(f), Some(l)) => format!("{f}:{l}: "),
+                _ => String::new(),
+            };
+            notes.push(format!("{place}{at}: a vals reference (`ref+...`), which helmfile resolves before Helm reads it; releasex shows it as written"));
+        }
+        _ => {}
+    }
 }
 
 /// helmfile writes each values entry to a file that Helm reads: every number becomes a float64.

@@ -297,3 +297,11 @@ fn env_and_required_env_read_the_process_environment() {
     assert_eq!(r.code, 1);
     assert!(r.stderr.contains("envvars.yaml.gotmpl:1:9: template: error calling requiredEnv: required env var `RELEASEX_TEST_TAG` is not set"), "{}", r.stderr);
 }
+
+#[test]
+fn vals_references_in_release_values_are_noted() {
+    let r = run(releasex().args(["explain", "--helmfile", TPL, "--release", "vals"]));
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("ref+vault://secret/app#/password"), "{}", r.stdout);
+    assert!(r.stderr.contains("templates/helmfile.yaml:38: password: a vals reference (`ref+...`), which helmfile resolves"), "{}", r.stderr);
+}
