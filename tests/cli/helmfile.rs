@@ -39,8 +39,7 @@ fn check_positions(doc: &serde_json::Value) {
         let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(file)).unwrap();
         let at = text.lines().nth(line as usize - 1).unwrap_or_else(|| panic!("{file}:{line} is beyond the file"));
         let path = e["path"].as_str().unwrap();
-        // HCL positions name the top-level attribute (hcl-rs keeps no deeper positions).
-        let last = if s["layer"] == "hcl" { path.split('.').next().unwrap() } else { path.rsplit('.').next().unwrap() };
+        let last = path.rsplit('.').next().unwrap();
         let last = last.split('[').next().unwrap();
         let expr_key = s["expr"].as_str().map(|x| x.split('=').next().unwrap().rsplit('.').next().unwrap().to_string());
         // A key of a multi-line action's output (`toYaml`) is placed at the action.
