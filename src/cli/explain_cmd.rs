@@ -103,6 +103,8 @@ fn helmfile(args: &ExplainArgs, ctx: &Ctx) -> anyhow::Result<Outcome> {
         skip_secrets: args.skip_secrets,
         skip_templated: args.skip_templated,
         show_secrets: args.show_secrets,
+        // Templates' `env` / `requiredEnv` (variables that are not UTF-8 are left out).
+        environ: Some(std::env::vars_os().filter_map(|(k, v)| Some((k.into_string().ok()?, v.into_string().ok()?))).collect()),
     };
     let out = crate::helmfile::explain(&req, &HelmfileIo, args.release.as_deref(), Options { skip_schema_validation: args.skip_schema_validation })?;
     let mut outcome = render(args, ctx, &out.explanation)?;
@@ -339,7 +341,7 @@ fn write_source(w: &mut GoJsonWriter, s: &Source) {
                 }
             }
         }
-        Source::Helmfile { layer, file, line, column, expr, secret } => {
+        Source::Helmfile { layer, file, line, column, expr, secret, via } => {
             w.key("layer");
             w.str(layer);
             if let Some(file) = file {
@@ -354,6 +356,10 @@ fn write_source(w: &mut GoJsonWriter, s: &Source) {
             if *secret {
                 w.key("secret");
                 w.raw("true");
+            }
+            if let Some(via) = via {
+                w.key("via");
+                w.value(&crate::values::explain::source_json(via));
             }
         }
         Source::StoredChart { chart, revision } => {
@@ -397,7 +403,11 @@ fn describe_into(out: &mut String, s: &Source) {
         Source::ReleaseConfig { revision } => write!(out, "release config (revision {revision})"),
         Source::StoredChart { chart, revision } => write!(out, "values of the chart stored in revision {revision} (chart {chart} default)"),
         Source::Helm { why } => write!(out, "helm ({why})"),
-        Source::Helmfile { layer, file, line, column, expr, .. } => {
+        Source::Helmfile { layer, file, line, column, expr, via, .. } => {
+            if let Some(via) = via {
+                describe_into(out, via);
+                out.push_str(" via state values -> ");
+            }
             if let Some(file) = file {
                 at(out, file, line, column);
                 out.push(' ');

@@ -83,7 +83,7 @@ fn environment_values_loader_table() {
         let mut cx = Ctx { io: &NoFiles, req: &req, skipped: Vec::new() };
         let entries: Vec<V> = case["entries"].as_array().unwrap().iter().map(|e| V::new(Kind::Map(tree(e)), origin())).collect();
         let part = Part::default();
-        let out = state::values_entries(&mut cx, &part, std::path::Path::new("."), &entries, case["strategy"].as_str().unwrap(), "environment", &mut Recorder::default()).unwrap();
+        let out = state::values_entries(&mut cx, &part, std::path::Path::new("."), &entries, case["strategy"].as_str().unwrap(), "environment", &state::Env::default(), &mut Recorder::default()).unwrap();
         assert_eq!(Value::Object(map_to_json(&out)), case["expected"], "{}", case["id"]);
     }
 }

@@ -3,8 +3,11 @@
 //! values as helmfile hands them to Helm, on the provenance tree, following
 //! helmfile at commit ecf604d (see README "values explain --helmfile").
 //!
-//! Go templates are never evaluated: a `.gotmpl` file with template actions
-//! stops with [`HelmfileError::Templated`] (or is skipped and reported).
+//! `.gotmpl` values files (environment, root `values:`, release `values:`)
+//! are rendered by [`tmpl`], a safe, exactly-defined subset of Go templates;
+//! a construct outside it stops with [`tmpl::TmplError::Unsupported`] (or the
+//! layer is skipped and reported). A templated state file and `valuesTemplate`
+//! entries are not evaluated ([`HelmfileError::Templated`]).
 
 pub mod hcl;
 #[cfg(test)]
@@ -12,6 +15,7 @@ mod conformance;
 pub mod maputil;
 pub mod release;
 pub mod state;
+pub mod tmpl;
 
 use std::path::PathBuf;
 
@@ -23,8 +27,10 @@ pub enum HelmfileError {
     Read { file: String, message: String },
     #[error(transparent)]
     Yaml(#[from] crate::values::yaml::YamlError),
-    #[error("{file}:{line}: template action `{action}`: releasex does not evaluate helmfile's Go templates (use --skip-templated to explain the rest)")]
+    #[error("{file}:{line}: template action `{action}`: releasex does not evaluate templates in a state file or in valuesTemplate (use --skip-templated to explain the rest)")]
     Templated { file: String, line: usize, action: String },
+    #[error(transparent)]
+    Template(#[from] tmpl::TmplError),
     #[error("{file}: sops-encrypted, and {message} (use --skip-secrets to explain the rest)")]
     Sops { file: String, message: String },
     #[error("{file}: {message}")]
@@ -35,8 +41,9 @@ pub enum HelmfileError {
     Set(#[from] maputil::SetError),
     #[error("environment {0:?} is not defined in the helmfile")]
     UndefinedEnvironment(String),
-    #[error("no release named {0:?} in the helmfile")]
-    NoRelease(String),
+    /// The release name, and what was not searched (sub-helmfiles helmfile skips too).
+    #[error("no release named {0:?} in the helmfile{1}")]
+    NoRelease(String, String),
     #[error("release values: {0}")]
     Helm(#[from] crate::explain::ExplainError),
     #[error("release values: {0}")]
@@ -64,6 +71,9 @@ pub struct Request {
     pub skip_secrets: bool,
     pub skip_templated: bool,
     pub show_secrets: bool,
+    /// What templates' `env` / `requiredEnv` read (the CLI passes the process
+    /// environment); `None`: those functions are unsupported.
+    pub environ: Option<tmpl::Environ>,
 }
 
 /// Marks what is not a secret's value, for masking: `true` when `origin` is secret.
@@ -123,6 +133,30 @@ pub struct HelmfileExplanation {
     pub notes: Vec<String>,
 }
 
+/// The helmfile (the main one, else a `helmfiles:` sub-helmfile, depth first
+/// in order) that defines release `name`, with its request and state.
+fn find_release(req: &Request, io: &dyn Io, loaded: state::Loaded, name: &str, depth: usize, notes: &mut Vec<String>) -> Result<Option<(Request, state::Loaded)>, HelmfileError> {
+    if release::defines(&loaded, name) {
+        return Ok(Some((req.clone(), loaded)));
+    }
+    if depth > 16 {
+        return Err(HelmfileError::State { file: req.file.to_string_lossy().to_string(), message: "sub-helmfiles nested more than 16 deep".into() });
+    }
+    for sub in state::sub_helmfiles(&loaded)? {
+        let mut scratch = crate::values::tree::Recorder::default();
+        match state::load_sub(req, io, &sub, &loaded.env, &mut scratch)? {
+            Some((sub_req, sub_loaded)) => {
+                notes.extend(sub_loaded.skipped.iter().cloned());
+                if let Some(found) = find_release(&sub_req, io, sub_loaded, name, depth + 1, notes)? {
+                    return Ok(Some(found));
+                }
+            }
+            None => notes.push(format!("{}: sub-helmfile skipped: it does not define environment {:?} (as in helmfile)", sub.path.display(), req.environment)),
+        }
+    }
+    Ok(None)
+}
+
 /// Explains the state values, or with `release` that release's values
 /// through helmfile and then Helm (for a local chart).
 pub fn explain(req: &Request, io: &dyn Io, release: Option<&str>, options: crate::explain::Options) -> Result<HelmfileExplanation, HelmfileError> {
@@ -136,9 +170,16 @@ pub fn explain(req: &Request, io: &dyn Io, release: Option<&str>, options: crate
             crate::explain::Explanation { values, entries, warnings: rec.warnings, other_order: None }
         }
         Some(name) => {
-            // The state values reach a release only through templates, which are
-            // not evaluated: the release's history starts afresh.
+            // The state values reach a release only through values templates: the
+            // release's history starts afresh, and a value a template printed
+            // whole from a state value names that value's origin (`via`).
             let mut rec = crate::values::tree::Recorder { warnings: rec.warnings, ..Default::default() };
+            let Some((req, loaded)) = find_release(req, io, loaded, name, 0, &mut notes)? else {
+                let skipped: Vec<&String> = notes.iter().filter(|n| n.contains("sub-helmfile skipped")).collect();
+                let also = if skipped.is_empty() { String::new() } else { format!(" or its sub-helmfiles read ({})", skipped.iter().map(|s| s.as_str()).collect::<Vec<_>>().join("; ")) };
+                return Err(HelmfileError::NoRelease(name.into(), also));
+            };
+            let req = &req;
             let rv = release::release_values(req, io, &loaded, name, &mut rec, &mut notes)?;
             match release::local_chart(&rv.dir, &rv.chart) {
                 Some(dir) => {

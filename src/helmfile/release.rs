@@ -6,6 +6,7 @@ use std::path::Path as FsPath;
 use std::rc::Rc;
 
 use super::state::{self, Ctx, Part, list, relayer, values_file};
+use super::tmpl::{self, Tv, Val};
 use super::{HelmfileError, Io, Request};
 use crate::values::path::Path;
 use crate::values::strvals::{self, SetKind};
@@ -17,6 +18,10 @@ use crate::values::user::{merge_maps, reattribute};
 pub struct Spec {
     pub name: String,
     pub chart: String,
+    pub namespace: String,
+    pub version: String,
+    /// `labels:` (mergo without override: a template's label beats the release's).
+    pub labels: std::collections::BTreeMap<String, String>,
     pub values: Vec<V>,
     pub values_template: Vec<V>,
     pub secrets: Vec<V>,
@@ -46,6 +51,12 @@ fn spec_of(m: &VMap) -> Spec {
     Spec {
         name: scalar(m, "name"),
         chart: scalar(m, "chart"),
+        namespace: scalar(m, "namespace"),
+        version: scalar(m, "version"),
+        labels: match m.get("labels").map(|v| &v.kind) {
+            Some(Kind::Map(l)) => l.iter().map(|(k, v)| (k.clone(), text_of(&v.kind).unwrap_or_default())).collect(),
+            _ => Default::default(),
+        },
         values: list(m, "values"),
         values_template: list(m, "valuesTemplate"),
         secrets: list(m, "secrets"),
@@ -63,6 +74,15 @@ fn absorb(dst: &mut Spec, src: Spec) {
     }
     if dst.chart.is_empty() {
         dst.chart = src.chart;
+    }
+    if dst.namespace.is_empty() {
+        dst.namespace = src.namespace;
+    }
+    if dst.version.is_empty() {
+        dst.version = src.version;
+    }
+    for (k, v) in src.labels {
+        dst.labels.entry(k).or_insert(v);
     }
     dst.values.extend(src.values);
     dst.values_template.extend(src.values_template);
@@ -106,7 +126,7 @@ fn inherited(part: &Part, r: &VMap, default_inherit: &[String], path: &[String])
                 "set" => src.set.clear(),
                 "setString" => src.set_string.clear(),
                 "secrets" => src.secrets.clear(),
-                "labels" => {}
+                "labels" => src.labels.clear(),
                 other => return Err(err(format!("{other:?} is not allowed under `inherit`"))),
             }
         }
@@ -124,13 +144,18 @@ pub struct ReleaseValues {
     pub dir: std::path::PathBuf,
 }
 
+/// Whether a part of the state defines release `name`.
+pub fn defines(loaded: &state::Loaded, name: &str) -> bool {
+    loaded.parts.iter().any(|(part, _)| list(&part.doc, "releases").iter().any(|r| r.as_map().is_some_and(|m| scalar(m, "name") == name)))
+}
+
 /// Finds `name` in the last part that defines it and builds its user values.
 pub fn release_values(req: &Request, io: &dyn Io, loaded: &state::Loaded, name: &str, rec: &mut Recorder, skipped: &mut Vec<String>) -> Result<ReleaseValues, HelmfileError> {
     let mut cx = Ctx { io, req, skipped: Vec::new() };
     let found = loaded.parts.iter().rev().find_map(|(part, _)| {
         list(&part.doc, "releases").into_iter().find(|r| r.as_map().is_some_and(|m| scalar(m, "name") == name)).map(|r| (part, r))
     });
-    let Some((part, r)) = found else { return Err(HelmfileError::NoRelease(name.into())) };
+    let Some((part, r)) = found else { return Err(HelmfileError::NoRelease(name.into(), String::new())) };
     let default_inherit: Vec<String> = match part.doc.get("defaultInherit").map(|v| &v.kind) {
         Some(Kind::Str(s)) => vec![s.clone()],
         Some(Kind::List(l)) => l.iter().filter_map(|x| text_of(&x.kind)).collect(),
@@ -155,11 +180,12 @@ pub fn release_values(req: &Request, io: &dyn Io, loaded: &state::Loaded, name: 
     // One Helm `--values` per entry, then the decrypted secrets; Helm merges them in order.
     let mut user = VMap::default();
     let root = Path::root();
+    let data = release_data(&loaded.env, &req.environment, part, &spec);
     for e in &entries {
         let layer = match &e.kind {
             Kind::Str(f) => {
                 for p in state::resolve(&cx, &part.dir, f, part)? {
-                    if let Some(m) = values_file(&mut cx, &p, "release-values", false)? {
+                    if let Some(m) = values_file(&mut cx, &p, "release-values", false, &data)? {
                         merge_maps(&mut user, to_helm(m), &root, rec);
                     }
                 }
@@ -183,7 +209,7 @@ pub fn release_values(req: &Request, io: &dyn Io, loaded: &state::Loaded, name: 
     for s in spec.set_template.iter().chain(&spec.set) {
         let Some(m) = s.as_map() else { continue };
         let key = escape(&scalar(m, "name"));
-        let origin = |expr: &str| Rc::new(Source::Helmfile { layer: "release-set".into(), file: source_file(s), line: source_line(s), column: source_column(s), expr: Some(expr.into()), secret: false });
+        let origin = |expr: &str| Rc::new(Source::Helmfile { layer: "release-set".into(), file: source_file(s), line: source_line(s), column: source_column(s), expr: Some(expr.into()), secret: false, via: None });
         if let Some(v) = m.get("value").and_then(|v| text_of(&v.kind)).filter(|v| !v.is_empty()) {
             let expr = format!("{key}={}", escape(&v));
             flags.push((SetKind::Set, expr.clone(), origin(&expr)));
@@ -201,7 +227,7 @@ pub fn release_values(req: &Request, io: &dyn Io, loaded: &state::Loaded, name: 
         let Some(m) = s.as_map() else { continue };
         let Some(v) = m.get("value").and_then(|v| text_of(&v.kind)) else { continue };
         let expr = format!("{}={}", escape(&scalar(m, "name")), escape(&v));
-        let origin = Rc::new(Source::Helmfile { layer: "release-set-string".into(), file: source_file(s), line: source_line(s), column: source_column(s), expr: Some(expr.clone()), secret: false });
+        let origin = Rc::new(Source::Helmfile { layer: "release-set-string".into(), file: source_file(s), line: source_line(s), column: source_column(s), expr: Some(expr.clone()), secret: false, via: None });
         flags.push((SetKind::String, expr, origin));
     }
     for kind in SetKind::HELM_ORDER {
@@ -219,7 +245,68 @@ pub fn release_values(req: &Request, io: &dyn Io, loaded: &state::Loaded, name: 
         }
     }
     skipped.extend(cx.skipped);
+    vals_refs(&user, &Path::root(), skipped);
     Ok(ReleaseValues { chart: spec.chart, user, dir: part.dir.clone() })
+}
+
+/// The data a release's values template is rendered with (helmfile
+/// `createReleaseTemplateData`): `.Values` / `.StateValues` the final state
+/// values, `.Environment` the state's environment (its `Values` without the
+/// CLI overrides), `.Release` the release after inheritance (`Namespace`: the
+/// state's `namespace:` when set, else the release's), `.Namespace` the
+/// state's `namespace:`.
+fn release_data(env: &state::Env, env_name: &str, part: &Part, spec: &Spec) -> Tv {
+    let mut scratch = Recorder::default();
+    let values = Tv::from_map(&env.merged(&mut scratch));
+    let state_ns = scalar(&part.doc, "namespace");
+    let ns = if state_ns.is_empty() { spec.namespace.clone() } else { state_ns.clone() };
+    let release = Tv::new(Val::Struct(
+        "state.releaseTemplateDataRelease",
+        vec![
+            ("Name", Tv::str(&spec.name)),
+            ("Namespace", Tv::str(&ns)),
+            ("Labels", Tv::new(Val::StrMap(spec.labels.clone()))),
+            ("Chart", Tv::str(&spec.chart)),
+            ("ChartVersion", Tv::str(&spec.version)),
+            ("KubeContext", Tv::str(tmpl::UNMODELLED)),
+        ],
+    ));
+    Tv::new(Val::Struct(
+        "state.releaseTemplateData",
+        vec![
+            ("Environment", env.template_struct(env_name, &env.values)),
+            ("Release", release),
+            ("Values", values.clone()),
+            ("StateValues", Tv::new(Val::Ptr(Box::new(values)))),
+            ("KubeContext", Tv::str(tmpl::UNMODELLED)),
+            ("Namespace", Tv::str(&state_ns)),
+            ("Chart", Tv::str(tmpl::UNMODELLED)),
+        ],
+    ))
+}
+
+/// helmfile runs vals on release values holding `ref+` (`renderValuesFileToBytesWithData`,
+/// `prepareReleaseValuesEntries`): such strings reach Helm resolved. They are
+/// shown as written, each with a note.
+fn vals_refs(m: &VMap, at: &Path, notes: &mut Vec<String>) {
+    for (k, v) in m {
+        vals_ref_value(v, &at.key(k), notes);
+    }
+}
+
+fn vals_ref_value(v: &V, at: &Path, notes: &mut Vec<String>) {
+    match &v.kind {
+        Kind::Map(m) => vals_refs(m, at, notes),
+        Kind::List(l) => l.iter().enumerate().for_each(|(i, x)| vals_ref_value(x, &at.index(i), notes)),
+        Kind::Str(s) if s.contains("ref+") => {
+            let place = match (source_file(v), source_line(v)) {
+                (Some(f), Some(l)) => format!("{f}:{l}: "),
+                _ => String::new(),
+            };
+            notes.push(format!("{place}{at}: a vals reference (`ref+...`), which helmfile resolves before Helm reads it; releasex shows it as written"));
+        }
+        _ => {}
+    }
 }
 
 /// helmfile writes each values entry to a file that Helm reads: every number becomes a float64.

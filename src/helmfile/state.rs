@@ -7,6 +7,7 @@ use std::path::{Path as FsPath, PathBuf};
 use std::rc::Rc;
 
 use super::maputil::{self, ArrayStrategy, merge_maps, mergo_override};
+use super::tmpl::{self, TmplError, Tv, Val};
 use super::{HelmfileError, Io, Request, first_action};
 use crate::values::path::Path;
 use crate::values::tree::{Kind, Origin, Recorder, Source, V, VMap};
@@ -40,6 +41,59 @@ impl Env {
     }
 }
 
+impl Env {
+    /// `Environment.Merge(other)`: Values and Defaults merged sparse, CLI overrides element-wise.
+    pub fn merge(&self, other: &Env) -> Env {
+        let (root, mut scratch) = (Path::root(), Recorder::default());
+        Env {
+            defaults: merge_maps(&self.defaults, &other.defaults, ArrayStrategy::Sparse, &root, &mut scratch),
+            values: merge_maps(&self.values, &other.values, ArrayStrategy::Sparse, &root, &mut scratch),
+            cli: merge_maps(&self.cli, &other.cli, ArrayStrategy::Merge, &root, &mut scratch),
+        }
+    }
+
+    /// `environment.Environment` as a template sees it (`.Environment`), with `values` as its `Values`.
+    pub fn template_struct(&self, name: &str, values: &VMap) -> Tv {
+        Tv::new(Val::Struct(
+            "environment.Environment",
+            vec![
+                ("Name", Tv::str(name)),
+                ("KubeContext", Tv::str(tmpl::UNMODELLED)),
+                ("Values", Tv::from_map(values)),
+                ("Defaults", Tv::from_map(&self.defaults)),
+                ("CLIOverrides", Tv::from_map(&self.cli)),
+            ],
+        ))
+    }
+}
+
+/// The data an environment or root values template is rendered with
+/// (helmfile `NewEnvironmentTemplateData(env, "", mergedValues)`): `.Values`
+/// and `.StateValues` the environment's merged values (under
+/// `mergeStrategy: fallback`, the values files read so far first, then those
+/// over them), `.Environment.Values` its Values with the CLI overrides merged
+/// element-wise, `.Namespace` empty.
+pub fn env_data(name: &str, env: &Env, fallback_so_far: Option<&VMap>) -> Tv {
+    let (root, mut scratch) = (Path::root(), Recorder::default());
+    let mut values = env.merged(&mut scratch);
+    if let Some(acc) = fallback_so_far.filter(|m| !m.is_empty()) {
+        let mut enriched = acc.clone();
+        mergo_override(&mut enriched, &values, &root, &mut scratch);
+        values = enriched;
+    }
+    let env_values = merge_maps(&env.values, &env.cli, ArrayStrategy::Merge, &root, &mut scratch);
+    let v = Tv::from_map(&values);
+    Tv::new(Val::Struct(
+        "*state.EnvironmentTemplateData",
+        vec![
+            ("Environment", env.template_struct(name, &env_values)),
+            ("Namespace", Tv::str("")),
+            ("Values", v.clone()),
+            ("StateValues", Tv::new(Val::Ptr(Box::new(v)))),
+        ],
+    ))
+}
+
 /// The loaded state: the environment of the last part, every part, and what was skipped.
 #[derive(Debug, Default)]
 pub struct Loaded {
@@ -57,26 +111,109 @@ pub(super) struct Ctx<'a> {
 /// The state values of `req.file` for `req.environment`.
 pub fn load(req: &Request, io: &dyn Io, rec: &mut Recorder) -> Result<Loaded, HelmfileError> {
     let mut cx = Ctx { io, req, skipped: Vec::new() };
+    let overrode = overrides(&mut cx, rec)?;
+    load_file(cx, overrode, None, rec)
+}
+
+/// `desiredStateLoader.Load` of `cx.req.file`: its parts in order, the first
+/// on top of `inherited` (a parent's environment, `inherits: [environments]`),
+/// every one with `overrode` (the CLI layers, or a sub-helmfile entry's `values:`).
+fn load_file(mut cx: Ctx, overrode: Env, inherited: Option<Env>, rec: &mut Recorder) -> Result<Loaded, HelmfileError> {
+    let req = cx.req;
     let file = req.file.to_string_lossy().to_string();
     let dir = req.file.parent().map(FsPath::to_path_buf).unwrap_or_default();
-    let overrode = overrides(&mut cx, rec)?;
+    let has_env = inherited.is_some() || !overrode.values.is_empty() || !overrode.cli.is_empty();
     let parts = read_parts(&mut cx, &file, &dir)?;
-    let mut ctx_env: Option<Env> = None;
+    let mut ctx_env: Option<Env> = inherited;
     let mut out = Loaded::default();
     let mut env_found = req.environment == "default";
+    let mut any_envs = false;
     for part in parts {
         let (envs, defaults_entries, layer_dir) = with_bases(&mut cx, &part)?;
         env_found |= envs.iter().any(|(n, _)| *n == req.environment);
+        any_envs |= !envs.is_empty();
         let env = load_env(&mut cx, &part, &layer_dir, &envs, &defaults_entries, ctx_env.as_ref(), &overrode, rec)?;
         out.parts.push((part, env.clone()));
         ctx_env = Some(env);
     }
-    if !env_found {
+    // With a parent's environment or overrides, a file that defines no environment at all is read as it is.
+    if !env_found && (!has_env || any_envs) {
         return Err(HelmfileError::UndefinedEnvironment(req.environment.clone()));
     }
     out.env = ctx_env.unwrap_or_default();
     out.skipped = cx.skipped;
     Ok(out)
+}
+
+/// One `helmfiles:` entry, its path resolved (globs expanded, one per file).
+#[derive(Debug, Clone)]
+pub struct SubHelmfile {
+    pub path: PathBuf,
+    /// The entry's `values:` (files relative to the parent, or inline maps).
+    pub values: Vec<V>,
+    /// `inherits: [environments]`: the parent's environment is the base.
+    pub inherit_environments: bool,
+    /// The parent part that names it.
+    pub parent: Part,
+}
+
+/// The `helmfiles:` entries of a loaded state: those of the last part that
+/// has any (helmfile merges the parts' specs with mergo's override, which
+/// replaces a list). Remote entries and directories are errors.
+pub fn sub_helmfiles(loaded: &Loaded) -> Result<Vec<SubHelmfile>, HelmfileError> {
+    let Some((part, _)) = loaded.parts.iter().rev().find(|(p, _)| !list(&p.doc, "helmfiles").is_empty()) else { return Ok(Vec::new()) };
+    let mut out = Vec::new();
+    for (i, entry) in list(&part.doc, "helmfiles").iter().enumerate() {
+        let at = |message: String| HelmfileError::State { file: part.file.clone(), message: format!("helmfiles[{i}]: {message}") };
+        let (path, values, inherits) = match &entry.kind {
+            Kind::Str(p) => (p.clone(), Vec::new(), Vec::new()),
+            Kind::Map(m) => {
+                let Some(Kind::Str(p)) = m.get("path").map(|v| &v.kind) else { return Err(at("an entry without `path`".into())) };
+                let inherits: Vec<String> = list(m, "inherits").iter().filter_map(|v| if let Kind::Str(s) = &v.kind { Some(s.clone()) } else { None }).collect();
+                (p.clone(), list(m, "values"), inherits)
+            }
+            _ => return Err(at("an entry must be a path or a map with `path`".into())),
+        };
+        if path.contains("::") || path.contains("://") {
+            return Err(at(format!("{path}: remote sub-helmfiles are not read by releasex (no network)")));
+        }
+        if inherits.iter().any(|k| k == "templates") {
+            return Err(at(format!("{path}: `inherits: [templates]` is not modelled by releasex")));
+        }
+        let full = part.dir.join(&path);
+        let files = if path.contains(['*', '?', '[']) { glob(&full).map_err(at)? } else { vec![full.clone()] };
+        if files.is_empty() {
+            return Err(at(format!("no matches for path: {path}")));
+        }
+        for f in files {
+            if f.is_dir() {
+                return Err(at(format!("{}: a directory of state files is not read by releasex", f.display())));
+            }
+            if f.as_path() == FsPath::new(&part.file) {
+                return Err(at(format!("{} contains a recursion into the same sub-helmfile", part.file)));
+            }
+            out.push(SubHelmfile { path: f, values: values.clone(), inherit_environments: inherits.iter().any(|k| k == "environments"), parent: part.clone() });
+        }
+    }
+    Ok(out)
+}
+
+/// Loads a sub-helmfile as helmfile does (`processNestedHelmfiles`): the same
+/// environment, the entry's `values:` as its overrides (read relative to the
+/// parent, `.gotmpl` ones rendered with an empty environment); the parent's
+/// `--state-values-*` do not reach it. `None` when it does not define the
+/// environment (helmfile skips it).
+pub fn load_sub(req: &Request, io: &dyn Io, sub: &SubHelmfile, parent_env: &Env, rec: &mut Recorder) -> Result<Option<(Request, Loaded)>, HelmfileError> {
+    let sub_req = Request { file: sub.path.clone(), state_values_set: Vec::new(), state_values_set_string: Vec::new(), state_values_files: Vec::new(), ..req.clone() };
+    let mut cx = Ctx { io, req: &sub_req, skipped: Vec::new() };
+    let values = values_entries(&mut cx, &sub.parent, &sub.parent.dir, &sub.values, "", "sub-helmfile-values", &Env::default(), rec)?;
+    let overrode = Env { values, ..Env::default() };
+    let inherited = sub.inherit_environments.then(|| parent_env.clone());
+    match load_file(cx, overrode, inherited, rec) {
+        Ok(l) => Ok(Some((sub_req, l))),
+        Err(HelmfileError::UndefinedEnvironment(_)) => Ok(None),
+        Err(e) => Err(e),
+    }
 }
 
 /// One environment's spec after bases were merged.
@@ -100,6 +237,10 @@ fn with_bases(cx: &mut Ctx, part: &Part) -> Result<WithBases, HelmfileError> {
         let path = part.dir.join(name);
         let file = path.to_string_lossy().to_string();
         let text = read(cx, &path)?;
+        // A templated base is a state file: not evaluated.
+        if file.ends_with(".gotmpl") && let Some((line, action)) = first_action(&text) {
+            return Err(HelmfileError::Templated { file, line, action });
+        }
         let doc = parse_doc(&text, &file, 0, "state")?;
         if doc.contains_key("bases") {
             return Err(HelmfileError::State { file, message: "nested `base` helmfile is unsupported (as in helmfile)".into() });
@@ -169,6 +310,8 @@ fn load_env(
 ) -> Result<Env, HelmfileError> {
     let root = Path::root();
     let name = &cx.req.environment;
+    // Values templates see `ctxEnv.Merge(overrode)` (the parts before this one, and the CLI).
+    let tenv = ctx_env.map_or_else(|| overrode.clone(), |c| c.merge(overrode));
     let mut values = VMap::default();
     if let Some((_, spec)) = envs.iter().find(|(n, _)| n == name) {
         let strategy = spec.merge_strategy.clone().unwrap_or_default();
@@ -192,7 +335,7 @@ fn load_env(
         }
         let mut entries = hcl_secrets;
         entries.extend(spec.values.iter().cloned());
-        values = values_entries(cx, part, dir, &entries, &strategy, "environment", rec)?;
+        values = values_entries(cx, part, dir, &entries, &strategy, "environment", &tenv, rec)?;
         mergo_override(&mut values, &secret_vals, &root, rec);
     }
     let mut env = Env { values, ..Env::default() };
@@ -203,14 +346,15 @@ fn load_env(
     }
     env.values = merge_maps(&env.values, &overrode.values, ArrayStrategy::Sparse, &root, rec);
     env.cli = merge_maps(&env.cli, &overrode.cli, ArrayStrategy::Merge, &root, rec);
-    let new_defaults = values_entries(cx, part, dir, defaults_entries, "", "defaults", rec)?;
+    let new_defaults = values_entries(cx, part, dir, defaults_entries, "", "defaults", &tenv, rec)?;
     mergo_override(&mut env.defaults, &new_defaults, &root, rec);
     Ok(env)
 }
 
 /// `loadValuesEntries` / `LoadEnvironmentValues`: files (globs) and inline
 /// maps in order, HCL files rendered together after them.
-pub(super) fn values_entries(cx: &mut Ctx, part: &Part, dir: &FsPath, entries: &[V], strategy: &str, layer: &str, rec: &mut Recorder) -> Result<VMap, HelmfileError> {
+#[allow(clippy::too_many_arguments)]
+pub(super) fn values_entries(cx: &mut Ctx, part: &Part, dir: &FsPath, entries: &[V], strategy: &str, layer: &str, tenv: &Env, rec: &mut Recorder) -> Result<VMap, HelmfileError> {
     let root = Path::root();
     let mut result = VMap::default();
     let mut hcl_files: Vec<PathBuf> = Vec::new();
@@ -230,7 +374,8 @@ pub(super) fn values_entries(cx: &mut Ctx, part: &Part, dir: &FsPath, entries: &
                         continue;
                     }
                     let secret = layer == "secrets";
-                    if let Some(m) = values_file(cx, &path, layer, secret)? {
+                    let data = env_data(&cx.req.environment, tenv, (strategy == "fallback").then_some(&result));
+                    if let Some(m) = values_file(cx, &path, layer, secret, &data)? {
                         merge(&mut result, m, rec);
                     }
                 }
@@ -250,12 +395,21 @@ pub(super) fn values_entries(cx: &mut Ctx, part: &Part, dir: &FsPath, entries: &
     Ok(result)
 }
 
-/// A YAML values file (`.gotmpl` without actions read as YAML); `None` when skipped.
-pub(super) fn values_file(cx: &mut Ctx, path: &FsPath, layer: &str, secret: bool) -> Result<Option<VMap>, HelmfileError> {
+/// A YAML values file; a `.gotmpl` one is rendered with `data` first
+/// (`None` when it is outside the template subset and `--skip-templated` skips it).
+pub(super) fn values_file(cx: &mut Ctx, path: &FsPath, layer: &str, secret: bool, data: &Tv) -> Result<Option<VMap>, HelmfileError> {
     let file = path.to_string_lossy().to_string();
     let text = read(cx, path)?;
-    if !templated_ok(cx, &file, &text, layer)? {
-        return Ok(None);
+    if file.ends_with(".gotmpl") && tmpl::has_actions(&text) {
+        let rendered = match tmpl::render(&file, &text, data, cx.req.environ.as_ref()) {
+            Ok(r) => r,
+            Err(TmplError::Unsupported { file, line, column, construct }) if cx.req.skip_templated => {
+                cx.skipped.push(format!("{file}:{line}:{column}: {layer} layer skipped: {construct} is not evaluated (--skip-templated)"));
+                return Ok(None);
+            }
+            Err(e) => return Err(e.into()),
+        };
+        return load_rendered(&file, &text, &rendered, layer, secret).map(Some);
     }
     let m = yaml::load_tree(&text, &file, &|_, pos| Source::Helmfile {
         layer: layer.into(),
@@ -264,8 +418,88 @@ pub(super) fn values_file(cx: &mut Ctx, path: &FsPath, layer: &str, secret: bool
         column: Some(pos.column),
         expr: None,
         secret,
+        via: None,
     })?;
-    Ok(Some(integers(m)))
+    Ok(Some(integers(m, &text)))
+}
+
+/// The YAML a template rendered, every position mapped back to the template:
+/// copied text to its own line and column; output of an action to the
+/// action's `{{`, and when a scalar is one action's whole output (alone on
+/// its line, perhaps in quotes) and that action printed a value with an
+/// origin, `via` carries that origin (a state value's own file and line).
+fn load_rendered(file: &str, src: &str, r: &tmpl::Rendered, layer: &str, secret: bool) -> Result<VMap, HelmfileError> {
+    let rendered_name = format!("{file} (as rendered)");
+    let m = yaml::load_tree(&r.text, &rendered_name, &|_, pos| Source::Helmfile {
+        layer: layer.into(),
+        file: Some(file.into()),
+        line: Some(pos.line),
+        column: Some(pos.column),
+        expr: None,
+        secret,
+        via: None,
+    })?;
+    let m = integers(m, &r.text);
+    let starts: Vec<usize> = std::iter::once(0).chain(r.text.match_indices('\n').map(|(i, _)| i + 1)).collect();
+    let map_back = |s: &Source| -> Source {
+        let Source::Helmfile { line: Some(line), column: Some(column), .. } = s else { return s.clone() };
+        let Some(&ls) = starts.get(line.saturating_sub(1)) else { return s.clone() };
+        let off = r.text[ls..].char_indices().nth(column.saturating_sub(1)).map_or(r.text.len(), |(i, _)| ls + i);
+        let (tline, tcol, via) = template_position(src, r, off);
+        let via_secret = via.as_ref().is_some_and(|v| super::is_secret(v));
+        Source::Helmfile { layer: layer.into(), file: Some(file.into()), line: Some(tline), column: Some(tcol), expr: None, secret: secret || via_secret, via }
+    };
+    Ok(remap(m, &map_back))
+}
+
+/// The template position of rendered byte `off`, and the origin a whole-action scalar there carries.
+fn template_position(src: &str, r: &tmpl::Rendered, off: usize) -> (usize, usize, Option<Box<Source>>) {
+    let i = r.spans.partition_point(|s| s.out.end <= off);
+    let Some(span) = r.spans.get(i) else {
+        let (l, c) = tmpl::line_col(src, src.len());
+        return (l, c, None);
+    };
+    // A quote opening a scalar just before an action's output.
+    let quote = r.text[off..].chars().next().filter(|c| *c == '"' || *c == '\'') .filter(|_| span.action.is_none() && off + 1 == span.out.end);
+    let (span, quoted) = match (quote, r.spans.get(i + 1)) {
+        (Some(q), Some(next)) if next.action.is_some() => (next, Some(q)),
+        _ => (span, None),
+    };
+    match &span.action {
+        None => {
+            let (l, c) = tmpl::line_col(src, span.src + (off - span.out.start));
+            (l, c, None)
+        }
+        Some(origin) => {
+            let (l, c) = tmpl::line_col(src, span.src);
+            let out = &r.text[span.out.clone()];
+            let whole = (off == span.out.start || quoted.is_some()) && !out.contains('\n') && {
+                let rest = r.text[span.out.end..].split('\n').next().unwrap_or("");
+                let rest = match quoted {
+                    Some(q) => rest.strip_prefix(q),
+                    None => Some(rest),
+                };
+                rest.is_some_and(|rest| rest.trim().is_empty() || (rest.starts_with([' ', '\t']) && rest.trim_start().starts_with('#')))
+            };
+            let via = origin.as_ref().filter(|_| whole).map(|o| Box::new((**o).clone()));
+            (l, c, via)
+        }
+    }
+}
+
+/// Every origin of `m` passed through `f`.
+fn remap(m: VMap, f: &dyn Fn(&Source) -> Source) -> VMap {
+    m.into_iter().map(|(k, v)| (k, remap_value(v, f))).collect()
+}
+
+fn remap_value(v: V, f: &dyn Fn(&Source) -> Source) -> V {
+    let origin = Rc::new(f(&v.origin));
+    let kind = match v.kind {
+        Kind::Map(m) => Kind::Map(remap(m, f)),
+        Kind::List(l) => Kind::List(l.into_iter().map(|x| remap_value(x, f)).collect()),
+        k => k,
+    };
+    V::new(kind, origin)
 }
 
 /// A secrets file: decrypted with sops when it has `sops:` metadata, else plain YAML.
@@ -289,40 +523,47 @@ pub(super) fn secret_file(cx: &mut Ctx, path: &FsPath, layer: &str) -> Result<Op
         column: Some(pos.column),
         expr: None,
         secret: true,
+        via: None,
     })?;
-    Ok(Some(integers(m)))
+    Ok(Some(integers(m, &text)))
 }
 
-/// Whether to read `text`: a `.gotmpl` file with a template action stops
-/// (or, with `--skip-templated`, is skipped and reported).
-pub(super) fn templated_ok(cx: &mut Ctx, file: &str, text: &str, layer: &str) -> Result<bool, HelmfileError> {
-    if !file.ends_with(".gotmpl") {
-        return Ok(true);
-    }
-    match first_action(text) {
-        None => Ok(true),
-        Some((line, action)) if cx.req.skip_templated => {
-            cx.skipped.push(format!("{file}:{line}: {layer} layer skipped: template action `{action}` not evaluated (--skip-templated)"));
-            Ok(false)
-        }
-        Some((line, action)) => Err(HelmfileError::Templated { file: file.into(), line, action }),
-    }
+/// helmfile reads its YAML with yaml.v3 into Go values: a number written
+/// as an integer (`5`, `-3`, `0x1F`, `1_000`) is an `int`, one written as a
+/// float (`5.0`, `1e6`) a `float64`. The reader here gives every number as a
+/// float64, so each whole one is looked up in `text` at its position; one
+/// whose text cannot be read as a number literal there (an alias, a tag)
+/// is taken for an integer.
+pub(super) fn integers(m: VMap, text: &str) -> VMap {
+    let lines: Vec<&str> = text.split('\n').collect();
+    integers_in(m, &lines)
 }
 
-/// helmfile reads its YAML with integers kept as integers (Helm makes them
-/// floats later): a whole float read from YAML becomes an int64.
-pub(super) fn integers(m: VMap) -> VMap {
-    m.into_iter().map(|(k, v)| (k, int_value(v))).collect()
+fn integers_in(m: VMap, lines: &[&str]) -> VMap {
+    m.into_iter().map(|(k, v)| (k, int_value(v, lines))).collect()
 }
 
-fn int_value(v: V) -> V {
+fn int_value(v: V, lines: &[&str]) -> V {
     let kind = match v.kind {
-        Kind::Float(f) if f.fract() == 0.0 && f.abs() < 9.007_199_254_740_992e15 => Kind::Int(f as i64),
-        Kind::Map(m) => Kind::Map(integers(m)),
-        Kind::List(l) => Kind::List(l.into_iter().map(int_value).collect()),
+        Kind::Float(f) if f.fract() == 0.0 && f.abs() < 9.007_199_254_740_992e15 && !written_as_float(&v.origin, lines) => Kind::Int(f as i64),
+        Kind::Map(m) => Kind::Map(integers_in(m, lines)),
+        Kind::List(l) => Kind::List(l.into_iter().map(|x| int_value(x, lines)).collect()),
         k => k,
     };
     V::new(kind, v.origin)
+}
+
+/// Whether the scalar at the origin's position is a float literal (`.`, or an exponent without `0x`).
+fn written_as_float(origin: &Source, lines: &[&str]) -> bool {
+    let Source::Helmfile { line: Some(l), column: Some(c), .. } = origin else { return false };
+    let Some(line) = lines.get(l.wrapping_sub(1)) else { return false };
+    let token: String = line.chars().skip(c.saturating_sub(1)).take_while(|ch| !matches!(ch, ' ' | '\t' | ',' | ']' | '}' | '#' | '\r')).collect();
+    let body = token.trim_start_matches(['-', '+']).replace('_', "");
+    let lower = body.to_ascii_lowercase();
+    if lower.starts_with("0x") || lower.starts_with("0o") || lower.starts_with("0b") {
+        return false;
+    }
+    body.parse::<f64>().is_ok() && (body.contains('.') || lower.contains('e'))
 }
 
 /// An inline map of the state file, its origins naming `layer`.
@@ -332,8 +573,8 @@ pub(super) fn relayer(m: &VMap, layer: &str, secret: bool) -> VMap {
 
 fn relayer_value(v: &V, layer: &str, secret: bool) -> V {
     let origin = match &*v.origin {
-        Source::Helmfile { file, line, column, expr, .. } => {
-            Rc::new(Source::Helmfile { layer: layer.into(), file: file.clone(), line: *line, column: *column, expr: expr.clone(), secret })
+        Source::Helmfile { file, line, column, expr, via, .. } => {
+            Rc::new(Source::Helmfile { layer: layer.into(), file: file.clone(), line: *line, column: *column, expr: expr.clone(), secret, via: via.clone() })
         }
         _ => v.origin.clone(),
     };
@@ -438,8 +679,9 @@ fn parse_doc(text: &str, file: &str, first: usize, layer: &str) -> Result<VMap, 
         column: Some(pos.column),
         expr: None,
         secret: false,
+        via: None,
     })?;
-    Ok(integers(m))
+    Ok(integers(m, &padded))
 }
 
 /// `--state-values-file` (values layer) and `--state-values-set(-string)` (CLI overrides).
@@ -453,21 +695,23 @@ fn overrides(cx: &mut Ctx, rec: &mut Recorder) -> Result<Env, HelmfileError> {
             mergo_override(&mut env.values, &m, &root, rec);
             continue;
         }
-        if let Some(m) = values_file(cx, &path, "state-values-file", false)? {
+        // helmfile renders these with a new, empty environment.
+        let data = env_data(&cx.req.environment, &Env::default(), None);
+        if let Some(m) = values_file(cx, &path, "state-values-file", false, &data)? {
             mergo_override(&mut env.values, &m, &root, rec);
         }
     }
     // helmfile builds the set-string map first, then merges the set map over it (sparse).
     let mut set_string = VMap::default();
     for expr in &cx.req.state_values_set_string {
-        let origin: Origin = Rc::new(Source::Helmfile { layer: "state-values-set-string".into(), file: None, line: None, column: None, expr: Some(expr.clone()), secret: false });
+        let origin: Origin = Rc::new(Source::Helmfile { layer: "state-values-set-string".into(), file: None, line: None, column: None, expr: Some(expr.clone()), secret: false, via: None });
         for (k, v) in maputil::split_set_string(expr) {
             maputil::set(&mut set_string, &maputil::parse_key(&k), &v, true, &origin, expr, rec)?;
         }
     }
     let mut set = VMap::default();
     for expr in &cx.req.state_values_set {
-        let origin: Origin = Rc::new(Source::Helmfile { layer: "state-values-set".into(), file: None, line: None, column: None, expr: Some(expr.clone()), secret: false });
+        let origin: Origin = Rc::new(Source::Helmfile { layer: "state-values-set".into(), file: None, line: None, column: None, expr: Some(expr.clone()), secret: false, via: None });
         for (k, v) in maputil::split_set(expr)? {
             maputil::set(&mut set, &maputil::parse_key(&k), &v, false, &origin, expr, rec)?;
         }

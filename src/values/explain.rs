@@ -153,8 +153,8 @@ pub fn source_json(s: &Source) -> Value {
         }
         Source::WerfAuxiliary { what } => json!({"why": what}),
         Source::ExportValues { chart, from } => json!({"chart": chart, "from": from}),
-        Source::Helmfile { layer, file, line, column, expr, secret } => {
-            json!({"layer": layer, "file": file, "line": line, "column": column, "expr": expr, "secret": secret.then_some(true)})
+        Source::Helmfile { layer, file, line, column, expr, secret, via } => {
+            json!({"layer": layer, "file": file, "line": line, "column": column, "expr": expr, "secret": secret.then_some(true), "via": via.as_deref().map(source_json)})
         }
     };
     if let Some(m) = v.as_object_mut() {

@@ -46,7 +46,9 @@ pub enum Source {
     /// (`base`, `defaults`, `environment`, `hcl`, `secrets`,
     /// `state-values-file`, `state-values-set`, `release-values`, ...), and
     /// the file position or flag expression; `secret` marks values to mask.
-    Helmfile { layer: String, file: Option<String>, line: Option<usize>, column: Option<usize>, expr: Option<String>, secret: bool },
+    /// `via`: a scalar a values template printed whole from one value that
+    /// has its own origin (a state value's file and line, itself perhaps `via` another).
+    Helmfile { layer: String, file: Option<String>, line: Option<usize>, column: Option<usize>, expr: Option<String>, secret: bool, via: Option<Box<Source>> },
 }
 
 impl Source {

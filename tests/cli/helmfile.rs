@@ -39,11 +39,11 @@ fn check_positions(doc: &serde_json::Value) {
         let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(file)).unwrap();
         let at = text.lines().nth(line as usize - 1).unwrap_or_else(|| panic!("{file}:{line} is beyond the file"));
         let path = e["path"].as_str().unwrap();
-        // HCL positions name the top-level attribute (hcl-rs keeps no deeper positions).
-        let last = if s["layer"] == "hcl" { path.split('.').next().unwrap() } else { path.rsplit('.').next().unwrap() };
+        let last = path.rsplit('.').next().unwrap();
         let last = last.split('[').next().unwrap();
         let expr_key = s["expr"].as_str().map(|x| x.split('=').next().unwrap().rsplit('.').next().unwrap().to_string());
-        let mentions = at.contains(last) || expr_key.is_some_and(|k| at.contains(&k)) || e["value"].as_str().is_some_and(|v| at.contains(v))
+        // A key of a multi-line action's output (`toYaml`) is placed at the action.
+        let mentions = at.contains(last) || (file.ends_with(".gotmpl") && at.contains("{{")) || expr_key.is_some_and(|k| at.contains(&k)) || e["value"].as_str().is_some_and(|v| at.contains(v))
             || e["value"].as_i64().is_some_and(|v| at.contains(&v.to_string()));
         assert!(mentions, "{path}: {file}:{line} is {at:?}");
     }
@@ -124,8 +124,9 @@ fn remote_chart_says_its_defaults_were_not_read() {
 #[test]
 fn templated_files_stop_or_are_skipped() {
     let tf = "tests/fixtures/helmfile/project/templated.yaml";
+    // `exec` is outside the evaluated subset: the error names file:line:column and the construct.
     let err = fails(&["explain", "--helmfile", tf]);
-    assert!(err.contains("env/templated.yaml.gotmpl:2: template action `{{ .Values.domain | default \"x\" }}`"), "{err}");
+    assert!(err.contains("env/templated.yaml.gotmpl:2:12: the function `exec`: not in the Go template subset"), "{err}");
     let r = run(releasex().args(["explain", "--helmfile", tf, "--skip-templated"]));
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(r.stdout.contains("plain") && r.stdout.contains("after") && !r.stdout.contains("first"), "{}", r.stdout);
@@ -152,4 +153,154 @@ fn state_values_file_replaces_lists_and_set_string_keeps_text() {
     assert_eq!(host["source"]["layer"], "state-values-file");
     assert_eq!(host["source"]["line"], 3);
     check_positions(&doc);
+}
+
+const TPL: &str = "tests/fixtures/helmfile/templates/helmfile.yaml";
+
+fn entry(doc: &serde_json::Value, path: &str) -> serde_json::Value {
+    doc["entries"].as_array().unwrap().iter().find(|e| e["path"] == path).unwrap_or_else(|| panic!("no entry {path}")).clone()
+}
+
+#[test]
+fn environment_templates_see_the_parts_before_them() {
+    let doc = json(&ok(&["explain", "--helmfile", TPL, "-e", "prod", "-o", "json"]));
+    assert_eq!(doc["values"]["region"], "eu-west-1");
+    assert_eq!(doc["values"]["domain"], "prod.example.com");
+    assert_eq!(doc["values"]["envName"], "prod");
+    // `region: {{ .Values.region }}` is the template's line, via the value's own line.
+    let region = entry(&doc, "region")["source"].clone();
+    assert_eq!(region["file"], "tests/fixtures/helmfile/templates/env/derived.yaml.gotmpl");
+    assert_eq!(region["line"], 2);
+    assert_eq!(region["layer"], "environment");
+    assert_eq!(region["via"], serde_json::json!({"kind": "helmfile", "layer": "environment", "file": "tests/fixtures/helmfile/templates/env/prod.yaml", "line": 2, "column": 9}));
+    // Text around an action: the template's line, no `via`.
+    let domain = entry(&doc, "domain")["source"].clone();
+    assert_eq!((domain["line"].as_u64(), domain.get("via")), (Some(3), None));
+    check_positions(&doc);
+    // The default environment reads base.yaml instead.
+    let doc = json(&ok(&["explain", "--helmfile", TPL, "-o", "json", "--key", "region"]));
+    assert_eq!(doc["entries"][0]["source"]["via"]["file"], "tests/fixtures/helmfile/templates/env/base.yaml");
+}
+
+#[test]
+fn release_values_template_attribution_through_both_layers() {
+    let doc = json(&ok(&["explain", "--helmfile", TPL, "-e", "prod", "--release", "web", "-o", "json"]));
+    let tag = entry(&doc, "image.tag");
+    // helmfile prints 2.1 unquoted, so Helm reads a float.
+    assert_eq!(tag["value"], 2.1);
+    assert_eq!(tag["source"]["file"], "tests/fixtures/helmfile/templates/releases/web.yaml.gotmpl");
+    assert_eq!(tag["source"]["line"], 3);
+    assert_eq!(tag["source"]["layer"], "release-values");
+    assert_eq!(tag["source"]["via"]["file"], "tests/fixtures/helmfile/templates/env/prod.yaml");
+    assert_eq!(tag["source"]["via"]["line"], 5);
+    // Two templates deep: release template <- derived.yaml.gotmpl <- prod.yaml.
+    let region = entry(&doc, "ingress.region")["source"].clone();
+    assert_eq!((region["line"].as_u64(), region["via"]["line"].as_u64(), region["via"]["via"]["line"].as_u64()), (Some(8), Some(2), Some(2)));
+    assert_eq!(region["via"]["via"]["file"], "tests/fixtures/helmfile/templates/env/prod.yaml");
+    // Release data: name, namespace, labels; a quoted action keeps its via.
+    assert_eq!(entry(&doc, "ingress.name")["value"], "web-apps");
+    assert!(entry(&doc, "ingress.name")["source"].get("via").is_none());
+    assert_eq!(entry(&doc, "tier")["value"], "frontend");
+    assert_eq!(entry(&doc, "ingress.host")["source"]["via"]["file"], "tests/fixtures/helmfile/templates/env/derived.yaml.gotmpl");
+    assert_eq!(entry(&doc, "image.repository")["source"]["via"]["layer"], "defaults");
+    assert_eq!(entry(&doc, "replicas")["source"]["via"]["line"], 5);
+    // `if` on a state value: prod's debug is false.
+    assert!(doc["values"].get("debug").is_none());
+    assert_eq!(entry(&doc, "resources.limits.cpu")["source"]["line"], 16);
+    check_positions(&doc);
+    let dev = json(&ok(&["explain", "--helmfile", TPL, "--release", "web", "-o", "json", "--key", "debug", "--key", "dbPassword"]));
+    assert_eq!(entry(&dev, "debug")["source"]["line"], 13);
+    assert_eq!(dev["values"]["dbPassword"], "none");
+    // A secret state value printed by a release template stays a secret.
+    assert_eq!(entry(&doc, "dbPassword")["value"], "<secret>");
+    assert_eq!(doc["values"]["dbPassword"], "<secret>");
+    assert_eq!(entry(&doc, "dbPassword")["source"]["secret"], true);
+    assert_eq!(entry(&doc, "dbPassword")["source"]["via"]["file"], "tests/fixtures/helmfile/templates/secrets/prod.yaml");
+    let shown = json(&ok(&["explain", "--helmfile", TPL, "-e", "prod", "--release", "web", "-o", "json", "--key", "dbPassword", "--show-secrets"]));
+    assert_eq!(shown["entries"][0]["value"], "s3cret");
+}
+
+#[test]
+fn release_values_template_text() {
+    insta::assert_snapshot!(ok(&["explain", "--helmfile", TPL, "-e", "prod", "--release", "web"]));
+}
+
+#[test]
+fn template_errors_name_the_position_and_are_not_skipped() {
+    let hf = "tests/fixtures/helmfile/templates/missing.yaml";
+    let err = fails(&["explain", "--helmfile", hf]);
+    assert!(err.contains("env/missing.yaml.gotmpl:2:7: template: map has no entry for key \"nope\""), "{err}");
+    // helmfile fails here too: --skip-templated skips only what releasex cannot evaluate.
+    let err = fails(&["explain", "--helmfile", hf, "--skip-templated"]);
+    assert!(err.contains("map has no entry"), "{err}");
+    // A templated base is a state file, which is not evaluated.
+    let err = fails(&["explain", "--helmfile", "tests/fixtures/helmfile/templates/templated-base.yaml"]);
+    assert!(err.contains("env/base.yaml.gotmpl:2: template action `{{ .Environment.Name }}`: releasex does not evaluate templates in a state file"), "{err}");
+    // --state-values-set reaches environment templates as .Values.
+    let doc = json(&ok(&["explain", "--helmfile", hf, "--state-values-set", "nope=given", "-o", "json"]));
+    assert_eq!(doc["values"]["x"], "given");
+    assert_eq!(entry(&doc, "x")["source"]["via"]["expr"], "nope=given");
+}
+
+const NESTED: &str = "tests/fixtures/helmfile/nested/helmfile.yaml";
+
+#[test]
+fn releases_of_sub_helmfiles_with_the_entry_values_as_overrides() {
+    let doc = json(&ok(&["explain", "--helmfile", NESTED, "--release", "api", "-e", "prod", "-o", "json"]));
+    // The entry's inline `values:` beat the sub-helmfile's root values (they are its overrides).
+    assert_eq!(doc["values"]["team"], "payments");
+    let team = entry(&doc, "team")["source"].clone();
+    assert_eq!(team["file"], "tests/fixtures/helmfile/nested/apps/api.yaml.gotmpl");
+    assert_eq!(team["line"], 1);
+    assert_eq!(team["via"], serde_json::json!({"kind": "helmfile", "layer": "sub-helmfile-values", "file": NESTED, "line": 13, "column": 15}));
+    // The entry's values file, read relative to the parent.
+    let tag = entry(&doc, "image.tag")["source"].clone();
+    assert_eq!((doc["values"]["image"]["tag"].as_str(), tag["via"]["file"].as_str(), tag["via"]["line"].as_u64()), (Some("9.9"), Some("tests/fixtures/helmfile/nested/overrides.yaml"), Some(2)));
+    // The sub-helmfile's own environment (paths relative to it).
+    assert_eq!(doc["values"]["replicaCount"], 5);
+    assert_eq!(entry(&doc, "replicaCount")["source"]["via"]["layer"], "environment");
+    assert_eq!(entry(&doc, "image.repository")["source"]["via"]["file"], "tests/fixtures/helmfile/nested/apps/api.yaml");
+    check_positions(&doc);
+    // Default environment: the sub's replicas are unset, `get` gives its default.
+    let doc = json(&ok(&["explain", "--helmfile", NESTED, "--release", "api", "-o", "json"]));
+    assert_eq!(doc["values"]["replicaCount"], 1);
+}
+
+#[test]
+fn sub_helmfiles_do_not_see_the_parents_values_and_skip_undefined_environments() {
+    // The parent's `owner` does not reach plain/helmfile.yaml: getOrNil gives nil, default "nobody".
+    let r = run(releasex().args(["explain", "--helmfile", NESTED, "--release", "worker", "-o", "json"]));
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(json(&r.stdout)["values"], serde_json::json!({"owner": "nobody", "env": "default"}));
+    // prod: staging-only.yaml and plain/ define no prod environment, so helmfile skips them.
+    let err = fails(&["explain", "--helmfile", NESTED, "--release", "worker", "-e", "prod"]);
+    assert!(err.contains("no release named \"worker\""), "{err}");
+    assert!(err.contains("staging-only.yaml: sub-helmfile skipped") && err.contains("plain/helmfile.yaml: sub-helmfile skipped"), "{err}");
+    // The default environment always exists: the release in staging-only.yaml is found.
+    assert!(run(releasex().args(["explain", "--helmfile", NESTED, "--release", "never"])).code == 0);
+}
+
+#[test]
+fn remote_sub_helmfiles_are_an_error_naming_the_entry() {
+    let err = fails(&["explain", "--helmfile", "tests/fixtures/helmfile/nested/remote.yaml", "--release", "x"]);
+    assert!(err.contains("remote.yaml: helmfiles[0]: git::https://example.com/org/repo.git@helmfile.yaml?ref=v1: remote sub-helmfiles are not read"), "{err}");
+}
+
+#[test]
+fn env_and_required_env_read_the_process_environment() {
+    let hf = "tests/fixtures/helmfile/templates/envvars.yaml";
+    let r = run(releasex().args(["explain", "--helmfile", hf, "-o", "json"]).env("RELEASEX_TEST_TAG", "v7").env_remove("RELEASEX_TEST_UNSET"));
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(json(&r.stdout)["values"], serde_json::json!({"tag": "v7", "other": "none"}));
+    let r = run(releasex().args(["explain", "--helmfile", hf]).env_remove("RELEASEX_TEST_TAG"));
+    assert_eq!(r.code, 1);
+    assert!(r.stderr.contains("envvars.yaml.gotmpl:1:9: template: error calling requiredEnv: required env var `RELEASEX_TEST_TAG` is not set"), "{}", r.stderr);
+}
+
+#[test]
+fn vals_references_in_release_values_are_noted() {
+    let r = run(releasex().args(["explain", "--helmfile", TPL, "--release", "vals"]));
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("ref+vault://secret/app#/password"), "{}", r.stdout);
+    assert!(r.stderr.contains("templates/helmfile.yaml:38: password: a vals reference (`ref+...`), which helmfile resolves"), "{}", r.stderr);
 }
