@@ -51,9 +51,9 @@ fn check_chart(chart_dir: &str, files: &[&str]) -> usize {
         let (Some(value), Some(source)) = (&e.value, &e.source) else { continue };
         let (path, line, column) = match &**source {
             Source::ChartDefault { file, line: Some(l), column: Some(c), .. } | Source::ParentValues { file, line: Some(l), column: Some(c), .. } => {
-                (root().join(chart_dir).join(file), *l, *c)
+                (root().join(chart_dir).join(&**file), *l, *c)
             }
-            Source::ValuesFile { file, line: Some(l), column: Some(c) } => (root().join(file), *l, *c),
+            Source::ValuesFile { file, line: Some(l), column: Some(c) } => (root().join(&**file), *l, *c),
             _ => continue,
         };
         let text = std::fs::read_to_string(&path).expect("source file");

@@ -382,8 +382,8 @@ fn ours(case: &Case, checked: &mut usize) -> Result<(Value, Option<Value>, Vec<S
         };
         let (path, line, column) = match &**source {
             Source::ChartDefault { file, line: Some(l), column: Some(c), .. }
-            | Source::ParentValues { file, line: Some(l), column: Some(c), .. } => (case.chart.join(file), *l, *c),
-            Source::ValuesFile { file, line: Some(l), column: Some(c) } => (PathBuf::from(file), *l, *c),
+            | Source::ParentValues { file, line: Some(l), column: Some(c), .. } => (case.chart.join(&**file), *l, *c),
+            Source::ValuesFile { file, line: Some(l), column: Some(c) } => (PathBuf::from(&**file), *l, *c),
             _ => continue,
         };
         let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));

@@ -9,19 +9,23 @@ use serde_json::{Number, Value};
 
 use super::path::{Path, Seg};
 
+/// A chart or file name in a [`Source`]: shared, since every value read from
+/// a file carries it (one allocation per file instead of one per value).
+pub type Name = std::rc::Rc<str>;
+
 /// Where a value came from.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum Source {
     /// A chart's own values.yaml (`chart` is the chart's name as Helm shows it).
-    ChartDefault { chart: String, file: String, line: Option<usize>, column: Option<usize> },
+    ChartDefault { chart: Name, file: Name, line: Option<usize>, column: Option<usize> },
     /// The values of the chart stored in a release revision (a stored chart
     /// has no subcharts: their defaults were folded in when it was stored).
     StoredChart { chart: String, revision: i64 },
     /// A parent chart's values.yaml section for a subchart.
-    ParentValues { chart: String, file: String, line: Option<usize>, column: Option<usize> },
+    ParentValues { chart: Name, file: Name, line: Option<usize>, column: Option<usize> },
     /// `-f FILE`.
-    ValuesFile { file: String, line: Option<usize>, column: Option<usize> },
+    ValuesFile { file: Name, line: Option<usize>, column: Option<usize> },
     /// A `--set*` flag: which kind, its 0-based index among flags of that kind, the expression.
     #[serde(rename = "set")]
     SetFlag { flag: String, index: usize, expr: String },

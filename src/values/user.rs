@@ -62,8 +62,9 @@ pub fn user_values(
 ) -> Result<VMap, UserValuesError> {
     let mut tree = VMap::default();
     for f in &flags.files {
+        let name: crate::values::tree::Name = f.name.as_str().into();
         let layer = yaml::load_tree(&f.text, &f.name, &|_, pos| Source::ValuesFile {
-            file: f.name.clone(),
+            file: name.clone(),
             line: Some(pos.line),
             column: Some(pos.column),
         })

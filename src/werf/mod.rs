@@ -177,8 +177,8 @@ pub fn explain_werf(
         match s {
             Source::ValuesFile { file, line, column } => {
                 // Env files come first; a file named both ways is attributed to the variable.
-                let (var, _) = env_files.iter().find(|(_, f)| f == file)?;
-                Some(Source::WerfEnv { var: var.clone(), flag: "--values".into(), expr: None, file: Some(file.clone()), line: *line, column: *column })
+                let (var, _) = env_files.iter().find(|(_, f)| f.as_str() == &**file)?;
+                Some(Source::WerfEnv { var: var.clone(), flag: "--values".into(), expr: None, file: Some(file.to_string()), line: *line, column: *column })
             }
             Source::SetFlag { flag, index, expr } => {
                 let vars = env_exprs.get(flag.as_str())?;
