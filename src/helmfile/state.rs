@@ -44,11 +44,16 @@ impl Env {
 impl Env {
     /// `Environment.Merge(other)`: Values and Defaults merged sparse, CLI overrides element-wise.
     pub fn merge(&self, other: &Env) -> Env {
-        let (root, mut scratch) = (Path::root(), Recorder::default());
+        self.merge_recorded(other, &mut Recorder::default())
+    }
+
+    /// [`Env::merge`], recording what `other` overrides.
+    pub fn merge_recorded(&self, other: &Env, rec: &mut Recorder) -> Env {
+        let root = Path::root();
         Env {
-            defaults: merge_maps(&self.defaults, &other.defaults, ArrayStrategy::Sparse, &root, &mut scratch),
-            values: merge_maps(&self.values, &other.values, ArrayStrategy::Sparse, &root, &mut scratch),
-            cli: merge_maps(&self.cli, &other.cli, ArrayStrategy::Merge, &root, &mut scratch),
+            defaults: merge_maps(&self.defaults, &other.defaults, ArrayStrategy::Sparse, &root, rec),
+            values: merge_maps(&self.values, &other.values, ArrayStrategy::Sparse, &root, rec),
+            cli: merge_maps(&self.cli, &other.cli, ArrayStrategy::Merge, &root, rec),
         }
     }
 
@@ -132,7 +137,17 @@ fn load_file(mut cx: Ctx, overrode: Env, inherited: Option<Env>, rec: &mut Recor
         let (envs, defaults_entries, layer_dir) = with_bases(&mut cx, &part)?;
         env_found |= envs.iter().any(|(n, _)| *n == req.environment);
         any_envs |= !envs.is_empty();
-        let env = load_env(&mut cx, &part, &layer_dir, &envs, &defaults_entries, ctx_env.as_ref(), &overrode, rec)?;
+        // helmfile's `rawLoad` hands `ParseAndLoad` the CLI layers merged into the
+        // inherited context (`env.Merge(overrodeEnv)`) and no separate overrides,
+        // so a part's own environment values and secrets override
+        // `--state-values-file` (and a sub-helmfile entry's `values:`); only
+        // `--state-values-set`, kept apart, stays on top. See the README.
+        let ctx = match &ctx_env {
+            Some(c) => Some(c.merge_recorded(&overrode, rec)),
+            None if overrode.values.is_empty() && overrode.cli.is_empty() && overrode.defaults.is_empty() => None,
+            None => Some(overrode.clone()),
+        };
+        let env = load_env(&mut cx, &part, &layer_dir, &envs, &defaults_entries, ctx.as_ref(), &Env::default(), rec)?;
         out.parts.push((part, env.clone()));
         ctx_env = Some(env);
     }

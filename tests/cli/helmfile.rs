@@ -304,3 +304,35 @@ fn vals_references_in_release_values_are_noted() {
     assert!(r.stdout.contains("ref+vault://secret/app#/password"), "{}", r.stdout);
     assert!(r.stderr.contains("templates/helmfile.yaml:38: password: a vals reference (`ref+...`), which helmfile resolves"), "{}", r.stderr);
 }
+
+/// helmfile's code (`rawLoad` passes `env.Merge(overrodeEnv)` as the inherited
+/// context, `loadEnvValues` lets the part's own environment values override
+/// it): in a one-part helmfile an environment's values beat
+/// `--state-values-file`; a later part without environment values leaves the
+/// file on top; `--state-values-set` is always last.
+#[test]
+fn state_values_file_sits_under_the_same_parts_environment_values() {
+    let dir = "tests/fixtures/helmfile/cli-precedence";
+    let explain = |file: &str, extra: &[&str]| {
+        let hf = format!("{dir}/{file}");
+        let cli = format!("{dir}/cli.yaml");
+        let mut args = vec!["explain", "--helmfile", hf.as_str(), "--state-values-file", cli.as_str(), "-o", "json"];
+        args.extend_from_slice(extra);
+        json(&ok(&args))
+    };
+    let one = explain("one-part.yaml", &[]);
+    assert_eq!(one["values"]["replicas"], 2.0);
+    assert_eq!(one["values"]["region"], "from-env");
+    assert_eq!(one["values"]["extra"], "only-in-file");
+    assert_eq!(one["values"]["tier"], "from-file", "root values stay below the file");
+    let replicas = one["entries"].as_array().unwrap().iter().find(|e| e["path"] == "replicas").unwrap();
+    assert_eq!(replicas["source"]["file"], format!("{dir}/one-part.yaml"));
+    assert_eq!(replicas["overridden"][0]["source"]["layer"], "state-values-file", "{replicas}");
+
+    let two = explain("two-parts.yaml", &[]);
+    assert_eq!(two["values"]["replicas"], 5.0);
+    assert_eq!(two["values"]["region"], "from-file");
+
+    let set = explain("one-part.yaml", &["--state-values-set", "replicas=9"]);
+    assert_eq!(set["values"]["replicas"], 9);
+}
