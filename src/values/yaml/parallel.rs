@@ -155,9 +155,10 @@ fn pieces(text: &str, first_line: usize, min_piece: usize) -> Vec<(&str, usize)>
 }
 
 /// Whether a line starting with `b` at column 0 can only be a plain key (or an
-/// error in both readings): letters, digits, `_` and non-ASCII text.
+/// error in both readings): ASCII letters, digits and `_` (not non-ASCII text,
+/// which could be a byte-order mark that a piece would drop).
 fn starts_plain_key(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_' || b >= 0x80
+    b.is_ascii_alphanumeric() || b == b'_'
 }
 
 #[cfg(test)]
