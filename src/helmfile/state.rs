@@ -426,16 +426,7 @@ pub(super) fn values_file(cx: &mut Ctx, path: &FsPath, layer: &str, secret: bool
         };
         return load_rendered(&file, &text, &rendered, layer, secret).map(Some);
     }
-    let m = yaml::load_tree(&text, &file, &|_, pos| Source::Helmfile {
-        layer: layer.into(),
-        file: Some(file.clone()),
-        line: Some(pos.line),
-        column: Some(pos.column),
-        expr: None,
-        secret,
-        via: None,
-    })?;
-    Ok(Some(integers(m, &text)))
+    yaml_file(&text, &file, &file, layer, secret).map(Some)
 }
 
 /// The YAML a template rendered, every position mapped back to the template:
@@ -445,16 +436,7 @@ pub(super) fn values_file(cx: &mut Ctx, path: &FsPath, layer: &str, secret: bool
 /// origin, `via` carries that origin (a state value's own file and line).
 fn load_rendered(file: &str, src: &str, r: &tmpl::Rendered, layer: &str, secret: bool) -> Result<VMap, HelmfileError> {
     let rendered_name = format!("{file} (as rendered)");
-    let m = yaml::load_tree(&r.text, &rendered_name, &|_, pos| Source::Helmfile {
-        layer: layer.into(),
-        file: Some(file.into()),
-        line: Some(pos.line),
-        column: Some(pos.column),
-        expr: None,
-        secret,
-        via: None,
-    })?;
-    let m = integers(m, &r.text);
+    let m = yaml_file(&r.text, &rendered_name, file, layer, secret)?;
     let starts: Vec<usize> = std::iter::once(0).chain(r.text.match_indices('\n').map(|(i, _)| i + 1)).collect();
     let map_back = |s: &Source| -> Source {
         let Source::Helmfile { line: Some(line), column: Some(column), .. } = s else { return s.clone() };
@@ -531,16 +513,22 @@ pub(super) fn secret_file(cx: &mut Ctx, path: &FsPath, layer: &str) -> Result<Op
     } else {
         text
     };
-    let m = yaml::load_tree(&text, &file, &|_, pos| Source::Helmfile {
+    yaml_file(&text, &file, &file, layer, true).map(Some)
+}
+
+/// `text` read as a helmfile YAML file (named `name` in errors): every value
+/// attributed to `file` in `layer` at its position, integers kept as written.
+fn yaml_file(text: &str, name: &str, file: &str, layer: &str, secret: bool) -> Result<VMap, HelmfileError> {
+    let m = yaml::load_tree(text, name, &|_, pos| Source::Helmfile {
         layer: layer.into(),
-        file: Some(file.clone()),
+        file: Some(file.into()),
         line: Some(pos.line),
         column: Some(pos.column),
         expr: None,
-        secret: true,
+        secret,
         via: None,
     })?;
-    Ok(Some(integers(m, &text)))
+    Ok(integers(m, text))
 }
 
 /// helmfile reads its YAML with yaml.v3 into Go values: a number written
@@ -687,16 +675,7 @@ fn read_parts(cx: &mut Ctx, file: &str, dir: &FsPath) -> Result<Vec<Part>, Helmf
 fn parse_doc(text: &str, file: &str, first: usize, layer: &str) -> Result<VMap, HelmfileError> {
     // Blank lines in front keep the positions those of the whole file.
     let padded = format!("{}{text}", "\n".repeat(first));
-    let m = yaml::load_tree(&padded, file, &|_, pos| Source::Helmfile {
-        layer: layer.into(),
-        file: Some(file.into()),
-        line: Some(pos.line),
-        column: Some(pos.column),
-        expr: None,
-        secret: false,
-        via: None,
-    })?;
-    Ok(integers(m, &padded))
+    yaml_file(&padded, file, file, layer, false)
 }
 
 /// `--state-values-file` (values layer) and `--state-values-set(-string)` (CLI overrides).
