@@ -4,6 +4,9 @@
 //! Replay a run with EXPLAIN_SEED=<seed>.
 
 mod oracle_client;
+mod xorshift;
+
+use xorshift::Rng;
 
 use oracle_client::same;
 
@@ -139,20 +142,6 @@ fn real_world_charts_and_their_ci_overrides_match_helm() {
     check(&cases, None);
 }
 
-/// A small deterministic generator (xorshift), so a failing seed replays.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[(self.next() % items.len() as u64) as usize]
-    }
-}
 
 fn random_case(rng: &mut Rng) -> Case {
     let charts = [PARENT, "tests/oracle/charts/parent-v2", "tests/oracle/charts/web"];

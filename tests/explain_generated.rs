@@ -8,6 +8,9 @@
 //! key's value. Replay a run with GEN_SEED=<seed>.
 
 mod oracle_client;
+mod xorshift;
+
+use xorshift::Rng;
 
 use oracle_client::{diff, same};
 
@@ -20,27 +23,6 @@ use serde_json::Value;
 
 const CASES: usize = 320;
 
-/// xorshift64: small, deterministic, so a failing seed replays.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    /// True with probability `pct` percent.
-    fn chance(&mut self, pct: u64) -> bool {
-        self.next() % 100 < pct
-    }
-    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[self.below(items.len())]
-    }
-}
 
 /// A generated YAML value, kept as the text we write.
 #[derive(Clone)]

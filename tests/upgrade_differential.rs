@@ -7,6 +7,9 @@
 //! (UPGRADE_SEED=<seed> replays a run).
 
 mod oracle_client;
+mod xorshift;
+
+use xorshift::Rng;
 
 use oracle_client::same;
 
@@ -174,26 +177,6 @@ fn value_modes_match_helm_for_hand_made_upgrades() {
     check(&cases, work.path(), None);
 }
 
-/// A tiny deterministic generator (xorshift) so a seed replays a run.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    fn chance(&mut self, percent: u64) -> bool {
-        self.next() % 100 < percent
-    }
-    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
-        items[self.below(items.len())]
-    }
-}
 
 const SCALARS: &[&str] = &["1", "2", "0", "true", "false", "x", "\"7\"", "null", "1.5"];
 const KEYS: &[&str] = &["replicaCount", "port", "keepme", "nested.a", "nested.b", "nested.c", "newKey", "image.tag", "sub1.keep", "sub1.fromParent", "second.extra", "global.region", "global.extra", "deep.x.y"];
@@ -261,7 +244,7 @@ fn random_flags(rng: &mut Rng, dir: &Path, tag: &str) -> Vec<String> {
         args.extend(["-f".to_string(), file.display().to_string()]);
     }
     for _ in 0..rng.below(3) {
-        let kind = rng.pick(&["--set", "--set", "--set-string", "--set-json"]);
+        let kind = *rng.pick(&["--set", "--set", "--set-string", "--set-json"]);
         let value = match kind {
             "--set-json" => rng.pick(&["1", "\"s\"", "null", "{\"k\":1}", "[1,2]"]).to_string(),
             _ => rng.pick(&["1", "x", "null", "true", "007"]).to_string(),
