@@ -8,6 +8,7 @@
 //! key's value. Replay a run with GEN_SEED=<seed>.
 
 mod oracle_client;
+mod positions;
 mod xorshift;
 
 use xorshift::Rng;
@@ -18,7 +19,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use releasex::explain::{Options, explain_chart};
-use releasex::values::tree::{Source, map_to_json};
+use releasex::values::tree::map_to_json;
 use serde_json::Value;
 
 const CASES: usize = 320;
@@ -328,52 +329,14 @@ fn generate(rng: &mut Rng, dir: &Path) -> Case {
 
 
 
-/// The text at (line, column), 1-based, from that character to the end of the line.
-fn at(text: &str, line: usize, column: usize) -> Option<String> {
-    let l = text.lines().nth(line.checked_sub(1)?)?;
-    Some(l.chars().skip(column.checked_sub(1)?).collect())
-}
-
-/// Whether `rest` (the file from the value's position) plausibly starts the
-/// value (the check of tests/explain_attribution.rs).
-fn starts_value(rest: &str, value: &Value) -> bool {
-    let first = rest.chars().next().unwrap_or(' ');
-    if matches!(first, '&' | '!' | '*' | '|' | '>' | '"' | '\'' | '[' | '{' | '-') {
-        return true;
-    }
-    match value {
-        Value::String(s) => s.is_empty() || rest.starts_with(s.chars().next().map(String::from).unwrap_or_default().as_str()),
-        Value::Number(_) => first.is_ascii_digit() || matches!(first, '+' | '.'),
-        Value::Bool(_) => first.is_ascii_alphabetic(),
-        Value::Null => rest.is_empty() || matches!(first, '~' | 'n' | 'N' | '#' | ':'),
-        Value::Array(a) => a.is_empty() || first.is_ascii_alphanumeric(),
-        Value::Object(m) => m.is_empty() || first.is_ascii_alphanumeric(),
-    }
-}
-
 /// Our result: the values, the other-order alternative, and the attribution errors.
 fn ours(case: &Case, checked: &mut usize) -> Result<(Value, Option<Value>, Vec<String>), String> {
     let chart = releasex::chart::load(&case.chart).map_err(|e| e.to_string())?;
     let flags = oracle_client::value_flags(&case.args, std::path::Path::new(""))?;
     let mut no_files = |p: &str| Err(format!("no --set-file here ({p})"));
     let e = explain_chart(&chart, &flags, &mut no_files, Options::default()).map_err(|e| e.to_string())?;
-    let mut bad = Vec::new();
-    for entry in &e.entries {
-        let (Some(value), Some(source)) = (&entry.value, &entry.source) else {
-            continue;
-        };
-        let (path, line, column) = match &**source {
-            Source::ChartDefault { file, line: Some(l), column: Some(c), .. }
-            | Source::ParentValues { file, line: Some(l), column: Some(c), .. } => (case.chart.join(&**file), *l, *c),
-            Source::ValuesFile { file, line: Some(l), column: Some(c) } => (PathBuf::from(&**file), *l, *c),
-            _ => continue,
-        };
-        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        match at(&text, line, column) {
-            Some(rest) if starts_value(&rest, value) => *checked += 1,
-            rest => bad.push(format!("{}: {}:{line}:{column} reads {rest:?}, not the value {value}", entry.path, path.display())),
-        }
-    }
+    let (found, bad) = positions::check_entries(&e.entries, &case.chart, Path::new(""));
+    *checked += found;
     Ok((Value::Object(map_to_json(&e.values)), e.other_order.map(|o| Value::Object(map_to_json(&o))), bad))
 }
 
