@@ -21,6 +21,8 @@
 
 use std::collections::BTreeMap;
 
+use crate::patch::gojson::{format_go_float64, write_go_string};
+use crate::values::strvals::go_quote;
 use crate::values::tree::{Kind, Origin, V, VMap};
 
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -1086,47 +1088,6 @@ fn go_v(v: &Tv, out: &mut String) -> Result<(), String> {
     Ok(())
 }
 
-/// Go's `strconv.Quote` (what `%q` of a string gives).
-pub fn go_quote(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\x07' => out.push_str("\\a"),
-            '\x08' => out.push_str("\\b"),
-            '\x0c' => out.push_str("\\f"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\x0b' => out.push_str("\\v"),
-            c if go_is_print(c) => out.push(c),
-            c if (c as u32) < 0x20 || c == '\x7f' => out.push_str(&format!("\\x{:02x}", c as u32)),
-            c if (c as u32) < 0x10000 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push_str(&format!("\\U{:08x}", c as u32)),
-        }
-    }
-    out.push('"');
-    out
-}
-
-/// `strconv.IsPrint` for the characters values hold: controls, format
-/// characters, separators other than the ASCII space, and private use are not printable.
-fn go_is_print(c: char) -> bool {
-    let u = c as u32;
-    if c == ' ' {
-        return true;
-    }
-    if c.is_control() || c.is_whitespace() {
-        return false;
-    }
-    let format = matches!(u, 0xAD | 0x600..=0x605 | 0x61C | 0x6DD | 0x70F | 0x890..=0x891 | 0x8E2 | 0x180E | 0x200B..=0x200F | 0x202A..=0x202E | 0x2060..=0x2064 | 0x2066..=0x206F | 0xFEFF | 0xFFF9..=0xFFFB | 0x110BD | 0x110CD | 0xE0001 | 0xE0020..=0xE007F);
-    let private = matches!(u, 0xE000..=0xF8FF | 0xF0000..=0xFFFFD | 0x100000..=0x10FFFD);
-    let nonchar = (u & 0xFFFE) == 0xFFFE || (0xFDD0..=0xFDEF).contains(&u);
-    !(format || private || nonchar)
-}
-
 /// `strings.ToUpper` / `ToLower`: Go maps rune by rune (simple case mapping).
 fn go_case(s: &str, upper: bool) -> String {
     s.chars()
@@ -1149,8 +1110,8 @@ fn json_into(v: &Tv, out: &mut String) -> Result<(), String> {
         Val::Nil => out.push_str("null"),
         Val::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
         Val::Int(i) => out.push_str(&i.to_string()),
-        Val::Float(f) => out.push_str(&json_float(*f).ok_or("a NaN or infinite number")?),
-        Val::Str(s) => json_str(s, out),
+        Val::Float(f) => out.push_str(&format_go_float64(*f).ok_or("a NaN or infinite number")?),
+        Val::Str(s) => write_go_string(out, s),
         Val::List(l) => {
             out.push('[');
             for (i, x) in l.iter().enumerate() {
@@ -1167,7 +1128,7 @@ fn json_into(v: &Tv, out: &mut String) -> Result<(), String> {
                 if i > 0 {
                     out.push(',');
                 }
-                json_str(k, out);
+                write_go_string(out, k);
                 out.push(':');
                 json_into(x, out)?;
             }
@@ -1179,9 +1140,9 @@ fn json_into(v: &Tv, out: &mut String) -> Result<(), String> {
                 if i > 0 {
                     out.push(',');
                 }
-                json_str(k, out);
+                write_go_string(out, k);
                 out.push(':');
-                json_str(x, out);
+                write_go_string(out, x);
             }
             out.push('}');
         }
@@ -1189,38 +1150,6 @@ fn json_into(v: &Tv, out: &mut String) -> Result<(), String> {
         Val::Struct(ty, _) => return Err(format!("a struct ({ty})")),
     }
     Ok(())
-}
-
-/// `encoding/json`'s float64: `'f'` format unless |f| < 1e-6 or >= 1e21, then `'e'` with a short exponent.
-fn json_float(f: f64) -> Option<String> {
-    if !f.is_finite() {
-        return None;
-    }
-    let a = f.abs();
-    if a != 0.0 && !(1e-6..1e21).contains(&a) {
-        let s = format!("{f:e}");
-        let (m, e) = s.split_once('e')?;
-        let e = if e.starts_with('-') { e.to_string() } else { format!("+{e:0>2}") };
-        return Some(format!("{m}e{e}"));
-    }
-    Some(format!("{f}"))
-}
-
-fn json_str(s: &str, out: &mut String) {
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '<' | '>' | '&' | '\u{2028}' | '\u{2029}' => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
 }
 
 /// helmfile's `toYaml` (yaml.v3's encoder, indent 2, trailing newline kept),
