@@ -143,11 +143,10 @@ fn load_file(mut cx: Ctx, overrode: Env, inherited: Option<Env>, rec: &mut Recor
         // `--state-values-file` (and a sub-helmfile entry's `values:`); only
         // `--state-values-set`, kept apart, stays on top. See the README.
         let ctx = match &ctx_env {
-            Some(c) => Some(c.merge_recorded(&overrode, rec)),
-            None if overrode.values.is_empty() && overrode.cli.is_empty() && overrode.defaults.is_empty() => None,
-            None => Some(overrode.clone()),
+            Some(c) => c.merge_recorded(&overrode, rec),
+            None => overrode.clone(),
         };
-        let env = load_env(&mut cx, &part, &layer_dir, &envs, &defaults_entries, ctx.as_ref(), &Env::default(), rec)?;
+        let env = load_env(&mut cx, &part, &layer_dir, &envs, &defaults_entries, &ctx, rec)?;
         out.parts.push((part, env.clone()));
         ctx_env = Some(env);
     }
@@ -319,14 +318,13 @@ fn load_env(
     dir: &FsPath,
     envs: &[(String, EnvSpec)],
     defaults_entries: &[V],
-    ctx_env: Option<&Env>,
-    overrode: &Env,
+    ctx: &Env,
     rec: &mut Recorder,
 ) -> Result<Env, HelmfileError> {
     let root = Path::root();
     let name = &cx.req.environment;
-    // Values templates see `ctxEnv.Merge(overrode)` (the parts before this one, and the CLI).
-    let tenv = ctx_env.map_or_else(|| overrode.clone(), |c| c.merge(overrode));
+    // Values templates see the context: the parts before this one, with the CLI layers merged in.
+    let tenv = ctx;
     let mut values = VMap::default();
     if let Some((_, spec)) = envs.iter().find(|(n, _)| n == name) {
         let strategy = spec.merge_strategy.clone().unwrap_or_default();
@@ -350,18 +348,16 @@ fn load_env(
         }
         let mut entries = hcl_secrets;
         entries.extend(spec.values.iter().cloned());
-        values = values_entries(cx, part, dir, &entries, &strategy, "environment", &tenv, rec)?;
+        values = values_entries(cx, part, dir, &entries, &strategy, "environment", tenv, rec)?;
         mergo_override(&mut values, &secret_vals, &root, rec);
     }
-    let mut env = Env { values, ..Env::default() };
-    if let Some(c) = ctx_env {
-        env.defaults = merge_maps(&c.defaults, &env.defaults, ArrayStrategy::Sparse, &root, rec);
-        env.values = merge_maps(&c.values, &env.values, ArrayStrategy::Sparse, &root, rec);
-        env.cli = merge_maps(&env.cli, &c.cli, ArrayStrategy::Merge, &root, rec);
-    }
-    env.values = merge_maps(&env.values, &overrode.values, ArrayStrategy::Sparse, &root, rec);
-    env.cli = merge_maps(&env.cli, &overrode.cli, ArrayStrategy::Merge, &root, rec);
-    let new_defaults = values_entries(cx, part, dir, defaults_entries, "", "defaults", &tenv, rec)?;
+    // The context is the base; this part's values override it.
+    let mut env = Env {
+        defaults: merge_maps(&ctx.defaults, &VMap::default(), ArrayStrategy::Sparse, &root, rec),
+        values: merge_maps(&ctx.values, &values, ArrayStrategy::Sparse, &root, rec),
+        cli: merge_maps(&VMap::default(), &ctx.cli, ArrayStrategy::Merge, &root, rec),
+    };
+    let new_defaults = values_entries(cx, part, dir, defaults_entries, "", "defaults", tenv, rec)?;
     mergo_override(&mut env.defaults, &new_defaults, &root, rec);
     Ok(env)
 }
