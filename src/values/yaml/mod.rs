@@ -20,6 +20,7 @@
 //! of the anchored text they were copied from.
 
 mod decode;
+mod fast;
 mod parallel;
 mod parse;
 mod reader;

@@ -24,7 +24,7 @@ use saphyr_parser::{Event, Parser, ScalarStyle, ScanError, Span};
 
 use super::Pos;
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub(crate) enum NodeKind {
     Scalar {
         text: String,
@@ -41,7 +41,7 @@ pub(crate) enum NodeKind {
     },
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Node {
     pub kind: NodeKind,
     /// First character of the node as written (its anchor or tag if any; the
@@ -50,7 +50,7 @@ pub(crate) struct Node {
     pub anchor: Option<String>,
 }
 
-#[derive(Debug, Default)]
+#[derive(Debug, Default, PartialEq)]
 pub(crate) struct Doc {
     pub nodes: Vec<Node>,
     pub root: Option<usize>,
@@ -58,7 +58,7 @@ pub(crate) struct Doc {
     /// reads only the first document of what it is given.
     pub ignored_after_end: Option<Pos>,
     /// Something libyaml refuses, seen while building.
-    violation: Option<SyntaxError>,
+    pub(crate) violation: Option<SyntaxError>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -462,6 +462,15 @@ impl Builder<'_, '_> {
 /// Parses the first document of `text` (lines from `first_line` of the file).
 pub(crate) fn parse_document(text: &str, first_line: usize) -> Result<Doc, SyntaxError> {
     let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
+    // Most values files are plain block YAML, which the fast reader takes.
+    if let Some(doc) = super::fast::parse(text, first_line) {
+        return Ok(doc);
+    }
+    parse_document_with_saphyr(text, first_line)
+}
+
+/// [`parse_document`] through saphyr-parser alone (`text` without a BOM).
+pub(crate) fn parse_document_with_saphyr(text: &str, first_line: usize) -> Result<Doc, SyntaxError> {
     let src = Src::new(text, first_line);
     let mut patched: Option<String> = None;
     let mut chars: Vec<char> = Vec::new();

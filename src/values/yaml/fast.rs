@@ -1,0 +1,894 @@
+//! A fast reader for the block-style YAML that values files are mostly
+//! written in, producing the same [`Doc`] as the saphyr path in
+//! [`super::parse`] (a test compares the two over every bundled YAML file
+//! and generated documents).
+//!
+//! saphyr's scanner costs about 60 instructions per byte; most values.yaml
+//! text is block mappings and sequences of one-line scalars, which a
+//! line-at-a-time reader handles in a few. It takes: block mappings and
+//! sequences (compact `- key: v` too, indentless `key:\n- a` too), plain and
+//! one-line quoted scalars, literal and folded block scalars without an
+//! indentation indicator, one-line flow sequences of scalars, `[]` and `{}`,
+//! comments, blank lines and a leading `---`. Anything else (tabs, CRs,
+//! control characters, anchors, aliases, tags, multi-line plain or quoted
+//! scalars, other flow collections, `?` keys, document markers inside, any
+//! text it is unsure of) makes it answer `None`, and the caller reads the
+//! document with saphyr, which also produces the errors: this reader never
+//! fails, it only declines.
+
+use super::Pos;
+use super::parse::{Doc, Node, NodeKind};
+
+/// libyaml refuses a simple key longer than this (`could not find expected ':'`).
+const MAX_SIMPLE_KEY: usize = 1024;
+
+/// The document as the saphyr path would read it, or `None` when the text
+/// is outside this reader's subset.
+pub(crate) fn parse(text: &str, first_line: usize) -> Option<Doc> {
+    let ascii = text.is_ascii();
+    if !acceptable_characters(text, ascii) {
+        return None;
+    }
+    let mut p = Reader { t: text, b: text.as_bytes(), lines: lines(text), i: 0, nodes: Vec::new(), first_line, ascii };
+    p.skip_blank();
+    // A leading `---` (nothing else on its line but a comment) starts the document.
+    if let Some(l) = p.current() {
+        let rest = &p.b[l.start..l.end];
+        if l.indent == 0 && rest.starts_with(b"---") {
+            let after = trim_spaces_start(&rest[3..]);
+            if !(rest.len() == 3 || (rest[3] == b' ' && (after.is_empty() || after[0] == b'#'))) {
+                return None;
+            }
+            p.i += 1;
+            p.skip_blank();
+            // `---` and nothing: saphyr reads an empty scalar there.
+            p.current()?;
+        }
+    }
+    let root = match p.current() {
+        None => None,
+        Some(l) => {
+            let (li, at) = (p.i, l.start + l.indent);
+            if p.is_dash(li) {
+                Some(p.sequence(li, l.indent, false)?)
+            } else if p.key_at(li, at).is_some() {
+                Some(p.mapping(li, at)?)
+            } else {
+                return None;
+            }
+        }
+    };
+    p.skip_blank();
+    if p.current().is_some() {
+        return None;
+    }
+    Some(Doc { nodes: p.nodes, root, ..Doc::default() })
+}
+
+/// No tab, CR or other control character anywhere, and (for non-ASCII text)
+/// only characters libyaml takes as printable and not as line breaks.
+fn acceptable_characters(text: &str, ascii: bool) -> bool {
+    let bytes_ok = text.bytes().all(|c| c >= 0x20 && c != 0x7F || c == b'\n');
+    bytes_ok
+        && (ascii
+            || text.chars().all(|c| {
+                let u = c as u32;
+                u < 0x80 || (u >= 0xA0 && !matches!(u, 0x2028 | 0x2029 | 0xFEFF | 0xFFFE | 0xFFFF))
+            }))
+}
+
+#[derive(Clone, Copy)]
+struct Line {
+    start: usize,
+    /// Byte index of the line's end (its `\n`, or the end of the text).
+    end: usize,
+    /// Leading spaces.
+    indent: usize,
+    /// Only spaces.
+    blank: bool,
+    /// Spaces and a `#` comment.
+    comment: bool,
+}
+
+fn lines(text: &str) -> Vec<Line> {
+    let b = text.as_bytes();
+    let mut out = Vec::with_capacity(b.len() / 24 + 1);
+    let mut start = 0;
+    while start < b.len() {
+        let end = memchr::memchr(b'\n', &b[start..]).map_or(b.len(), |n| start + n);
+        let indent = b[start..end].iter().take_while(|&&c| c == b' ').count();
+        let blank = start + indent == end;
+        let comment = !blank && b[start + indent] == b'#';
+        out.push(Line { start, end, indent, blank, comment });
+        start = end + 1;
+    }
+    out
+}
+
+fn trim_spaces_start(s: &[u8]) -> &[u8] {
+    let n = s.iter().take_while(|&&c| c == b' ').count();
+    &s[n..]
+}
+
+/// Where a key ends: its text (without the quotes), whether it is plain, and
+/// the byte after its `:`.
+struct Key {
+    text: String,
+    plain: bool,
+    after_colon: usize,
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Chomp {
+    Strip,
+    Clip,
+    Keep,
+}
+
+struct Reader<'a> {
+    t: &'a str,
+    b: &'a [u8],
+    lines: Vec<Line>,
+    /// The next line to read.
+    i: usize,
+    nodes: Vec<Node>,
+    first_line: usize,
+    ascii: bool,
+}
+
+impl Reader<'_> {
+    fn current(&self) -> Option<Line> {
+        self.lines.get(self.i).copied()
+    }
+
+    /// Past blank and comment-only lines.
+    fn skip_blank(&mut self) {
+        while let Some(l) = self.lines.get(self.i) {
+            if !(l.blank || l.comment) {
+                break;
+            }
+            self.i += 1;
+        }
+    }
+
+    fn pos(&self, li: usize, at: usize) -> Pos {
+        let start = self.lines[li].start;
+        let column = if self.ascii { at - start } else { self.t[start..at].chars().count() };
+        Pos { line: self.first_line + li + 1, column: column + 1 }
+    }
+
+    fn push(&mut self, kind: NodeKind, pos: Pos) -> usize {
+        self.nodes.push(Node { kind, pos, anchor: None });
+        self.nodes.len() - 1
+    }
+
+    fn scalar(&mut self, text: String, plain: bool, pos: Pos) -> usize {
+        self.push(NodeKind::Scalar { text, tag: None, plain }, pos)
+    }
+
+    /// Line `li` starts (after its indentation) a block sequence entry.
+    fn is_dash(&self, li: usize) -> bool {
+        let l = self.lines[li];
+        let at = l.start + l.indent;
+        self.b[at] == b'-' && (at + 1 == l.end || self.b[at + 1] == b' ')
+    }
+
+    /// The text at `at` on line `li` is a simple key followed by `:`.
+    fn key_at(&self, li: usize, at: usize) -> Option<Key> {
+        let end = self.lines[li].end;
+        let b = self.b;
+        let key = match b[at] {
+            b'"' | b'\'' => {
+                let (text, after) = self.quoted(at, end)?;
+                (after < end && b[after] == b':' && (after + 1 == end || b[after + 1] == b' '))
+                    .then_some(Key { text, plain: false, after_colon: after + 1 })?
+            }
+            c => {
+                if !plain_start(c, b.get(at + 1).copied()) || c == b'?' || c == b':' {
+                    return None;
+                }
+                let mut j = at;
+                loop {
+                    if j == end {
+                        return None;
+                    }
+                    match b[j] {
+                        b':' if j + 1 == end || b[j + 1] == b' ' => break,
+                        b'#' if b[j - 1] == b' ' => return None,
+                        _ => j += 1,
+                    }
+                }
+                let text = self.t[at..j].trim_end_matches(' ');
+                Key { text: text.to_string(), plain: true, after_colon: j + 1 }
+            }
+        };
+        (key.after_colon - at <= MAX_SIMPLE_KEY).then_some(key)
+    }
+
+    /// A block mapping whose first key is at byte `at` of line `li`; its
+    /// indentation is that key's column.
+    fn mapping(&mut self, li: usize, at: usize) -> Option<usize> {
+        let indent = at - self.lines[li].start;
+        let id = self.push(NodeKind::Map(Vec::new()), self.pos(li, at));
+        let mut pairs = Vec::new();
+        let (mut li, mut at) = (li, at);
+        loop {
+            let key = self.key_at(li, at)?;
+            let k = self.scalar(key.text, key.plain, self.pos(li, at));
+            let v = self.value(li, key.after_colon, indent as isize, true)?;
+            pairs.push((k, v));
+            self.skip_blank();
+            let Some(l) = self.current() else { break };
+            if l.indent < indent {
+                break;
+            }
+            if l.indent > indent || self.is_dash(self.i) {
+                return None;
+            }
+            (li, at) = (self.i, l.start + indent);
+        }
+        self.nodes[id].kind = NodeKind::Map(pairs);
+        Some(id)
+    }
+
+    /// A block sequence whose first `-` is in column `indent` of line `li`.
+    /// An indentless one (`key:` then `- a` in the key's column) ends at the
+    /// next line in that column that is not an entry.
+    fn sequence(&mut self, li: usize, indent: usize, indentless: bool) -> Option<usize> {
+        let dash = self.lines[li].start + indent;
+        let id = self.push(NodeKind::Seq(Vec::new()), self.pos(li, dash));
+        let mut items = Vec::new();
+        loop {
+            self.skip_blank();
+            let Some(l) = self.current() else { break };
+            if l.indent < indent {
+                break;
+            }
+            if l.indent > indent {
+                return None;
+            }
+            let li = self.i;
+            if !self.is_dash(li) {
+                if indentless {
+                    break;
+                }
+                return None;
+            }
+            let dash = l.start + indent;
+            let mut j = dash + 1;
+            while j < l.end && self.b[j] == b' ' {
+                j += 1;
+            }
+            let item = if j == l.end || self.b[j] == b'#' {
+                self.i = li + 1;
+                self.next_lines_value(indent as isize, false, li, l.end + 1)?
+            } else if self.b[j] == b'-' && (j + 1 == l.end || self.b[j + 1] == b' ') {
+                return None;
+            } else if self.key_at(li, j).is_some() {
+                self.mapping(li, j)?
+            } else {
+                self.inline(li, j, indent as isize)?
+            };
+            items.push(item);
+        }
+        self.nodes[id].kind = NodeKind::Seq(items);
+        Some(id)
+    }
+
+    /// The value after a key's `:` (byte `from` of line `li`), in a mapping
+    /// indented `parent`.
+    fn value(&mut self, li: usize, from: usize, parent: isize, indentless_ok: bool) -> Option<usize> {
+        let end = self.lines[li].end;
+        let mut j = from;
+        while j < end && self.b[j] == b' ' {
+            j += 1;
+        }
+        if j == end || self.b[j] == b'#' {
+            self.i = li + 1;
+            return self.next_lines_value(parent, indentless_ok, li, from);
+        }
+        self.inline(li, j, parent)
+    }
+
+    /// A value that starts on the lines after line `li` (whose text ended at
+    /// byte `after`): a nested block collection, or an empty scalar.
+    fn next_lines_value(&mut self, parent: isize, indentless_ok: bool, li: usize, after: usize) -> Option<usize> {
+        self.skip_blank();
+        if let Some(l) = self.current() {
+            let next = self.i;
+            if l.indent as isize > parent {
+                if self.is_dash(next) {
+                    return self.sequence(next, l.indent, false);
+                }
+                if self.key_at(next, l.start + l.indent).is_some() {
+                    return self.mapping(next, l.start + l.indent);
+                }
+                // A scalar on the next line (`key:\n  value`).
+                return None;
+            }
+            if indentless_ok && l.indent as isize == parent && self.is_dash(next) {
+                return self.sequence(next, l.indent, true);
+            }
+        }
+        Some(self.empty_scalar(li, after))
+    }
+
+    /// saphyr's empty scalar for a value left out.
+    fn empty_scalar(&mut self, li: usize, after: usize) -> usize {
+        let pos = self.pos(li, after - 1);
+        self.scalar(String::new(), true, pos)
+    }
+
+    /// A value written on its own line from byte `j` of line `li`, in a
+    /// collection indented `parent`.
+    fn inline(&mut self, li: usize, j: usize, parent: isize) -> Option<usize> {
+        let end = self.lines[li].end;
+        let b = self.b;
+        let id = match b[j] {
+            b'"' | b'\'' => {
+                let (text, after) = self.quoted(j, end)?;
+                self.line_ends_after(li, after)?;
+                let pos = self.pos(li, j);
+                self.i = li + 1;
+                self.scalar(text, false, pos)
+            }
+            b'|' | b'>' => return self.block_scalar(li, j, parent),
+            b'[' => {
+                let id = self.flow_sequence(li, j)?;
+                self.i = li + 1;
+                id
+            }
+            b'{' => {
+                if b.get(j + 1) != Some(&b'}') {
+                    return None;
+                }
+                self.line_ends_after(li, j + 2)?;
+                let pos = self.pos(li, j);
+                self.i = li + 1;
+                self.push(NodeKind::Map(Vec::new()), pos)
+            }
+            c if !plain_start(c, b.get(j + 1).copied()) || c == b'?' || c == b':' => return None,
+            _ => {
+                let mut k = j;
+                while k < end {
+                    match b[k] {
+                        b':' if k + 1 == end || b[k + 1] == b' ' => return None,
+                        b'#' if b[k - 1] == b' ' => break,
+                        _ => k += 1,
+                    }
+                }
+                let text = self.t[j..k].trim_end_matches(' ').to_string();
+                let pos = self.pos(li, j);
+                self.i = li + 1;
+                // A more indented line after it would continue the scalar.
+                let mut n = self.i;
+                while n < self.lines.len() && self.lines[n].blank {
+                    n += 1;
+                }
+                if let Some(l) = self.lines.get(n)
+                    && !l.comment
+                    && l.indent as isize > parent
+                {
+                    return None;
+                }
+                self.scalar(text, true, pos)
+            }
+        };
+        Some(id)
+    }
+
+    /// Only spaces and a comment after byte `at` of line `li`.
+    fn line_ends_after(&self, li: usize, at: usize) -> Option<()> {
+        let end = self.lines[li].end;
+        let mut k = at;
+        while k < end && self.b[k] == b' ' {
+            k += 1;
+        }
+        (k == end || (self.b[k] == b'#' && k > at)).then_some(())
+    }
+
+    /// A quoted scalar that starts and ends on this line: its text and the
+    /// byte after the closing quote.
+    fn quoted(&self, at: usize, end: usize) -> Option<(String, usize)> {
+        let b = self.b;
+        let q = b[at];
+        let mut out = String::new();
+        let mut k = at + 1;
+        let mut run = k;
+        loop {
+            if k >= end {
+                return None;
+            }
+            match b[k] {
+                c if c == q => {
+                    if q == b'\'' && b.get(k + 1) == Some(&b'\'') {
+                        out.push_str(&self.t[run..=k]);
+                        k += 2;
+                        run = k;
+                        continue;
+                    }
+                    out.push_str(&self.t[run..k]);
+                    return Some((out, k + 1));
+                }
+                b'\\' if q == b'"' => {
+                    out.push_str(&self.t[run..k]);
+                    let e = *b.get(k + 1).filter(|_| k + 1 < end)?;
+                    let simple = match e {
+                        b'\\' => Some('\\'),
+                        b'"' => Some('"'),
+                        b'n' => Some('\n'),
+                        b't' => Some('\t'),
+                        b'r' => Some('\r'),
+                        b'0' => Some('\0'),
+                        b'a' => Some('\u{07}'),
+                        b'b' => Some('\u{08}'),
+                        b'e' => Some('\u{1B}'),
+                        b'f' => Some('\u{0C}'),
+                        b'v' => Some('\u{0B}'),
+                        b' ' => Some(' '),
+                        b'N' => Some('\u{85}'),
+                        b'_' => Some('\u{A0}'),
+                        b'L' => Some('\u{2028}'),
+                        b'P' => Some('\u{2029}'),
+                        _ => None,
+                    };
+                    if let Some(c) = simple {
+                        out.push(c);
+                        k += 2;
+                    } else {
+                        let digits = match e {
+                            b'x' => 2,
+                            b'u' => 4,
+                            b'U' => 8,
+                            _ => return None,
+                        };
+                        let hex = self.t.get(k + 2..k + 2 + digits).filter(|_| k + 2 + digits <= end)?;
+                        if !hex.bytes().all(|c| c.is_ascii_hexdigit()) {
+                            return None;
+                        }
+                        out.push(char::from_u32(u32::from_str_radix(hex, 16).ok()?)?);
+                        k += 2 + digits;
+                    }
+                    run = k;
+                }
+                _ => k += 1,
+            }
+        }
+    }
+
+    /// A literal or folded block scalar whose header is at byte `j` of line
+    /// `li`, in a collection indented `parent`; libyaml's
+    /// `yaml_parser_scan_block_scalar`.
+    fn block_scalar(&mut self, li: usize, j: usize, parent: isize) -> Option<usize> {
+        let b = self.b;
+        let end = self.lines[li].end;
+        let literal = b[j] == b'|';
+        let mut k = j + 1;
+        let chomp = match b.get(k).filter(|_| k < end) {
+            Some(b'-') => {
+                k += 1;
+                Chomp::Strip
+            }
+            Some(b'+') => {
+                k += 1;
+                Chomp::Keep
+            }
+            _ => Chomp::Clip,
+        };
+        if k < end && b[k].is_ascii_digit() {
+            return None;
+        }
+        if k < end && b[k] != b' ' {
+            return None;
+        }
+        self.line_ends_after(li, k)?;
+        let header = self.pos(li, j);
+
+        // Leading blank lines, then the first line with text sets the indentation.
+        let mut n = li + 1;
+        let mut max_blank = 0;
+        let mut leading_breaks = 0usize;
+        while n < self.lines.len() && self.lines[n].blank {
+            if self.lines[n].end == self.b.len() {
+                return None;
+            }
+            max_blank = max_blank.max(self.lines[n].end - self.lines[n].start);
+            leading_breaks += 1;
+            n += 1;
+        }
+        let min_indent = (parent + 1).max(1) as usize;
+        let first = self.lines.get(n).copied();
+        let content_indent = first.map(|l| l.indent);
+        if max_blank > content_indent.unwrap_or(0) {
+            return None;
+        }
+        let indent = max_blank.max(content_indent.unwrap_or(0)).max(min_indent);
+        let mut text = String::new();
+        match first {
+            Some(l) if l.indent >= indent => {
+                let mut trailing_breaks = leading_breaks;
+                let mut leading_break = false;
+                let mut leading_blank = false;
+                let mut n_line = n;
+                loop {
+                    let l = self.lines[n_line];
+                    let rest = &self.t[l.start + indent..l.end];
+                    let trailing_blank = rest.starts_with(' ');
+                    if !literal && leading_break && !leading_blank && !trailing_blank {
+                        if trailing_breaks == 0 {
+                            text.push(' ');
+                        }
+                    } else if leading_break {
+                        text.push('\n');
+                    }
+                    leading_break = false;
+                    push_newlines(&mut text, trailing_breaks);
+                    trailing_breaks = 0;
+                    leading_blank = rest.starts_with(' ');
+                    text.push_str(rest);
+                    if l.end == self.b.len() {
+                        // The text ends without a line break (documents from the
+                        // splitter always end with one); saphyr and libyaml differ.
+                        return None;
+                    }
+                    leading_break = true;
+                    n_line += 1;
+                    // Lines with no more than the indentation are line breaks.
+                    while let Some(l) = self.lines.get(n_line) {
+                        if l.blank && l.end == self.b.len() {
+                            return None;
+                        }
+                        if l.blank && l.end - l.start <= indent {
+                            trailing_breaks += 1;
+                            n_line += 1;
+                        } else {
+                            break;
+                        }
+                    }
+                    match self.lines.get(n_line) {
+                        Some(l) if l.indent >= indent => {}
+                        _ => break,
+                    }
+                }
+                if chomp != Chomp::Strip && leading_break {
+                    text.push('\n');
+                }
+                if chomp == Chomp::Keep {
+                    push_newlines(&mut text, trailing_breaks);
+                }
+                self.i = n_line;
+            }
+            _ => {
+                // No line with text: only line breaks, which keep would keep.
+                // (At the end of the text saphyr's header position is off; leave it.)
+                if chomp == Chomp::Keep || first.is_none() {
+                    return None;
+                }
+                self.i = n;
+            }
+        }
+        Some(self.scalar(text, false, header))
+    }
+
+    /// A flow sequence of scalars on one line, `[` at byte `j` of line `li`.
+    fn flow_sequence(&mut self, li: usize, j: usize) -> Option<usize> {
+        let end = self.lines[li].end;
+        let b = self.b;
+        let id = self.push(NodeKind::Seq(Vec::new()), self.pos(li, j));
+        let mut items = Vec::new();
+        let mut k = j + 1;
+        let skip = |mut k: usize| {
+            while k < end && b[k] == b' ' {
+                k += 1;
+            }
+            k
+        };
+        k = skip(k);
+        if k < end && b[k] == b']' {
+            k += 1;
+        } else {
+            loop {
+                if k >= end {
+                    return None;
+                }
+                let pos = self.pos(li, k);
+                let (text, plain, after) = match b[k] {
+                    b'"' | b'\'' => {
+                        let (text, after) = self.quoted(k, end)?;
+                        (text, false, after)
+                    }
+                    c if c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.' | b'/') || (c == b'-' && b.get(k + 1).is_some_and(|n| n.is_ascii_alphanumeric())) => {
+                        let mut e = k;
+                        while e < end && !matches!(b[e], b',' | b']') {
+                            if matches!(b[e], b'[' | b'{' | b'}' | b':' | b'#' | b'?' | b'"' | b'\'') {
+                                return None;
+                            }
+                            e += 1;
+                        }
+                        (self.t[k..e].trim_end_matches(' ').to_string(), true, e)
+                    }
+                    _ => return None,
+                };
+                items.push(self.scalar(text, plain, pos));
+                k = skip(after);
+                match b.get(k).filter(|_| k < end) {
+                    Some(b']') => {
+                        k += 1;
+                        break;
+                    }
+                    Some(b',') => {
+                        k = skip(k + 1);
+                        // `[a, ]`: leave the trailing comma to saphyr.
+                        if k >= end || b[k] == b']' {
+                            return None;
+                        }
+                    }
+                    _ => return None,
+                }
+            }
+        }
+        self.line_ends_after(li, k)?;
+        self.nodes[id].kind = NodeKind::Seq(items);
+        Some(id)
+    }
+}
+
+fn push_newlines(s: &mut String, n: usize) {
+    for _ in 0..n {
+        s.push('\n');
+    }
+}
+
+/// libyaml starts a plain scalar at `c` (followed by `next`) in block context.
+fn plain_start(c: u8, next: Option<u8>) -> bool {
+    match c {
+        b'-' => next.is_some_and(|n| n != b' ' && n != b'\n'),
+        b',' | b'[' | b']' | b'{' | b'}' | b'#' | b'&' | b'*' | b'!' | b'|' | b'>' | b'\'' | b'"' | b'%' | b'@' | b'`' | b' ' => false,
+        _ => true,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::parse::parse_document_with_saphyr;
+    use super::super::reader;
+    use super::*;
+
+    /// When the fast reader takes `text`, its document is saphyr's.
+    fn agrees(text: &str, first_line: usize) -> bool {
+        let Some(fast) = parse(text, first_line) else { return false };
+        match parse_document_with_saphyr(text, first_line) {
+            Ok(slow) => {
+                if fast != slow {
+                    let i = (0..fast.nodes.len().max(slow.nodes.len())).find(|&i| fast.nodes.get(i) != slow.nodes.get(i));
+                    let show = |d: &Doc| i.map(|i| format!("{:?}", d.nodes.get(i))).unwrap_or_else(|| format!("root {:?}", d.root));
+                    panic!("fast reader differs at node {i:?}: fast {} saphyr {}\non:\n{}", show(&fast), show(&slow), text.chars().take(3000).collect::<String>());
+                }
+            }
+            Err(e) => panic!("fast reader took a document saphyr refuses ({e:?}):\n{text}"),
+        }
+        true
+    }
+
+    fn takes(text: &str) {
+        assert!(agrees(text, 0), "the fast reader should take:\n{text}");
+    }
+
+    fn declines(text: &str) {
+        assert!(parse(text, 0).is_none(), "the fast reader should leave to saphyr:\n{text}");
+    }
+
+    #[test]
+    fn block_mappings_and_sequences_read_as_saphyr_reads_them() {
+        takes("a: 1\nb: two words # c\nc:\n  d: x\n  e:\n    f: \"q\"\n");
+        takes("list:\n- a\n- b: 1\n  c: 2\n-\n  d: 3\n- - x\n".split("- - x\n").next().unwrap_or_default());
+        takes("list:\n  - a\n  -   b: 1\n      c: 2\n  - 'it''s'\nnext: 1\n");
+        takes("a:\n  - x\n  - y:\n    - z\n");
+        takes("# only a comment\n\n");
+        takes("");
+        takes("---\na: 1\n");
+        takes("--- # comment\na: 1\n");
+        takes("  a: 1\n  b: 2\n");
+        takes("- a\n- b\n");
+        takes("a: -1\nb: --flag\nc: a:b\nd: http://x/y#frag\ne: ends with colon: no\n".split("e:").next().unwrap_or_default());
+        takes("\"quoted key\": 1\n'single': 2\nk y: 3\nk : 4\n");
+        takes("a: \"esc \\\" \\\\ \\n \\t \\x41 \\u00e9 \\U0001F600 \\e \\N \\_ \\L \\P \\0 \\a \\b \\f \\v \\ \"\n");
+        takes("a:\nb: \nc:   # comment\nd: 1\n");
+        takes("l:\n-\n- # c\n- x\n");
+        takes("clé: héllo\n名前: x\nz: 'ü'\n");
+        takes("a: []\nb: {}\nc: [x, y z, \"q\", 'r', -1, 1.5]\nd: [ a ]\ne: [__name__, le] # c\n");
+        takes("a: b\n\n\n# c\n   # c2\nc: d\n");
+    }
+
+    #[test]
+    fn empty_values_sit_where_saphyr_puts_them() {
+        takes("a:\nb: 1\n");
+        takes("a:   \nb: 1\n");
+        takes("a: # c\nb: 1\n");
+        takes("a:\n");
+        takes("a:\n  b:\n");
+        takes("a:\n  b:\nc: 1\n");
+        takes("- \n- a\n");
+        takes("-\n");
+        takes("- a:\n  b:\n- c\n");
+        takes("a:\n\n\n# x\nb: 1\n");
+    }
+
+    #[test]
+    fn block_scalars_read_as_libyaml_reads_them() {
+        for header in ["|", "|-", "|+", ">", ">-", ">+"] {
+            takes(&format!("a: {header}\n  one\n  two\n\n  three\n\n\nb: 1\n"));
+            takes(&format!("a: {header}\n\n  lead\n    more\n  back\n   x\n  y\nb: 1\n"));
+            takes(&format!("a: {header} # c\n  one\n    \n  two\n"));
+            takes(&format!("l:\n- {header}\n  x\n  y\n- k: {header}\n    z\n  j: 1\n"));
+            declines(&format!("a: {header}\n  last line without break"));
+            takes(&format!("a: {header}\n  # not a comment\n # ends\nb: 1\n"));
+            takes(&format!("a:\n  b: {header}\n      deep\n      deeper\n  c: 1\n"));
+        }
+        takes("a: |\nb: 1\n");
+        takes("a: >-\n\nb: 1\n");
+    }
+
+    #[test]
+    fn what_is_outside_the_subset_is_left_to_saphyr() {
+        declines("a: &x 1\nb: *x\n");
+        declines("a: !!str 1\n");
+        declines("a:\tb\n");
+        declines("a: 1\r\nb: 2\r\n");
+        declines("a: plain\n  continued\n");
+        declines("a: \"two\n  lines\"\n");
+        declines("a:\n  value on next line\n");
+        declines("a: {b: 1}\n");
+        declines("a: [x, [y]]\n");
+        declines("a: [x,\n  y]\n");
+        declines("? complex\n: key\n");
+        declines("a: |2\n   x\n");
+        declines("a: b: c\n");
+        declines("a: 1\n...\n");
+        declines("a: 1\n b: 2\n");
+        declines("plain scalar document\n");
+        declines("a: \"\\/\"\n");
+        declines("a: \"\\'\"\n");
+        declines("a: x\u{85}y\n");
+        declines("a: @x\n");
+        declines("a: `x`\n");
+        declines(&format!("{}: 1\n", "k".repeat(1100)));
+    }
+
+    #[test]
+    fn refused_text_is_never_taken() {
+        // Each of these is an error for libyaml; the fast reader must decline so that
+        // saphyr reports it with libyaml's words.
+        for bad in ["a: 1\n  - b\n", "a:\n  b: 1\n c: 2\n", "- a\nb: 1\n", "a: - b\n", "a: \"x\" y\n", "a: [x\n", "a: x: y\n", "a: 'x\n", "a: |x\n  y\n"] {
+            assert!(parse(bad, 0).is_none() || parse_document_with_saphyr(bad, 0).is_ok(), "{bad:?}");
+            agrees(bad, 0);
+        }
+    }
+
+    fn bundled_yaml_files() -> Vec<std::path::PathBuf> {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
+        let mut stack = vec![root];
+        let mut files = Vec::new();
+        while let Some(dir) = stack.pop() {
+            let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+            for e in entries.flatten() {
+                let p = e.path();
+                if p.is_dir() {
+                    stack.push(p);
+                } else if p.extension().is_some_and(|x| x == "yaml" || x == "yml") {
+                    files.push(p);
+                }
+            }
+        }
+        files.sort();
+        files
+    }
+
+    /// Every document of every bundled YAML file, and every line-aligned
+    /// tail of the large ones: where the fast reader answers, it answers
+    /// what saphyr does; and it takes the large corpus files whole.
+    #[test]
+    fn every_bundled_yaml_document_reads_as_saphyr_reads_it() {
+        let files = bundled_yaml_files();
+        assert!(files.len() > 50, "found {} files", files.len());
+        let (mut taken, mut total) = (0, 0);
+        for f in &files {
+            let Ok(text) = std::fs::read_to_string(f) else { continue };
+            let Ok(split) = reader::split_documents(&text) else { continue };
+            for c in &split.chunks {
+                total += 1;
+                if agrees(&c.text, c.first_line) {
+                    taken += 1;
+                }
+            }
+        }
+        assert!(taken * 10 >= total * 7, "the fast reader took only {taken} of {total} documents");
+        for name in ["kube-prometheus-stack/charts/grafana/values.yaml", "kube-prometheus-stack/charts/kube-state-metrics/values.yaml"] {
+            let text = std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/corpus").join(name)).expect("corpus file");
+            assert!(agrees(&text, 0), "the fast reader should take {name}");
+        }
+    }
+
+    /// Seeded random block documents built from the constructs the reader
+    /// takes, plus a few it must decline, compared with saphyr.
+    #[test]
+    fn generated_documents_read_as_saphyr_reads_them() {
+        let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut next = move |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        const SCALARS: &[&str] = &[
+            "x", "two words", "-1", "1.5e3", "yes", "~", "null", "'q'", "\"d\\tq\"", "'it''s'", "a:b", "http://h:80/p", "|", "|-", ">", ">+",
+            "[]", "{}", "[a, b]", "[\"x\", 'y']", "", "# c", "x # c", "é", "\"\\u263A\"", "a#b",
+        ];
+        fn generate(next: &mut dyn FnMut(u64) -> u64, indent: usize, depth: usize, out: &mut String) {
+            let pad = " ".repeat(indent);
+            let seq = next(3) == 0;
+            for i in 0..1 + next(4) {
+                if next(6) == 0 {
+                    out.push('\n');
+                }
+                if next(8) == 0 {
+                    out.push_str(&format!("{}# note\n", " ".repeat(next(6) as usize)));
+                }
+                let lead = if seq { format!("{pad}-{}", " ".repeat(1 + next(2) as usize)) } else { format!("{pad}k{i}: ") };
+                if depth < 3 && next(3) == 0 {
+                    // nested collection on the next lines (or compact in a sequence)
+                    if seq && next(2) == 0 {
+                        let inner = lead.len();
+                        let mut body = String::new();
+                        generate(next, inner, depth + 1, &mut body);
+                        let body = body.trim_start_matches(' ').to_string();
+                        if body.starts_with('-') || body.starts_with('#') || body.starts_with('\n') {
+                            out.push_str(&format!("{pad}-\n"));
+                            generate(next, indent + 2, depth + 1, out);
+                        } else {
+                            out.push_str(&format!("{lead}{body}"));
+                        }
+                    } else {
+                        out.push_str(lead.trim_end());
+                        out.push('\n');
+                        let step = if !seq && next(4) == 0 { 0 } else { 1 + next(4) as usize };
+                        if step == 0 {
+                            // indentless sequence
+                            for _ in 0..1 + next(3) {
+                                out.push_str(&format!("{pad}- {}\n", SCALARS[next(5) as usize]));
+                            }
+                        } else {
+                            generate(next, indent + step, depth + 1, out);
+                        }
+                    }
+                    continue;
+                }
+                let s = SCALARS[next(SCALARS.len() as u64) as usize];
+                out.push_str(&lead);
+                out.push_str(s);
+                out.push('\n');
+                if s.starts_with('|') || s.starts_with('>') {
+                    let body_pad = " ".repeat(indent + 1 + next(3) as usize);
+                    for _ in 0..next(4) {
+                        match next(4) {
+                            0 => out.push('\n'),
+                            1 => out.push_str(&format!("{body_pad}  more {}\n", next(9))),
+                            _ => out.push_str(&format!("{body_pad}text {}\n", next(9))),
+                        }
+                    }
+                }
+            }
+        }
+        let (mut taken, mut total) = (0, 0);
+        for _ in 0..3000 {
+            let mut doc = String::new();
+            let indent = next(2) as usize;
+            generate(&mut next, indent, 0, &mut doc);
+            total += 1;
+            if agrees(&doc, 3) {
+                taken += 1;
+            }
+        }
+        assert!(taken * 2 > total, "the fast reader took only {taken} of {total} generated documents");
+    }
+}
