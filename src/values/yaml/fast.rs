@@ -507,10 +507,11 @@ impl Reader<'_> {
         match first {
             Some(l) if l.indent >= indent => {
                 let mut trailing_breaks = leading_breaks;
-                let mut leading_break = false;
                 let mut leading_blank = false;
                 let mut n_line = n;
                 loop {
+                    // Every line but the first follows the line break of the one before.
+                    let leading_break = n_line != n;
                     let l = self.lines[n_line];
                     let rest = &self.t[l.start + indent..l.end];
                     let trailing_blank = rest.starts_with(' ');
@@ -521,7 +522,6 @@ impl Reader<'_> {
                     } else if leading_break {
                         text.push('\n');
                     }
-                    leading_break = false;
                     push_newlines(&mut text, trailing_breaks);
                     trailing_breaks = 0;
                     leading_blank = rest.starts_with(' ');
@@ -531,7 +531,6 @@ impl Reader<'_> {
                         // splitter always end with one); saphyr and libyaml differ.
                         return None;
                     }
-                    leading_break = true;
                     n_line += 1;
                     // Lines with no more than the indentation are line breaks.
                     while let Some(l) = self.lines.get(n_line) {
@@ -550,7 +549,8 @@ impl Reader<'_> {
                         _ => break,
                     }
                 }
-                if chomp != Chomp::Strip && leading_break {
+                // The last line's break (every line here has one).
+                if chomp != Chomp::Strip {
                     text.push('\n');
                 }
                 if chomp == Chomp::Keep {
