@@ -9,6 +9,8 @@
 
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_saphyr::Spanned;
+
+use crate::values::yaml::{DecodedKind, DecodedValue, GoKey, Scalar};
 use std::fmt;
 
 /// A YAML value with its position.
@@ -59,6 +61,17 @@ pub(crate) struct SyntaxError {
 /// only that one). An empty document is `Null` at 1:1.
 pub(crate) fn parse_first_document(text: &str) -> Result<Node, SyntaxError> {
     let doc = first_document(text);
+    // Plain block YAML (nearly every Chart.yaml) goes through the values
+    // reader, several times cheaper than serde-saphyr; anything else, and
+    // every error, comes from serde-saphyr.
+    if let Some(node) = parse_plain_block(doc) {
+        return Ok(node);
+    }
+    parse_with_serde_saphyr(doc)
+}
+
+/// [`parse_first_document`] through serde-saphyr alone, for `doc` (the first document's text).
+fn parse_with_serde_saphyr(doc: &str) -> Result<Node, SyntaxError> {
     let mut options = serde_saphyr::Options::default();
     options.duplicate_keys = serde_saphyr::DuplicateKeyPolicy::LastWins;
     options.legacy_octal_numbers = true;
@@ -89,6 +102,96 @@ pub(crate) fn parse_first_document(text: &str) -> Result<Node, SyntaxError> {
                 message,
             })
         }
+    }
+}
+
+/// `doc` read by the values reader, when it takes it, with the positions
+/// serde-saphyr gives (so that both paths report the same places).
+fn parse_plain_block(doc: &str) -> Option<Node> {
+    if doc.starts_with('\u{FEFF}') {
+        return None;
+    }
+    let lines: Vec<&str> = doc.split('\n').collect();
+    crate::values::yaml::with_plain_block_document(doc, |v| match v {
+        None => Some(Node { value: Yaml::Null, line: 1, column: 1 }),
+        Some(v) => from_go_value(v, &lines),
+    })
+    .flatten()
+}
+
+/// go-yaml v2's decoded value as this module's tree; `None` where
+/// serde-saphyr should decide (a null key, a block scalar whose text does
+/// not start on the next line).
+fn from_go_value(v: &DecodedValue<'_>, lines: &[&str]) -> Option<Node> {
+    let (mut line, mut column) = (v.pos.line, v.pos.column);
+    let value = match &v.kind {
+        DecodedKind::Scalar { value, .. } => {
+            // serde-saphyr places a block scalar at its text, the values reader at its `|`/`>`.
+            let at = lines.get(line - 1).and_then(|l| l.chars().nth(column - 1));
+            if matches!(at, Some('|' | '>')) {
+                let next = lines.get(line)?;
+                let indent = next.len() - next.trim_start_matches(' ').len();
+                // Leave an empty one, or one that starts with blank lines, to serde-saphyr.
+                if indent == next.len() || matches!(value, Scalar::Str(s) if s.is_empty()) {
+                    return None;
+                }
+                (line, column) = (line + 1, indent + 1);
+            }
+            match value {
+            Scalar::Null => Yaml::Null,
+            Scalar::Bool(b) => Yaml::Bool(*b),
+            Scalar::Int(i) => Yaml::Int(*i),
+            Scalar::Uint(u) => Yaml::UInt(*u),
+            Scalar::Float(f) => Yaml::Float(*f),
+            Scalar::Str(s) => Yaml::Str(s.clone()),
+            }
+        }
+        DecodedKind::Seq(items) => Yaml::Seq(items.iter().map(|i| from_go_value(i, lines)).collect::<Option<_>>()?),
+        DecodedKind::Map(m) => {
+            let mut entries: Vec<(String, Node)> = Vec::with_capacity(m.entries.len());
+            for e in &m.entries {
+                let key = match &e.key {
+                    GoKey::Null => return None,
+                    GoKey::Bool(b) => b.to_string(),
+                    GoKey::Int(i) => i.to_string(),
+                    GoKey::Uint(u) => u.to_string(),
+                    GoKey::Float(f) => float_key(*f),
+                    GoKey::Str(s) => s.clone(),
+                };
+                let mut value = from_go_value(&e.value, lines)?;
+                // An indentless sequence (`key:` then `- a` in the key's column):
+                // serde-saphyr places it at its first entry.
+                if let DecodedKind::Seq(items) = &e.value.kind
+                    && e.value.pos.line > e.key_pos.line
+                    && e.value.pos.column == e.key_pos.column
+                {
+                    let first = items.first()?.pos;
+                    if first.line != e.value.pos.line {
+                        // (`-` alone then the entry below: serde-saphyr is at the end of the `-` line)
+                        return None;
+                    }
+                    (value.line, value.column) = (first.line as u64, first.column as u64);
+                }
+                // Keys that stringify alike: the last value, in the first one's place.
+                if let Some(slot) = entries.iter_mut().find(|(k, _)| *k == key) {
+                    slot.1 = value;
+                } else {
+                    entries.push((key, value));
+                }
+            }
+            Yaml::Map(entries)
+        }
+    };
+    Some(Node { value, line: line as u64, column: column as u64 })
+}
+
+/// A float map key as sigs.k8s.io/yaml writes it.
+fn float_key(f: f64) -> String {
+    match go_format_float32(f).as_str() {
+        "+Inf" => ".inf".to_string(),
+        "-Inf" => "-.inf".to_string(),
+        "NaN" => ".nan".to_string(),
+        s => s.to_string(),
     }
 }
 
@@ -219,12 +322,7 @@ impl<'de> Deserialize<'de> for Key {
             Yaml::Bool(b) => Some(b.to_string()),
             Yaml::Int(i) => Some(i.to_string()),
             Yaml::UInt(u) => Some(u.to_string()),
-            Yaml::Float(f) => Some(match go_format_float32(f).as_str() {
-                "+Inf" => ".inf".to_string(),
-                "-Inf" => "-.inf".to_string(),
-                "NaN" => ".nan".to_string(),
-                s => s.to_string(),
-            }),
+            Yaml::Float(f) => Some(float_key(f)),
             Yaml::Str(s) => Some(s),
             // Go fails on these (a map or slice cannot be a Go map key).
             Yaml::Seq(_) | Yaml::Map(_) => {
@@ -404,6 +502,62 @@ mod tests {
         let e = parse_first_document("a: 1\nb: [x\n").unwrap_err();
         assert!(e.line >= 2, "{e:?}");
         assert!(!e.message.is_empty());
+    }
+
+    /// Where the values reader takes a document, it reads what serde-saphyr
+    /// reads: every bundled YAML file, and scalars of every YAML 1.1 kind.
+    #[test]
+    fn the_values_reader_path_reads_as_serde_saphyr_reads() {
+        let compare = |text: &str| -> bool {
+            let doc = first_document(text);
+            let Some(fast) = parse_plain_block(doc) else { return false };
+            let slow = parse_with_serde_saphyr(doc).unwrap_or_else(|e| panic!("serde-saphyr refuses what the values reader took: {e:?}\n{text}"));
+            // (Debug text: NaN is not equal to itself.)
+            assert_eq!(format!("{fast:?}"), format!("{slow:?}"), "on:\n{text}");
+            true
+        };
+        let scalars = [
+            "yes", "No", "ON", "off", "y", "n", "true", "False", "~", "null", "", "0777", "0o17", "0x1F", "0b101", "1_000", "-12", "+3", "1.10", "1e3",
+            "1.5e-7", ".inf", "-.Inf", ".nan", "2001-12-14", "2001-12-14T21:59:43.10-05:00", "9223372036854775807", "9223372036854775808",
+            "18446744073709551616", "08", "0.1", "v1.2.3", "\"1.0\"", "'x'", "[a, 1, true]", "[]", "{}", "|\n  a\n  b\n", ">-\n    a\n\n    b\n",
+            "|\n\n  after a blank line\n", "|\nnext: 1\n", "|-\n", "-\n  - nested\n", "\n  - indented\n  - list\n", "\n  inner: map\n  other: 1\n",
+        ];
+        let mut taken = 0;
+        for v in scalars {
+            taken += usize::from(compare(&format!("k: {v}\nlist:\n- {v}\n")));
+        }
+        for k in ["1", "1.5", "true", "yes", "0x1F", "1e3", "\"1\"", "2001-12-14", "~"] {
+            taken += usize::from(compare(&format!("{k}: a\nb: c\n")));
+        }
+        taken += usize::from(compare("1: a\n\"1\": b\nc: 1\nc: 2\n"));
+        assert!(taken > 40, "the values reader took only {taken} documents");
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
+        let mut stack = vec![root];
+        let mut files = 0;
+        while let Some(dir) = stack.pop() {
+            for e in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+                let p = e.path();
+                if p.is_dir() {
+                    stack.push(p);
+                } else if p.file_name().is_some_and(|n| ["Chart.yaml", "requirements.yaml", "Chart.lock", "requirements.lock"].iter().any(|c| n == *c))
+                    && let Ok(text) = std::fs::read_to_string(&p)
+                {
+                    files += usize::from(compare(&text));
+                }
+            }
+        }
+        assert!(files > 60, "the values reader took only {files} bundled chart files");
+        for name in ["kube-prometheus-stack/Chart.yaml", "kube-prometheus-stack/charts/grafana/Chart.yaml", "prometheus/Chart.yaml"] {
+            let text = std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/corpus").join(name)).expect("corpus file");
+            assert!(compare(&text), "the values reader should take {name}");
+        }
+    }
+
+    /// Where the two differ, the values reader is go-yaml v2: a float out of
+    /// range stays text (`strconv.ParseFloat` fails), serde-saphyr makes it infinite.
+    #[test]
+    fn an_out_of_range_float_stays_text_as_in_go() {
+        assert_eq!(parse("v: 1e999\n"), Yaml::Map(vec![("v".into(), Node { value: Yaml::Str("1e999".into()), line: 1, column: 4 })]));
     }
 
     #[test]
