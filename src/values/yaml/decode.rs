@@ -4,7 +4,7 @@
 //! strings, numbers become float64).
 
 use std::collections::{HashMap, HashSet};
-use std::hash::{Hash, Hasher};
+use std::hash::{BuildHasher, Hash, Hasher};
 
 use indexmap::IndexMap;
 
@@ -97,19 +97,27 @@ pub(crate) struct DEntry<'d> {
 #[derive(Debug, Clone, Default)]
 pub(crate) struct DMap<'d> {
     pub entries: Vec<DEntry<'d>>,
-    index: HashMap<GoKey, usize, FastHash>,
+    /// Key hash -> an entry with that hash (keys are not copied; a hash
+    /// shared by two keys falls back to a scan).
+    index: HashMap<u64, usize, FastHash>,
 }
 
 impl<'d> DMap<'d> {
     fn set(&mut self, mut e: DEntry<'d>) {
-        if let Some(&i) = self.index.get(&e.key) {
+        let hash = self.index.hasher().hash_one(&e.key);
+        let found = match self.index.get(&hash) {
+            Some(&i) if self.entries[i].key == e.key => Some(i),
+            Some(_) => self.entries.iter().position(|x| x.key == e.key),
+            None => None,
+        };
+        if let Some(i) = found {
             let old = &mut self.entries[i];
             let mut replaced = std::mem::take(&mut old.replaced);
             replaced.push((old.key_pos, old.origin));
             e.replaced = replaced;
             *old = e;
         } else {
-            self.index.insert(e.key.clone(), self.entries.len());
+            self.index.entry(hash).or_insert(self.entries.len());
             self.entries.push(e);
         }
     }
@@ -389,6 +397,8 @@ fn reading_note(reading: Reading, text: &str, value: &Scalar) -> Option<(NoteKin
 #[derive(Default)]
 pub(crate) struct Converter {
     pub notes: Vec<RawNote>,
+    /// A NaN or an infinity was met (JSON cannot hold them; see [`first_non_finite`]).
+    pub non_finite: bool,
     /// Where the conversion is; a [`Path`] is made of it only for a note.
     at: Vec<Seg>,
 }
@@ -400,41 +410,44 @@ impl Converter {
 
     /// sigs.k8s.io/yaml's `convertToJSONableObject` plus the float64 typing of
     /// the JSON round trip, for the document's root. The error is the conversion's message.
-    pub(crate) fn convert_root(&mut self, v: &DVal<'_>) -> Result<PNode, Fail> {
+    pub(crate) fn convert_root(&mut self, v: DVal<'_>) -> Result<PNode, Fail> {
         self.at.clear();
         self.convert(v)
     }
 
-    fn convert(&mut self, v: &DVal<'_>) -> Result<PNode, Fail> {
-        let kind = match &v.kind {
+    fn convert(&mut self, v: DVal<'_>) -> Result<PNode, Fail> {
+        let kind = match v.kind {
             DKind::Scalar { value, reading, text } => {
-                if let Some((kind, msg)) = reading_note(*reading, text, value) {
+                if let Some((kind, msg)) = reading_note(reading, text, &value) {
                     self.note(kind, v.pos, msg);
                 }
                 match value {
                     Scalar::Null => PKind::Null,
-                    Scalar::Bool(b) => PKind::Bool(*b),
+                    Scalar::Bool(b) => PKind::Bool(b),
                     Scalar::Int(i) => {
-                        let f = *i as f64;
-                        if f as i128 != *i as i128 {
+                        let f = i as f64;
+                        if f as i128 != i as i128 {
                             self.note(NoteKind::PrecisionLoss, v.pos, format!("`{text}` is above 2^53 and becomes {} as a float64", go_float_g(f)));
                         }
                         PKind::Num(f)
                     }
                     Scalar::Uint(u) => {
-                        let f = *u as f64;
-                        if f as u128 != *u as u128 {
+                        let f = u as f64;
+                        if f as u128 != u as u128 {
                             self.note(NoteKind::PrecisionLoss, v.pos, format!("`{text}` is above 2^53 and becomes {} as a float64", go_float_g(f)));
                         }
                         PKind::Num(f)
                     }
-                    Scalar::Float(f) => PKind::Num(*f),
-                    Scalar::Str(s) => PKind::Str(s.clone()),
+                    Scalar::Float(f) => {
+                        self.non_finite |= !f.is_finite();
+                        PKind::Num(f)
+                    }
+                    Scalar::Str(s) => PKind::Str(s),
                 }
             }
             DKind::Seq(items) => {
                 let mut out = Vec::with_capacity(items.len());
-                for (i, item) in items.iter().enumerate() {
+                for (i, item) in items.into_iter().enumerate() {
                     self.at.push(Seg::Index(i));
                     out.push(self.convert(item)?);
                     self.at.pop();
@@ -443,13 +456,19 @@ impl Converter {
             }
             DKind::Map(m) => {
                 let mut out = PMap::with_capacity_and_hasher(m.entries.len(), FastHash::default());
-                // Per key of `out`, the entry that last wrote it (for collisions).
-                let mut written_by: Vec<usize> = Vec::with_capacity(m.entries.len());
-                for (ei, e) in m.entries.iter().enumerate() {
-                    let ks = match &e.key {
-                        GoKey::Str(s) => s.clone(),
+                // Per key of `out`, the text and position of the entry that last wrote it (for collisions).
+                let mut written_by: Vec<(&str, Pos)> = Vec::with_capacity(m.entries.len());
+                for e in m.entries {
+                    // What the key was read as, for the note when its text changes (strings keep theirs).
+                    let read_as = match &e.key {
+                        GoKey::Bool(_) if e.key_reading == Reading::Yaml11Bool => Some(None),
+                        GoKey::Str(_) => None,
+                        other => Some(Some(go_kind(other))),
+                    };
+                    let ks = match e.key {
+                        GoKey::Str(s) => s,
                         GoKey::Int(i) => i.to_string(),
-                        GoKey::Float(f) => go_float_key(*f),
+                        GoKey::Float(f) => go_float_key(f),
                         GoKey::Bool(b) => b.to_string(),
                         GoKey::Null => {
                             return Err(Fail {
@@ -464,66 +483,70 @@ impl Converter {
                             });
                         }
                     };
-                    self.at.push(Seg::Key(ks.clone()));
                     if ks != e.key_text {
-                        let (kind, msg) = match &e.key {
-                            GoKey::Bool(_) if e.key_reading == Reading::Yaml11Bool => {
-                                (NoteKind::KeyReadAsBoolean, format!("the key `{}` is read as a boolean and becomes \"{ks}\"; quote it to keep the text", e.key_text))
-                            }
-                            GoKey::Str(_) => (NoteKind::KeyNormalized, String::new()),
-                            _ => (NoteKind::KeyNormalized, format!("the key `{}` is read as a {} and becomes \"{ks}\"", e.key_text, go_kind(&e.key))),
-                        };
-                        if !msg.is_empty() {
+                        let msg = read_as.map(|kind| match kind {
+                            None => (NoteKind::KeyReadAsBoolean, format!("the key `{}` is read as a boolean and becomes \"{ks}\"; quote it to keep the text", e.key_text)),
+                            Some(kind) => (NoteKind::KeyNormalized, format!("the key `{}` is read as a {kind} and becomes \"{ks}\"", e.key_text)),
+                        });
+                        if let Some((kind, msg)) = msg {
+                            self.at.push(Seg::Key(ks.clone()));
                             self.note(kind, e.key_pos, msg);
+                            self.at.pop();
                         }
                     }
+                    // The key sits on the path while its value converts (for notes), then goes into `out`.
+                    self.at.push(Seg::Key(ks));
                     for (old, how) in &e.replaced {
+                        let ks = self.current_key();
                         match (how, e.origin) {
-                            (Origin::Explicit, Origin::Explicit) => self.note(
-                                NoteKind::DuplicateKey { shadowed: *old },
-                                e.key_pos,
-                                format!("duplicate key \"{ks}\": this one wins over the one at line {}, column {}", old.line, old.column),
-                            ),
-                            (Origin::Explicit, Origin::Merge(at)) => self.note(
-                                NoteKind::MergeOverride { overridden: *old },
-                                at,
-                                format!(
+                            (Origin::Explicit, Origin::Explicit) => {
+                                let msg = format!("duplicate key \"{ks}\": this one wins over the one at line {}, column {}", old.line, old.column);
+                                self.note(NoteKind::DuplicateKey { shadowed: *old }, e.key_pos, msg);
+                            }
+                            (Origin::Explicit, Origin::Merge(at)) => {
+                                let msg = format!(
                                     "the merge `<<` replaces \"{ks}\" set before it at line {}, column {} (go-yaml v2 applies merges in order)",
                                     old.line, old.column
-                                ),
-                            ),
+                                );
+                                self.note(NoteKind::MergeOverride { overridden: *old }, at, msg);
+                            }
                             _ => {}
                         }
                     }
-                    let node = self.convert(&e.value)?;
-                    let slot = out.get_index_of(&ks);
-                    if let Some(prev) = slot.map(|i| written_by[i]) {
-                        let other = &m.entries[prev];
-                        self.note(
-                            NoteKind::KeyCollision { other: other.key_pos },
-                            e.key_pos,
-                            format!(
-                                "the keys `{}` (line {}, column {}) and `{}` both become \"{ks}\"; Helm keeps one of them at random",
-                                other.key_text, other.key_pos.line, other.key_pos.column, e.key_text
-                            ),
-                        );
-                    }
-                    self.at.pop();
-                    match slot {
-                        Some(i) => {
-                            out[i] = (e.key_pos, node);
-                            written_by[i] = ei;
+                    let node = self.convert(e.value)?;
+                    let Some(Seg::Key(ks)) = self.at.pop() else { unreachable!("the key pushed above") };
+                    let (i, previous) = out.insert_full(ks, (e.key_pos, node));
+                    match previous {
+                        Some(_) => {
+                            let (other_text, other_pos) = written_by[i];
+                            let ks = out.get_index(i).map_or("", |(k, _)| k.as_str()).to_string();
+                            self.at.push(Seg::Key(ks.clone()));
+                            self.note(
+                                NoteKind::KeyCollision { other: other_pos },
+                                e.key_pos,
+                                format!(
+                                    "the keys `{other_text}` (line {}, column {}) and `{}` both become \"{ks}\"; Helm keeps one of them at random",
+                                    other_pos.line, other_pos.column, e.key_text
+                                ),
+                            );
+                            self.at.pop();
+                            written_by[i] = (e.key_text, e.key_pos);
                         }
-                        None => {
-                            out.insert(ks, (e.key_pos, node));
-                            written_by.push(ei);
-                        }
+                        None => written_by.push((e.key_text, e.key_pos)),
                     }
                 }
                 PKind::Map(out)
             }
         };
         Ok(PNode { kind, pos: v.pos })
+    }
+
+    /// The key on top of the path (while its value converts).
+    fn current_key(&self) -> String {
+        match self.at.last() {
+            Some(Seg::Key(k)) => k.clone(),
+            _ => String::new(),
+        }
     }
 }
 

@@ -260,11 +260,12 @@ fn parse_document_map(text: &str, first_line: usize, source_name: &str) -> Resul
     }
     let dval = decode::decode(&doc).map_err(|f| err(Some(f.pos), format!("{DOC}{TO_JSON}yaml: {}", f.message), true))?;
     let mut conv = decode::Converter::default();
-    let node = match &dval {
+    let node = match dval {
         None => None,
         Some(v) => Some(conv.convert_root(v).map_err(|f| err(Some(f.pos), format!("{DOC}{TO_JSON}{}", f.message), true))?),
     };
-    if let Some(n) = &node
+    if conv.non_finite
+        && let Some(n) = &node
         && let Some((f, pos)) = decode::first_non_finite(n)
     {
         return Err(err(Some(pos), format!("{DOC}{TO_JSON}json: unsupported value: {}", resolve::go_float_g(f)), true));
