@@ -68,7 +68,9 @@ pub(crate) fn parse(text: &str, first_line: usize) -> Option<Doc> {
 /// No tab, CR or other control character anywhere, and (for non-ASCII text)
 /// only characters libyaml takes as printable and not as line breaks.
 fn acceptable_characters(text: &str, ascii: bool) -> bool {
-    let bytes_ok = text.bytes().all(|c| c >= 0x20 && c != 0x7F || c == b'\n');
+    // Branch-free per block so that it vectorizes.
+    let control = |block: &[u8]| block.iter().fold(false, |bad, &c| bad | ((c < 0x20) & (c != b'\n')) | (c == 0x7F));
+    let bytes_ok = !text.as_bytes().chunks(64).any(control);
     bytes_ok
         && (ascii
             || text.chars().all(|c| {
@@ -112,8 +114,8 @@ fn trim_spaces_start(s: &[u8]) -> &[u8] {
 
 /// Where a key ends: its text (without the quotes), whether it is plain, and
 /// the byte after its `:`.
-struct Key {
-    text: String,
+struct Key<'a> {
+    text: std::borrow::Cow<'a, str>,
     plain: bool,
     after_colon: usize,
 }
@@ -136,7 +138,7 @@ struct Reader<'a> {
     ascii: bool,
 }
 
-impl Reader<'_> {
+impl<'a> Reader<'a> {
     fn current(&self) -> Option<Line> {
         self.lines.get(self.i).copied()
     }
@@ -174,14 +176,14 @@ impl Reader<'_> {
     }
 
     /// The text at `at` on line `li` is a simple key followed by `:`.
-    fn key_at(&self, li: usize, at: usize) -> Option<Key> {
+    fn key_at(&self, li: usize, at: usize) -> Option<Key<'a>> {
         let end = self.lines[li].end;
         let b = self.b;
         let key = match b[at] {
             b'"' | b'\'' => {
                 let (text, after) = self.quoted(at, end)?;
                 (after < end && b[after] == b':' && (after + 1 == end || b[after + 1] == b' '))
-                    .then_some(Key { text, plain: false, after_colon: after + 1 })?
+                    .then_some(Key { text: text.into(), plain: false, after_colon: after + 1 })?
             }
             c => {
                 if !plain_start(c, b.get(at + 1).copied()) || c == b'?' || c == b':' {
@@ -198,8 +200,8 @@ impl Reader<'_> {
                         _ => j += 1,
                     }
                 }
-                let text = self.t[at..j].trim_end_matches(' ');
-                Key { text: text.to_string(), plain: true, after_colon: j + 1 }
+                let text: &'a str = &self.t[at..j];
+                Key { text: text.trim_end_matches(' ').into(), plain: true, after_colon: j + 1 }
             }
         };
         (key.after_colon - at <= MAX_SIMPLE_KEY).then_some(key)
@@ -214,7 +216,7 @@ impl Reader<'_> {
         let (mut li, mut at) = (li, at);
         loop {
             let key = self.key_at(li, at)?;
-            let k = self.scalar(key.text, key.plain, self.pos(li, at));
+            let k = self.scalar(key.text.into_owned(), key.plain, self.pos(li, at));
             let v = self.value(li, key.after_colon, indent as isize, true)?;
             pairs.push((k, v));
             self.skip_blank();
