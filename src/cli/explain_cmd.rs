@@ -184,50 +184,50 @@ pub(super) fn render(args: &ExplainArgs, ctx: &Ctx, explanation: &crate::explain
 fn contract_json_go(values: &VMap, entries: &[&Entry], warnings: &[String]) -> String {
     let mut w = GoJsonWriter::with_capacity(1 << 20);
     w.begin(b'{');
-    w.key("values");
+    w.field("values");
     write_sorted_map(&mut w, values);
-    w.key("entries");
+    w.field("entries");
     w.begin(b'[');
     for e in entries {
         w.elem();
         w.begin(b'{');
-        w.key("path");
+        w.field("path");
         w.path(&e.path);
         match (&e.value, &e.source) {
             (Some(v), Some(s)) => {
-                w.key("value");
+                w.field("value");
                 w.value(v);
-                w.key("source");
+                w.field("source");
                 write_source(&mut w, s);
             }
             _ => {
                 // No value left: a null deleted it, or Helm skipped it for its type.
                 let deleted = e.overridden.iter().any(|l| l.event == EventKind::DeletedByNull);
-                w.key(if deleted { "deleted" } else { "skipped" });
+                w.field(if deleted { "deleted" } else { "skipped" });
                 w.raw("true");
             }
         }
-        w.key("overridden");
+        w.field("overridden");
         w.begin(b'[');
         for l in &e.overridden {
             w.elem();
             w.begin(b'{');
-            w.key("value");
+            w.field("value");
             w.value(&l.value);
-            w.key("event");
+            w.field("event");
             w.str(event_word(l.event));
-            w.key("source");
+            w.field("source");
             write_source(&mut w, &l.source);
             // A deletion has no winning value: say which null did it.
             if let (EventKind::DeletedByNull, Some(by)) = (l.event, &l.by) {
-                w.key("by");
+                w.field("by");
                 write_source(&mut w, by);
             }
             w.end(b'}');
         }
         w.end(b']');
         if !e.notes.is_empty() {
-            w.key("notes");
+            w.field("notes");
             w.begin(b'[');
             for n in &e.notes {
                 w.elem();
@@ -238,7 +238,7 @@ fn contract_json_go(values: &VMap, entries: &[&Entry], warnings: &[String]) -> S
         w.end(b'}');
     }
     w.end(b']');
-    w.key("warnings");
+    w.field("warnings");
     w.begin(b'[');
     for warning in warnings {
         w.elem();
@@ -283,53 +283,53 @@ fn write_node(w: &mut GoJsonWriter, v: &V) {
 /// [`source_json`](crate::values::explain::source_json): `kind` first, then the fields that are set.
 fn write_source(w: &mut GoJsonWriter, s: &Source) {
     w.begin(b'{');
-    w.key("kind");
-    w.str(&s.kind_word());
+    w.field("kind");
+    w.str(s.kind_word());
     let position = |w: &mut GoJsonWriter, line: &Option<usize>, column: &Option<usize>| {
         for (name, n) in [("line", line), ("column", column)] {
             if let Some(n) = n {
-                w.key(name);
+                w.field(name);
                 w.int(i64::try_from(*n).unwrap_or(i64::MAX));
             }
         }
     };
     match s {
         Source::ChartDefault { chart, file, line, column } | Source::ParentValues { chart, file, line, column } => {
-            w.key("chart");
+            w.field("chart");
             w.str(chart);
-            w.key("file");
+            w.field("file");
             w.str(file);
             position(w, line, column);
         }
         Source::ValuesFile { file, line, column } => {
-            w.key("file");
+            w.field("file");
             w.str(file);
             position(w, line, column);
         }
         Source::SetFlag { flag, index, expr } => {
-            w.key("flag");
+            w.field("flag");
             w.str(flag);
-            w.key("index");
+            w.field("index");
             w.int(i64::try_from(*index).unwrap_or(i64::MAX));
-            w.key("expr");
+            w.field("expr");
             w.str(expr);
         }
         Source::ImportValues { chart, from } => {
-            w.key("chart");
+            w.field("chart");
             w.str(chart);
-            w.key("from");
+            w.field("from");
             w.str(from);
         }
         Source::Global { from_chart } => {
-            w.key("chart");
+            w.field("chart");
             w.str(from_chart);
         }
         Source::ReleaseConfig { revision } => {
-            w.key("revision");
+            w.field("revision");
             w.int(*revision);
         }
         Source::Helm { why } => {
-            w.key("why");
+            w.field("why");
             w.str(why);
         }
         werf @ (Source::WerfSecretValues { .. } | Source::WerfEnv { .. } | Source::WerfAuxiliary { .. } | Source::ExportValues { .. }) => {
@@ -342,32 +342,32 @@ fn write_source(w: &mut GoJsonWriter, s: &Source) {
             }
         }
         Source::Helmfile { layer, file, line, column, expr, secret, via } => {
-            w.key("layer");
+            w.field("layer");
             w.str(layer);
             if let Some(file) = file {
-                w.key("file");
+                w.field("file");
                 w.str(file);
             }
             position(w, line, column);
             if let Some(expr) = expr {
-                w.key("expr");
+                w.field("expr");
                 w.str(expr);
             }
             if *secret {
-                w.key("secret");
+                w.field("secret");
                 w.raw("true");
             }
             if let Some(via) = via {
-                w.key("via");
+                w.field("via");
                 w.value(&crate::values::explain::source_json(via));
             }
         }
         Source::StoredChart { chart, revision } => {
-            w.key("chart");
+            w.field("chart");
             w.str(chart);
-            w.key("file");
+            w.field("file");
             w.str(&format!("values of the chart stored in revision {revision}"));
-            w.key("revision");
+            w.field("revision");
             w.int(*revision);
         }
     }

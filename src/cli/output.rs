@@ -134,11 +134,21 @@ impl GoJsonWriter {
 
     /// Starts the next array element.
     pub fn elem(&mut self) {
-        if let Some(has_items) = self.open.last_mut() {
-            self.out.extend_from_slice(if *has_items { b",\n" } else { b"\n" });
-            *has_items = true;
+        let depth = self.open.len();
+        match self.open.last_mut() {
+            // `,` and the line break and indentation in one copy, when shallow enough.
+            Some(has_items) if depth <= MAX_FAST_DEPTH => {
+                let from = if *has_items { 0 } else { 1 };
+                *has_items = true;
+                self.out.extend_from_slice(&COMMA_NEWLINE_SPACES[from..2 + 2 * depth]);
+            }
+            Some(has_items) => {
+                self.out.extend_from_slice(if *has_items { b",\n" } else { b"\n" });
+                *has_items = true;
+                indent(&mut self.out, depth);
+            }
+            None => indent(&mut self.out, depth),
         }
-        indent(&mut self.out, self.open.len());
     }
 
     /// Starts the next object member: its key and `: `.
@@ -146,6 +156,16 @@ impl GoJsonWriter {
         self.elem();
         self.str(k);
         self.out.extend_from_slice(b": ");
+    }
+
+    /// [`key`](Self::key) for a key of the document's own (ASCII, nothing to escape).
+    pub fn field(&mut self, k: &'static str) {
+        debug_assert!(!needs_escape(k.as_bytes()));
+        self.elem();
+        self.out.reserve(k.len() + 4);
+        self.out.push(b'"');
+        self.out.extend_from_slice(k.as_bytes());
+        self.out.extend_from_slice(b"\": ");
     }
 
     pub fn str(&mut self, s: &str) {
@@ -175,7 +195,7 @@ impl GoJsonWriter {
     }
 
     pub fn int(&mut self, i: i64) {
-        let _ = serde_json::to_writer(&mut self.out, &i);
+        self.out.extend_from_slice(itoa::Buffer::new().format(i).as_bytes());
     }
 
     /// A float64 as Go prints it; `null` for what JSON cannot hold (as a
@@ -218,6 +238,16 @@ fn needs_escape(s: &[u8]) -> bool {
     }
     chunks.remainder().iter().any(|&b| b < 0x20 || b == b'"' || b == b'\\')
 }
+
+/// Deepest level whose separator [`GoJsonWriter::elem`] copies in one go.
+const MAX_FAST_DEPTH: usize = 31;
+/// `,`, a line break and indentation for up to [`MAX_FAST_DEPTH`] levels.
+const COMMA_NEWLINE_SPACES: [u8; 2 + 2 * MAX_FAST_DEPTH] = {
+    let mut b = [b' '; 2 + 2 * MAX_FAST_DEPTH];
+    b[0] = b',';
+    b[1] = b'\n';
+    b
+};
 
 fn indent(out: &mut Vec<u8>, n: usize) {
     const SPACES: &[u8] = &[b' '; 64];

@@ -100,7 +100,7 @@ impl Path {
                     }
                     // Unescaped runs are written whole (most keys have no escape).
                     let mut rest = k.as_str();
-                    while let Some(i) = rest.find(['.', '\\', '[']) {
+                    while let Some(i) = memchr::memchr3(b'.', b'\\', b'[', rest.as_bytes()) {
                         out.push_str(&rest[..i]);
                         out.push('\\');
                         out.push_str(&rest[i..=i]);

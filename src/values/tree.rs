@@ -57,23 +57,23 @@ pub enum Source {
 
 impl Source {
     /// The `kind` word of the JSON contract (`set` flags report their own flag).
-    pub fn kind_word(&self) -> String {
+    pub fn kind_word(&self) -> &str {
         match self {
-            Source::ChartDefault { .. } => "chart-default".into(),
+            Source::ChartDefault { .. } => "chart-default",
             // Reported as a chart default, with the revision that stored it.
-            Source::StoredChart { .. } => "chart-default".into(),
-            Source::ParentValues { .. } => "parent-values".into(),
-            Source::ValuesFile { .. } => "values-file".into(),
-            Source::SetFlag { flag, .. } => flag.trim_start_matches("--").to_string(),
-            Source::ImportValues { .. } => "import-values".into(),
-            Source::Global { .. } => "global".into(),
-            Source::ReleaseConfig { .. } => "release-config".into(),
-            Source::Helm { .. } => "helm".into(),
-            Source::WerfSecretValues { .. } => "werf-secret-values".into(),
-            Source::WerfEnv { .. } => "werf-env".into(),
-            Source::WerfAuxiliary { .. } => "werf-auxiliary".into(),
-            Source::ExportValues { .. } => "export-values".into(),
-            Source::Helmfile { .. } => "helmfile".into(),
+            Source::StoredChart { .. } => "chart-default",
+            Source::ParentValues { .. } => "parent-values",
+            Source::ValuesFile { .. } => "values-file",
+            Source::SetFlag { flag, .. } => flag.trim_start_matches("--"),
+            Source::ImportValues { .. } => "import-values",
+            Source::Global { .. } => "global",
+            Source::ReleaseConfig { .. } => "release-config",
+            Source::Helm { .. } => "helm",
+            Source::WerfSecretValues { .. } => "werf-secret-values",
+            Source::WerfEnv { .. } => "werf-env",
+            Source::WerfAuxiliary { .. } => "werf-auxiliary",
+            Source::ExportValues { .. } => "export-values",
+            Source::Helmfile { .. } => "helmfile",
         }
     }
 }

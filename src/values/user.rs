@@ -160,7 +160,7 @@ mod tests {
         assert_eq!(tag.origin.kind_word(), "set-string");
         let repo = get(&tree, &Path::parse("image.repo").unwrap()).unwrap();
         assert!(matches!(&*repo.origin, Source::ValuesFile { line: Some(3), column: Some(9), .. }), "{:?}", repo.origin);
-        let lost: Vec<(String, String)> = rec.events.iter().map(|e| (e.path.to_string(), e.value.origin.kind_word())).collect();
+        let lost: Vec<(String, String)> = rec.events.iter().map(|e| (e.path.to_string(), e.value.origin.kind_word().to_string())).collect();
         assert_eq!(
             lost,
             [("image.tag".to_string(), "values-file".to_string()), ("list[1]".into(), "values-file".into()), ("image.tag".into(), "set".into())]

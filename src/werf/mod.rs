@@ -442,7 +442,7 @@ fn label(s: &Source) -> String {
         Source::ValuesFile { file, .. } => format!("--values {file}"),
         Source::SetFlag { flag, index, expr } => format!("{flag}[{index}] {expr}"),
         Source::ChartDefault { chart, .. } | Source::ParentValues { chart, .. } => format!("chart {chart}'s values.yaml"),
-        other => other.kind_word(),
+        other => other.kind_word().to_string(),
     })
 }
 
