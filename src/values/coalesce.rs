@@ -278,9 +278,14 @@ fn coalesce_chart_values(ch: &impl ChartTree, v: &mut VMap, prefix: &str, path: 
 
 /// `coalesceTablesFullKey(dst, src)`: `dst` wins; maps merge recursively.
 pub fn coalesce_tables(dst: &mut VMap, mut src: VMap, prefix: &str, path: &Path, merge: bool, rec: &mut Recorder) {
-    let src_non_nil: std::collections::HashSet<String> = src.iter().filter(|(_, v)| !v.is_null()).map(|(k, _)| k.clone()).collect();
+    // dst's nulls over a value src had (the only keys where src's earlier
+    // non-nil value matters below; usually none, so nothing is copied).
+    let mut null_over_value: Vec<String> = Vec::new();
     // Helm writes dst's nils into src before merging (it mutates src).
     for (k, v) in dst.iter() {
+        if v.is_null() && src.get(k).is_some_and(|s| !s.is_null()) {
+            null_over_value.push(k.clone());
+        }
         if v.is_null()
             && let Some(old) = src.insert(k.clone(), v.clone())
             && !old.is_null()
@@ -295,7 +300,7 @@ pub fn coalesce_tables(dst: &mut VMap, mut src: VMap, prefix: &str, path: &Path,
         let full = || concat(prefix, &key);
         let here = || path.key(&key);
         match dst.get_mut(&key) {
-            Some(dv) if dv.is_null() && !merge && src_non_nil.contains(&key) => {
+            Some(dv) if dv.is_null() && !merge && null_over_value.contains(&key) => {
                 dst.shift_remove(&key);
             }
             None => {

@@ -49,27 +49,40 @@ pub fn path_order(a: &[Seg], b: &[Seg]) -> std::cmp::Ordering {
 /// One entry per leaf of `m`, in [`path_order`] (keys visited in byte order);
 /// `at` is the path of `m` (restored on return). `elements`: non-empty lists
 /// are not leaves, their elements are.
-fn leaves(m: &VMap, at: &mut Vec<Seg>, out: &mut Vec<Entry>, elements: bool) {
+/// A path on the way down, borrowed from the tree; owned only at a leaf.
+#[derive(Clone, Copy)]
+enum Step<'a> {
+    Key(&'a str),
+    Index(usize),
+}
+
+fn leaves<'a>(m: &'a VMap, at: &mut Vec<Step<'a>>, out: &mut Vec<Entry>, elements: bool) {
     let mut keys: Vec<(&String, &V)> = m.iter().collect();
     keys.sort_unstable_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
     for (k, v) in keys {
-        at.push(Seg::Key(k.clone()));
+        at.push(Step::Key(k));
         leaf(v, at, out, elements);
         at.pop();
     }
 }
 
-fn leaf(v: &V, at: &mut Vec<Seg>, out: &mut Vec<Entry>, elements: bool) {
+fn leaf<'a>(v: &'a V, at: &mut Vec<Step<'a>>, out: &mut Vec<Entry>, elements: bool) {
     match &v.kind {
         Kind::Map(sub) if !sub.is_empty() => leaves(sub, at, out, elements),
         Kind::List(l) if elements && !l.is_empty() => {
             for (i, x) in l.iter().enumerate() {
-                at.push(Seg::Index(i));
+                at.push(Step::Index(i));
                 leaf(x, at, out, elements);
                 at.pop();
             }
         }
-        _ => out.push(Entry { path: Path(at.clone()), value: Some(v.to_json()), source: Some(v.origin.clone()), overridden: Vec::new(), notes: Vec::new() }),
+        _ => {
+            let path = Path(at.iter().map(|s| match s {
+                Step::Key(k) => Seg::Key((*k).to_string()),
+                Step::Index(i) => Seg::Index(*i),
+            }).collect());
+            out.push(Entry { path, value: Some(v.to_json()), source: Some(v.origin.clone()), overridden: Vec::new(), notes: Vec::new() })
+        }
     }
 }
 
@@ -160,7 +173,7 @@ pub fn source_json(s: &Source) -> Value {
     if let Some(m) = v.as_object_mut() {
         m.retain(|_, x| !x.is_null());
         let mut with_kind = serde_json::Map::new();
-        with_kind.insert("kind".into(), Value::String(s.kind_word()));
+        with_kind.insert("kind".into(), Value::String(s.kind_word().to_string()));
         with_kind.extend(std::mem::take(m));
         return Value::Object(with_kind);
     }
