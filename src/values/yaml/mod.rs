@@ -9,7 +9,9 @@
 //! a JSON round trip (keys become strings, every number a float64) — and
 //! merges the documents with `loader.MergeMaps` (a later document wins, maps
 //! merge key by key). The YAML syntax comes from saphyr-parser, made to agree
-//! with libyaml where they differ ([`parse`]).
+//! with libyaml where they differ ([`parse`]); plain block YAML, most of any
+//! values file, is first offered to a line-at-a-time reader that gives the
+//! same document several times faster or declines ([`fast`]).
 //!
 //! Positions are 1-based lines and columns, columns counted in characters
 //! (a byte-order mark is not counted). A value's position is the first
