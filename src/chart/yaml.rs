@@ -531,21 +531,10 @@ mod tests {
         }
         taken += usize::from(compare("1: a\n\"1\": b\nc: 1\nc: 2\n"));
         assert!(taken > 40, "the values reader took only {taken} documents");
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
-        let mut stack = vec![root];
-        let mut files = 0;
-        while let Some(dir) = stack.pop() {
-            for e in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
-                let p = e.path();
-                if p.is_dir() {
-                    stack.push(p);
-                } else if p.file_name().is_some_and(|n| ["Chart.yaml", "requirements.yaml", "Chart.lock", "requirements.lock"].iter().any(|c| n == *c))
-                    && let Ok(text) = std::fs::read_to_string(&p)
-                {
-                    files += usize::from(compare(&text));
-                }
-            }
-        }
+        let chart_files = crate::values::yaml::bundled_test_files(|p| {
+            p.file_name().is_some_and(|n| ["Chart.yaml", "requirements.yaml", "Chart.lock", "requirements.lock"].iter().any(|c| n == *c))
+        });
+        let files: usize = chart_files.iter().filter_map(|p| std::fs::read_to_string(p).ok()).map(|text| usize::from(compare(&text))).sum();
         assert!(files > 60, "the values reader took only {files} bundled chart files");
         for name in ["kube-prometheus-stack/Chart.yaml", "kube-prometheus-stack/charts/grafana/Chart.yaml", "prometheus/Chart.yaml"] {
             let text = std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/corpus").join(name)).expect("corpus file");

@@ -767,31 +767,12 @@ mod tests {
         }
     }
 
-    fn bundled_yaml_files() -> Vec<std::path::PathBuf> {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
-        let mut stack = vec![root];
-        let mut files = Vec::new();
-        while let Some(dir) = stack.pop() {
-            let Ok(entries) = std::fs::read_dir(&dir) else { continue };
-            for e in entries.flatten() {
-                let p = e.path();
-                if p.is_dir() {
-                    stack.push(p);
-                } else if p.extension().is_some_and(|x| x == "yaml" || x == "yml") {
-                    files.push(p);
-                }
-            }
-        }
-        files.sort();
-        files
-    }
-
     /// Every document of every bundled YAML file, and every line-aligned
     /// tail of the large ones: where the fast reader answers, it answers
     /// what saphyr does; and it takes the large corpus files whole.
     #[test]
     fn every_bundled_yaml_document_reads_as_saphyr_reads_it() {
-        let files = bundled_yaml_files();
+        let files = super::super::bundled_test_files(super::super::is_yaml_file);
         assert!(files.len() > 50, "found {} files", files.len());
         let (mut taken, mut total) = (0, 0);
         for f in &files {

@@ -52,6 +52,32 @@ pub(crate) fn with_plain_block_document<T>(text: &str, f: impl FnOnce(Option<&De
 }
 
 pub(crate) use decode::{DKind as DecodedKind, DVal as DecodedValue, GoKey};
+
+/// The files under the project's `tests/` whose name `keep` accepts, in
+/// name order (the bundled corpus and test data, for whole-corpus tests).
+#[cfg(test)]
+pub(crate) fn bundled_test_files(keep: impl Fn(&std::path::Path) -> bool) -> Vec<std::path::PathBuf> {
+    let mut stack = vec![std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests")];
+    let mut files = Vec::new();
+    while let Some(dir) = stack.pop() {
+        for e in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if keep(&p) {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+/// A YAML file by its extension.
+#[cfg(test)]
+pub(crate) fn is_yaml_file(p: &std::path::Path) -> bool {
+    p.extension().is_some_and(|x| x == "yaml" || x == "yml")
+}
 pub(crate) use resolve::Scalar;
 
 /// A place in a file: 1-based line and column (characters).

@@ -258,20 +258,7 @@ mod tests {
     /// top-level key it allows, reads exactly as when read whole.
     #[test]
     fn every_bundled_yaml_file_reads_the_same_cut_at_every_key() {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
-        let mut stack = vec![root];
-        let mut files = Vec::new();
-        while let Some(dir) = stack.pop() {
-            let Ok(entries) = std::fs::read_dir(&dir) else { continue };
-            for e in entries.flatten() {
-                let p = e.path();
-                if p.is_dir() {
-                    stack.push(p);
-                } else if p.extension().is_some_and(|x| x == "yaml" || x == "yml") {
-                    files.push(p);
-                }
-            }
-        }
+        let files = crate::values::yaml::bundled_test_files(crate::values::yaml::is_yaml_file);
         assert!(files.len() > 50, "found {} files", files.len());
         let texts: Vec<(String, String)> = files
             .iter()
