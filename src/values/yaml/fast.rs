@@ -45,6 +45,11 @@ pub(crate) fn parse(text: &str, first_line: usize) -> Option<Doc> {
             p.current()?;
         }
     }
+    // A document marker further down (`...`, or `---` when the caller did not
+    // split there) ends the document for libyaml; leave it to saphyr.
+    if p.lines[p.i..].iter().any(|l| l.indent == 0 && is_document_marker(&p.b[l.start..l.end])) {
+        return None;
+    }
     let root = match p.current() {
         None => None,
         Some(l) => {
@@ -105,6 +110,11 @@ fn lines(text: &str) -> Vec<Line> {
         start = end + 1;
     }
     out
+}
+
+/// A line that starts with `---` or `...` and then a space or its end.
+fn is_document_marker(line: &[u8]) -> bool {
+    (line.starts_with(b"---") || line.starts_with(b"...")) && matches!(line.get(3), None | Some(b' '))
 }
 
 fn trim_spaces_start(s: &[u8]) -> &[u8] {
@@ -747,6 +757,12 @@ mod tests {
         declines("a: |2\n   x\n");
         declines("a: b: c\n");
         declines("a: 1\n...\n");
+        // (found by review: these were read as keys `... b` and `--- b`)
+        declines("a: 1\n... b: 2\n");
+        declines("... b: 2\n");
+        declines("a: |\n  x\n... c: 1\n");
+        declines("a: 1\n--- b: 2\n");
+        declines("a:\n  b: 1\n---\n");
         declines("a: 1\n b: 2\n");
         declines("plain scalar document\n");
         declines("a: \"\\/\"\n");
@@ -810,7 +826,7 @@ mod tests {
             "[\"a,b\", c d]", "[ -1 , 2.5 ]", "--flag=x", "\"\"", "''", "0777", "a \"quoted\" word", "{ }", "[a,]", "\"\\/\"", "&a x", "*a",
             "!t x", "x: y", "\"unterminated", "[a, [b]]", "{a: 1}", "- x", "? x", "@x", "%x",
         ];
-        const KEYS: &[&str] = &["k", "\"quoted key\"", "'single'", "a.b", "x-y_z", "名前", "k y", "yes", "1", "<<", "-k", "k ", "\"\"", "k#1"];
+        const KEYS: &[&str] = &["k", "\"quoted key\"", "'single'", "a.b", "x-y_z", "名前", "k y", "yes", "1", "<<", "-k", "k ", "\"\"", "k#1", "... k", "--- k", "...k"];
         fn generate(next: &mut dyn FnMut(u64) -> u64, indent: usize, depth: usize, out: &mut String) {
             let pad = " ".repeat(indent);
             let seq = next(3) == 0;
