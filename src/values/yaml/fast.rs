@@ -712,6 +712,23 @@ mod tests {
         takes("a: b\n\n\n# c\n   # c2\nc: d\n");
     }
 
+    /// An indentless sequence whose first entry is a flow collection or an
+    /// empty entry with a comment is a block sequence at its `-` (found by
+    /// review: the saphyr path took it for a flow sequence, misplaced it, and
+    /// then refused a later `?` as if inside flow).
+    #[test]
+    fn indentless_sequences_starting_with_flow_or_comment_entries() {
+        takes("k:\n- []\n");
+        takes("k:\n- {}\n");
+        takes("a:\n- # c\n");
+        takes("k:\n-  # c\n");
+        takes("- k:  # c\n  - # x\n  - y\n");
+        takes("k:\n- []\n- a?b\n");
+        takes("k:\n- {}\n- x: a?b\n");
+        takes("a:\n- [a]\n  # c\n- x?y: 1\n");
+        takes("k:\n  - [a]\n  - [b, c]\nl:\n- [d]\n- e\n");
+    }
+
     #[test]
     fn empty_values_sit_where_saphyr_puts_them() {
         takes("a:\nb: 1\n");

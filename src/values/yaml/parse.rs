@@ -371,6 +371,24 @@ impl Builder<'_, '_> {
         self.src.mpos(&span.start)
     }
 
+    /// The char index of a block entry `-` just before char index `ci` on
+    /// its line (with only blanks, or blanks and a comment, after it).
+    fn dash_before(&self, ci: usize) -> Option<usize> {
+        let before = self.src.slice(0, ci);
+        let line_start = before.rfind('\n').map_or(0, |p| p + 1);
+        let mut line = &before[line_start..];
+        // A comment after the `-` (a `#` at the start or after a blank).
+        if let Some(h) = line.char_indices().find(|&(i, c)| c == '#' && (i == 0 || line[..i].ends_with([' ', '\t']))).map(|(i, _)| i) {
+            line = &line[..h];
+        }
+        let trimmed = line.trim_end_matches([' ', '\t']);
+        let indicator = trimmed.strip_suffix('-')?;
+        if !(indicator.is_empty() || indicator.ends_with([' ', '\t'])) {
+            return None;
+        }
+        Some(ci - before[line_start + trimmed.len() - 1..].chars().count())
+    }
+
     fn innermost_indent(&self) -> (Option<usize>, bool) {
         let in_flow = self.indents.iter().any(Option::is_none);
         (self.indents.iter().rev().flatten().next().copied(), in_flow)
@@ -418,23 +436,26 @@ impl Builder<'_, '_> {
                 let is_map = matches!(ev, Event::MappingStart(..));
                 let (anchor, body) = self.props(span.start.index());
                 let first = self.src.rest_from(body).chars().next();
-                let flow = matches!(first, Some('[' | '{'));
                 let mut pos = self.src.mpos(&span.start);
                 let mut column = span.end.col();
                 let at = self.src.rest_from(span.start.index());
                 let dash_here = at.starts_with('-') && at[1..].starts_with([' ', '\t', '\n', '\r']);
-                if !is_map && !flow && anchor_id == 0 && !dash_here {
-                    // saphyr starts an indentless sequence at its first item: use its `-`
-                    let before = self.src.slice(0, span.start.index());
-                    let trimmed = before.trim_end_matches(' ');
-                    if trimmed.ends_with('-') {
-                        let dash = span.start.index() - (before.len() - trimmed.len()) - 1;
-                        let (l, c) = line_col(self.src, dash);
-                        pos = self.src.pos(l, c);
-                        column = c;
-                    }
-                }
                 let id = self.nodes.len();
+                // saphyr starts an indentless sequence (a block mapping's value, `-` in
+                // the key's column) at its first entry, or at the end of the `-` line when
+                // the entry is below: the sequence is a block one at its `-`, even when that
+                // entry is `[...]` or `{...}` (which then starts at the same place).
+                let value_of_block_key = matches!(self.stack.last(), Some((p, Some(_))) if matches!(self.nodes[*p].kind, NodeKind::Map(_)))
+                    && matches!(self.indents.last(), Some(Some(_)));
+                let dash = (!is_map && anchor_id == 0 && !dash_here && value_of_block_key)
+                    .then(|| self.dash_before(span.start.index()))
+                    .flatten();
+                let flow = dash.is_none() && matches!(first, Some('[' | '{'));
+                if let Some(dash) = dash {
+                    let (l, c) = line_col(self.src, dash);
+                    pos = self.src.pos(l, c);
+                    column = c;
+                }
                 self.nodes.push(Node { kind: if is_map { NodeKind::Map(Vec::new()) } else { NodeKind::Seq(Vec::new()) }, pos, anchor });
                 if anchor_id != 0 {
                     self.anchors.insert(anchor_id, id);

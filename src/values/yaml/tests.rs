@@ -197,3 +197,11 @@ fn excessive_aliasing_fails_like_go_yaml() {
     let e = load_values(&text, "f").unwrap_err();
     assert!(e.helm_message.ends_with("yaml: document contains excessive aliasing"), "{}", e.helm_message);
 }
+
+#[test]
+fn an_indentless_sequence_of_flow_entries_is_a_block_sequence_at_its_dash() {
+    // (the anchor keeps the fast reader out: this is the saphyr path)
+    let l = load("k:\n- []\n- a?b\nother: &a 1\n");
+    assert_eq!(l.values["k"], json!([[], "a?b"]));
+    assert_eq!(l.positions[&p("k")], (at(1, 1), at(2, 1)));
+}
