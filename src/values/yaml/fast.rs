@@ -755,6 +755,12 @@ mod tests {
             takes(&format!("a:\n  b: {header}\n      deep\n      deeper\n  c: 1\n"));
         }
         takes("a: |\nb: 1\n");
+        // keys holding `|`/`>` before the real header (found by review)
+        takes("a|#b: |\n  x\n");
+        takes("\"a| #b\": |\n  x\n");
+        takes("'|#': >\n  x\n");
+        takes("a>#: >-\n  x\n");
+        takes("- a|#: |\n    x\n");
         takes("a: >-\n\nb: 1\n");
     }
 

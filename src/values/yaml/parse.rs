@@ -358,7 +358,9 @@ impl Builder<'_, '_> {
                 continue;
             }
             for (bi, c) in line.char_indices() {
-                if c != '|' && c != '>' {
+                // The header's `|`/`>` starts a token: at the line's start or after a blank
+                // (a key such as `a|#b` holds one too).
+                if (c != '|' && c != '>') || (bi > 0 && !line[..bi].ends_with([' ', '\t'])) {
                     continue;
                 }
                 let rest = line[bi + 1..].trim_start_matches(|c: char| c.is_ascii_digit() || c == '+' || c == '-');
