@@ -483,35 +483,36 @@ impl Converter {
                             });
                         }
                     };
-                    if ks != e.key_text {
-                        let msg = read_as.map(|kind| match kind {
-                            None => (NoteKind::KeyReadAsBoolean, format!("the key `{}` is read as a boolean and becomes \"{ks}\"; quote it to keep the text", e.key_text)),
-                            Some(kind) => (NoteKind::KeyNormalized, format!("the key `{}` is read as a {kind} and becomes \"{ks}\"", e.key_text)),
+                    // Notes about the key itself, written while `ks` is still at hand.
+                    let mut key_notes: Vec<(NoteKind, Pos, String)> = Vec::new();
+                    if ks != e.key_text
+                        && let Some(kind) = read_as
+                    {
+                        key_notes.push(match kind {
+                            None => (NoteKind::KeyReadAsBoolean, e.key_pos, format!("the key `{}` is read as a boolean and becomes \"{ks}\"; quote it to keep the text", e.key_text)),
+                            Some(kind) => (NoteKind::KeyNormalized, e.key_pos, format!("the key `{}` is read as a {kind} and becomes \"{ks}\"", e.key_text)),
                         });
-                        if let Some((kind, msg)) = msg {
-                            self.at.push(Seg::Key(ks.clone()));
-                            self.note(kind, e.key_pos, msg);
-                            self.at.pop();
-                        }
                     }
-                    // The key sits on the path while its value converts (for notes), then goes into `out`.
-                    self.at.push(Seg::Key(ks));
                     for (old, how) in &e.replaced {
-                        let ks = self.current_key();
                         match (how, e.origin) {
-                            (Origin::Explicit, Origin::Explicit) => {
-                                let msg = format!("duplicate key \"{ks}\": this one wins over the one at line {}, column {}", old.line, old.column);
-                                self.note(NoteKind::DuplicateKey { shadowed: *old }, e.key_pos, msg);
-                            }
-                            (Origin::Explicit, Origin::Merge(at)) => {
-                                let msg = format!(
-                                    "the merge `<<` replaces \"{ks}\" set before it at line {}, column {} (go-yaml v2 applies merges in order)",
-                                    old.line, old.column
-                                );
-                                self.note(NoteKind::MergeOverride { overridden: *old }, at, msg);
-                            }
+                            (Origin::Explicit, Origin::Explicit) => key_notes.push((
+                                NoteKind::DuplicateKey { shadowed: *old },
+                                e.key_pos,
+                                format!("duplicate key \"{ks}\": this one wins over the one at line {}, column {}", old.line, old.column),
+                            )),
+                            (Origin::Explicit, Origin::Merge(at)) => key_notes.push((
+                                NoteKind::MergeOverride { overridden: *old },
+                                at,
+                                format!("the merge `<<` replaces \"{ks}\" set before it at line {}, column {} (go-yaml v2 applies merges in order)", old.line, old.column),
+                            )),
                             _ => {}
                         }
+                    }
+                    // The key sits on the path while its notes are made and its value
+                    // converts, then goes into `out`.
+                    self.at.push(Seg::Key(ks));
+                    for (kind, pos, msg) in key_notes {
+                        self.note(kind, pos, msg);
                     }
                     let node = self.convert(e.value)?;
                     let Some(Seg::Key(ks)) = self.at.pop() else { unreachable!("the key pushed above") };
@@ -539,14 +540,6 @@ impl Converter {
             }
         };
         Ok(PNode { kind, pos: v.pos })
-    }
-
-    /// The key on top of the path (while its value converts).
-    fn current_key(&self) -> String {
-        match self.at.last() {
-            Some(Seg::Key(k)) => k.clone(),
-            _ => String::new(),
-        }
     }
 }
 
