@@ -108,9 +108,6 @@ fn parse_with_serde_saphyr(doc: &str) -> Result<Node, SyntaxError> {
 /// `doc` read by the values reader, when it takes it, with the positions
 /// serde-saphyr gives (so that both paths report the same places).
 fn parse_plain_block(doc: &str) -> Option<Node> {
-    if doc.starts_with('\u{FEFF}') {
-        return None;
-    }
     let lines: Vec<&str> = doc.split('\n').collect();
     crate::values::yaml::with_plain_block_document(doc, |v| match v {
         None => Some(Node { value: Yaml::Null, line: 1, column: 1 }),

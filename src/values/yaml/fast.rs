@@ -36,7 +36,7 @@ pub(crate) fn parse(text: &str, first_line: usize) -> Option<Doc> {
         let rest = &p.b[l.start..l.end];
         if l.indent == 0 && rest.starts_with(b"---") {
             let after = trim_spaces_start(&rest[3..]);
-            if !(rest.len() == 3 || (rest[3] == b' ' && (after.is_empty() || after[0] == b'#'))) {
+            if !is_document_marker(rest) || after.first().is_some_and(|&c| c != b'#') {
                 return None;
             }
             p.i += 1;
@@ -791,6 +791,7 @@ mod tests {
         declines("a: \"\\/\"\n");
         declines("a: \"\\'\"\n");
         declines("a: x\u{85}y\n");
+        declines("\u{FEFF}a: 1\n");
         declines("a: @x\n");
         declines("a: `x`\n");
         declines(&format!("{}: 1\n", "k".repeat(1100)));

@@ -42,10 +42,9 @@ use decode::{PKind, PMap, PNode};
 
 /// go-yaml v2's value of one document of plain block YAML (the subset the
 /// fast reader takes; see `fast.rs`), given to `f`; `None` when the text is
-/// outside that subset or does not decode. For Chart.yaml and the other
-/// chart files, whose reader falls back to its own parser.
+/// outside that subset (a byte-order mark is) or does not decode. For
+/// Chart.yaml and the other chart files, whose reader falls back to its own parser.
 pub(crate) fn with_plain_block_document<T>(text: &str, f: impl FnOnce(Option<&DecodedValue<'_>>) -> T) -> Option<T> {
-    let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
     let doc = fast::parse(text, 0)?;
     let value = decode::decode(&doc).ok()?;
     Some(f(value.as_ref()))
