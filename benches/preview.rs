@@ -59,7 +59,7 @@ fn live_objects(manifest: &str) -> Vec<Value> {
         .into_iter()
         .filter_map(|d| serde_saphyr::from_str::<Value>(d).ok())
         .map(|mut o| {
-            releasex::preview::add_ownership(&mut o, "big", "bench");
+            releasex::upgrade::add_ownership(&mut o, "big", "bench");
             o["metadata"]["namespace"] = json!("bench");
             o["metadata"]["resourceVersion"] = json!("1");
             o

@@ -7,16 +7,25 @@ pub mod chart;
 pub mod cli;
 pub mod cluster;
 pub mod explain;
+pub mod go;
 pub mod helmfile;
+pub mod keypath;
 pub mod manifest;
 pub mod parallel;
 pub mod patch;
-pub mod preview;
 pub mod release;
 pub mod render;
+pub mod storage;
 pub mod upgrade;
 pub mod values;
 pub mod werf;
+pub mod yaml;
+
+/// The hasher of the values maps and the YAML reader's maps: their keys are
+/// short strings hashed very often (every merge looks keys up), and they come
+/// from the user's own files, so SipHash's resistance to crafted collisions
+/// buys nothing here.
+pub type FastHash = foldhash::fast::RandomState;
 
 /// An error and its causes on one line, without repeating a cause already
 /// included in its parent's message.

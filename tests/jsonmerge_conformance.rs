@@ -1,5 +1,5 @@
 //! Conformance of `releasex::patch::jsonmerge` (and the Go JSON bytes of
-//! `releasex::patch::gojson`) against the data in
+//! `releasex::go::json`) against the data in
 //! `tests/conformance/jsonmergepatch/` (a copy of `shared/conformance`; see
 //! its README for the format and the checks):
 //!
@@ -16,7 +16,7 @@
 //! a failure lists each mismatch with case id, description, expected and
 //! actual.
 
-use releasex::patch::gojson::to_go_json;
+use releasex::go::json::to_go_json;
 use releasex::patch::jsonmerge::{
     JsonMergeError, apply, create_merge_patch, create_three_way, keep_or_delete_null,
 };

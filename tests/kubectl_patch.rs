@@ -52,7 +52,7 @@ use std::path::Path;
 
 use kubectl_support::*;
 use patchgen::{Case, Kind};
-use releasex::patch::gojson::{to_float64_value, to_go_json};
+use releasex::go::json::{to_float64_value, to_go_json};
 use releasex::patch::jsonmerge;
 use releasex::patch::meta::{LookupPatchMeta, StructMeta, builtin_kind};
 use releasex::patch::strategic;

@@ -34,7 +34,7 @@
 //! `$setElementOrder` apply deletes and adds items, duplicate merge keys and
 //! Go's tie order in sorts — with the built-in kinds' metadata.
 
-use releasex::patch::gojson::to_go_json;
+use releasex::go::json::to_go_json;
 use releasex::patch::meta::{LookupPatchMeta, OpenApiV2Meta, TypeTable, builtin_kind};
 use releasex::patch::strategic::{PatchError, apply, create_three_way, create_two_way, parse_document, sort_merge_lists_by_name};
 use serde_json::{Map, Value};

@@ -19,8 +19,8 @@ mod oracle_client;
 use std::collections::HashMap;
 use std::path::PathBuf;
 
-use releasex::values::path::Seg;
-use releasex::values::yaml::{LoadedValues, Pos, YamlError, load_values};
+use releasex::keypath::Seg;
+use releasex::yaml::{LoadedValues, Pos, YamlError, load_values};
 use serde_json::Value;
 
 fn repo_root() -> PathBuf {
@@ -698,7 +698,7 @@ fn check_positions(l: &LoadedValues, g: &Gen) -> Result<(), String> {
         Some(cur)
     }
     let root = Value::Object(l.values.clone());
-    fn walk(v: &Value, path: releasex::values::path::Path, out: &mut Vec<releasex::values::path::Path>) {
+    fn walk(v: &Value, path: releasex::keypath::Path, out: &mut Vec<releasex::keypath::Path>) {
         match v {
             Value::Object(m) => m.iter().for_each(|(k, x)| {
                 out.push(path.key(k));
@@ -712,7 +712,7 @@ fn check_positions(l: &LoadedValues, g: &Gen) -> Result<(), String> {
         }
     }
     let mut all = Vec::new();
-    walk(&root, releasex::values::path::Path::root(), &mut all);
+    walk(&root, releasex::keypath::Path::root(), &mut all);
     for p in &all {
         let Some((kpos, vpos)) = l.positions.get(p) else { return Err(format!("no position for {p}")) };
         let key = |pos: &Pos| (pos.line, pos.column);

@@ -11,7 +11,7 @@
 //! a type mismatch is reported after the rest has been decoded.
 
 use super::yaml::{Node, Yaml, go_format_float32};
-use crate::values::gofmt::go_v;
+use crate::go::fmt::go_v;
 use serde_json::Value;
 use std::collections::BTreeMap;
 
@@ -298,7 +298,7 @@ pub(crate) fn to_json(node: &Node) -> Result<Value, DecodeError> {
                     column: node.column,
                     message: format!(
                         "json: unsupported value: {}",
-                        crate::values::gofmt::go_float(*f)
+                        crate::go::fmt::go_float(*f)
                     ),
                 });
             }

@@ -18,8 +18,8 @@
 //! failed` line and orders them as Go's map iteration falls.
 
 use super::Chart;
-use crate::values::gofmt::{go_float, go_v};
-use crate::values::path::{Path, Seg};
+use crate::go::fmt::{go_float, go_v};
+use crate::keypath::{Path, Seg};
 use jsonschema::error::ValidationErrorKind as K;
 use serde_json::Value;
 use std::fmt;

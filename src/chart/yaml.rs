@@ -10,7 +10,7 @@
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_saphyr::Spanned;
 
-use crate::values::yaml::{DecodedKind, DecodedValue, GoKey, Scalar};
+use crate::yaml::{DecodedKind, DecodedValue, GoKey, Scalar};
 use std::fmt;
 
 /// A YAML value with its position.
@@ -109,7 +109,7 @@ fn parse_with_serde_saphyr(doc: &str) -> Result<Node, SyntaxError> {
 /// serde-saphyr gives (so that both paths report the same places).
 fn parse_plain_block(doc: &str) -> Option<Node> {
     let lines: Vec<&str> = doc.split('\n').collect();
-    crate::values::yaml::with_plain_block_document(doc, |v| match v {
+    crate::yaml::with_plain_block_document(doc, |v| match v {
         None => Some(Node { value: Yaml::Null, line: 1, column: 1 }),
         Some(v) => from_go_value(v, &lines),
     })
@@ -528,7 +528,7 @@ mod tests {
         }
         taken += usize::from(compare("1: a\n\"1\": b\nc: 1\nc: 2\n"));
         assert!(taken > 40, "the values reader took only {taken} documents");
-        let chart_files = crate::values::yaml::bundled_test_files(|p| {
+        let chart_files = crate::yaml::bundled_test_files(|p| {
             p.file_name().is_some_and(|n| ["Chart.yaml", "requirements.yaml", "Chart.lock", "requirements.lock"].iter().any(|c| n == *c))
         });
         let files: usize = chart_files.iter().filter_map(|p| std::fs::read_to_string(p).ok()).map(|text| usize::from(compare(&text))).sum();

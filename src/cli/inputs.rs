@@ -1,32 +1,33 @@
-//! Gathers stored records from where the user pointed: files, stdin,
-//! directories, the cluster, or Helm's SQL database.
+//! What the commands share when reading their inputs: where release records
+//! come from (flags and `HELM_*` resolved into a `storage::Location`).
 
 use std::io::Read;
-use std::path::Path;
 
 use anyhow::{Context as _, bail};
 
 use super::Ctx;
 use super::args::{SourceArgs, StorageDriver};
 use super::context::kube_target;
-use crate::cluster::ReadOnlyCluster;
-use crate::release::{Driver, StoredRecord, source};
+use crate::release::Driver;
+pub use crate::storage::Loaded;
+use crate::values::user::{ValueFlags, ValuesFile};
+use crate::storage::{self, Location};
 
-/// Records plus a phrase naming where they came from (for messages).
-pub struct Loaded {
-    pub records: Vec<StoredRecord>,
-    pub place: String,
+/// The records the user pointed at: files or stdin, the cluster, or Helm's
+/// SQL database.
+pub fn load(src: &SourceArgs, name: Option<&str>, ctx: &Ctx) -> anyhow::Result<Loaded> {
+    let location = location(src, name, ctx)?;
+    Ok(storage::load(&location, name, &mut std::io::stdin().lock())?)
 }
 
-pub fn load(src: &SourceArgs, name: Option<&str>, ctx: &Ctx) -> anyhow::Result<Loaded> {
+fn location(src: &SourceArgs, name: Option<&str>, ctx: &Ctx) -> anyhow::Result<Location> {
     if !src.files.is_empty() {
-        return load_files(&src.files);
+        return Ok(Location::Files(src.files.clone()));
     }
-    let Some(name) = name else {
-        bail!("name the release to read from the cluster (NAME), or read records from a file with -f FILE");
-    };
-    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().context("cannot start the async runtime")?;
-    match src.driver.unwrap_or(StorageDriver::Secret) {
+    if name.is_none() {
+        return Err(storage::StorageError::NoReleaseName.into());
+    }
+    Ok(match src.driver.unwrap_or(StorageDriver::Secret) {
         StorageDriver::Sql => {
             let Some(conn) = &src.sql_connection else {
                 bail!("--driver sql needs --sql-connection (or HELM_DRIVER_SQL_CONNECTION_STRING), e.g. postgres://user@host:5432/helm?sslmode=disable");
@@ -38,64 +39,40 @@ pub fn load(src: &SourceArgs, name: Option<&str>, ctx: &Ctx) -> anyhow::Result<L
                 .clone()
                 .or_else(|| ctx.env.is_helm_plugin().then(|| ctx.env.get("HELM_NAMESPACE").map(str::to_string)).flatten())
                 .unwrap_or_else(|| "default".to_string());
-            let records = runtime.block_on(crate::release::sql::list_release_rows(conn, &namespace, name))?;
-            Ok(Loaded { records, place: format!("SQL table releases_v1 rows with name={name}, owner=helm in namespace {namespace:?}") })
+            Location::Sql { connection: conn.clone(), namespace }
         }
         driver => {
             let driver = if driver == StorageDriver::ConfigMap { Driver::ConfigMap } else { Driver::Secret };
-            let target = kube_target(&ctx.global, &ctx.env);
-            runtime.block_on(async {
-                let cluster = ReadOnlyCluster::connect(&target).await?;
-                let records = cluster.list_release_records(name, driver).await?;
-                let kind = if driver == Driver::ConfigMap { "ConfigMaps" } else { "Secrets" };
-                let place = format!(
-                    "{kind} labelled owner=helm,name={name} in namespace {:?} of {}",
-                    cluster.namespace(),
-                    cluster.server()
-                );
-                Ok(Loaded { records, place })
-            })
+            Location::Kubernetes { target: kube_target(&ctx.global, &ctx.env), driver }
         }
-    }
+    })
 }
 
-fn load_files(paths: &[std::path::PathBuf]) -> anyhow::Result<Loaded> {
-    let mut records = Vec::new();
-    let mut names = Vec::new();
-    for path in paths {
-        let shown = path.display().to_string();
-        names.push(if shown == "-" { "<stdin>".to_string() } else { shown.clone() });
-        if shown == "-" {
-            let mut buf = Vec::new();
-            std::io::stdin().read_to_end(&mut buf).context("cannot read stdin")?;
-            records.extend(source::parse_input("-", &buf)?);
-        } else if path.is_dir() {
-            records.extend(load_dir(path)?);
+/// Reads the value flags' files (`-` is stdin, once) into what the values
+/// engine takes; the flags keep Helm's kind order there.
+pub fn value_flags(args: &super::args::ValueFlagArgs) -> anyhow::Result<ValueFlags> {
+    let mut files = Vec::new();
+    let mut stdin_used = false;
+    for name in args.values.iter().map(|s| s.trim()).filter(|s| !s.is_empty()) {
+        let text = if name == "-" {
+            anyhow::ensure!(!stdin_used, "-f - can be given once (stdin is read once)");
+            stdin_used = true;
+            let mut buf = String::new();
+            std::io::stdin().read_to_string(&mut buf).context("cannot read stdin")?;
+            buf
         } else {
-            let bytes = std::fs::read(path).with_context(|| format!("cannot read {shown}"))?;
-            records.extend(source::parse_input(&shown, &bytes)?);
-        }
+            std::fs::read_to_string(name).with_context(|| format!("cannot read values file {name}"))?
+        };
+        files.push(ValuesFile { name: name.to_string(), text });
     }
-    Ok(Loaded { records, place: names.join(", ") })
+    let flags = ValueFlags {
+        files,
+        set_json: args.set_json.clone(),
+        set: args.set.clone(),
+        set_string: args.set_string.clone(),
+        set_file: args.set_file.clone(),
+        set_literal: args.set_literal.clone(),
+    };
+    Ok(flags)
 }
 
-/// Every regular, non-hidden file of a directory, in name order.
-fn load_dir(dir: &Path) -> anyhow::Result<Vec<StoredRecord>> {
-    let mut entries: Vec<_> = std::fs::read_dir(dir)
-        .with_context(|| format!("cannot read directory {}", dir.display()))?
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| p.is_file() && !p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with('.')))
-        .collect();
-    entries.sort();
-    if entries.is_empty() {
-        bail!("directory {} holds no files", dir.display());
-    }
-    let mut out = Vec::new();
-    for p in entries {
-        let shown = p.display().to_string();
-        let bytes = std::fs::read(&p).with_context(|| format!("cannot read {shown}"))?;
-        out.extend(source::parse_input(&shown, &bytes)?);
-    }
-    Ok(out)
-}

@@ -11,9 +11,8 @@ mod explain_cmd;
 mod inputs;
 mod patch_cmd;
 mod release_cmd;
-mod release_views;
 mod upgrade_cmd;
-mod upgrade_objects;
+pub mod views;
 mod werf_cmd;
 
 use std::ffi::OsString;

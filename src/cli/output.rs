@@ -181,7 +181,7 @@ impl GoJsonWriter {
     }
 
     /// A value path as a JSON string.
-    pub fn path(&mut self, p: &crate::values::path::Path) {
+    pub fn path(&mut self, p: &crate::keypath::Path) {
         let mut text = std::mem::take(&mut self.scratch);
         text.clear();
         p.write_into(&mut text);
@@ -201,7 +201,7 @@ impl GoJsonWriter {
     /// A float64 as Go prints it; `null` for what JSON cannot hold (as a
     /// [`serde_json::Number`] refuses it).
     pub fn float(&mut self, f: f64) {
-        match crate::patch::gojson::format_go_float64(f) {
+        match crate::go::json::format_go_float64(f) {
             Some(text) => self.out.extend_from_slice(text.as_bytes()),
             None => self.out.extend_from_slice(b"null"),
         }
@@ -264,7 +264,7 @@ fn write_json_go(out: &mut Vec<u8>, v: &serde_json::Value, depth: usize) {
     match v {
         Value::Number(n) if n.is_f64() => {
             let f = n.as_f64().unwrap_or(0.0);
-            match crate::patch::gojson::format_go_float64(f) {
+            match crate::go::json::format_go_float64(f) {
                 Some(text) => out.extend_from_slice(text.as_bytes()),
                 None => out.extend_from_slice(n.to_string().as_bytes()),
             }

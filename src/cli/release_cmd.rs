@@ -3,7 +3,7 @@
 use anyhow::bail;
 
 use super::args::{DecodeArgs, HistoryArgs, OutputFormat, ReleaseCommand, View};
-use super::release_views as views;
+use super::views::release as views;
 use super::{Ctx, Outcome, inputs};
 use crate::release::{self, history};
 

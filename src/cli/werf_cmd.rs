@@ -9,7 +9,6 @@ use super::args::ExplainArgs;
 use super::{Ctx, Outcome};
 use crate::explain::Options;
 use crate::values::user::ValuesFile;
-use crate::werf::secret::pick_key;
 use crate::werf::{Secrets, WerfInput, explain_werf, project_layout};
 
 pub fn run(args: &ExplainArgs, ctx: &Ctx) -> anyhow::Result<Outcome> {
@@ -23,7 +22,7 @@ pub fn run(args: &ExplainArgs, ctx: &Ctx) -> anyhow::Result<Outcome> {
     let chart_path = root.join(&chart_dir);
     let chart = crate::chart::load(&chart_path).with_context(|| format!("werf chart {}", chart_path.display()))?;
     let env = ctx.env.with_prefix("WERF_");
-    let flags = super::explain_cmd::value_flags(&args.flags)?;
+    let flags = super::inputs::value_flags(&args.flags)?;
     let read = |p: &Path, name: &str| std::fs::read_to_string(p).with_context(|| format!("cannot read secret values file {name}"));
     let secret_values = args
         .werf
@@ -40,27 +39,11 @@ pub fn run(args: &ExplainArgs, ctx: &Ctx) -> anyhow::Result<Outcome> {
     let secrets = if args.werf.ignore_secret_key {
         Secrets::Ignore
     } else {
-        // werf's order: the variable, the project's key file, the user's global key file.
-        let home = ctx.env.get("HOME").map(|h| Path::new(h).join(".werf/global_secret_key"));
-        let project_key = root.join(".werf_secret_key");
-        let mut candidates = vec![("$WERF_SECRET_KEY".to_string(), env.get("WERF_SECRET_KEY").cloned())];
-        candidates.push((project_key.display().to_string(), std::fs::read_to_string(&project_key).ok()));
-        if let Some(h) = home {
-            candidates.push((h.display().to_string(), std::fs::read_to_string(&h).ok()));
-        }
-        match pick_key(candidates) {
-            Ok((_, key)) => Secrets::Key(key),
-            Err((lookup, None)) => Secrets::Missing(lookup.places),
-            Err((lookup, Some(source))) => {
-                let place = lookup.places.last().cloned().unwrap_or_default();
-                return Err(crate::werf::WerfError::BadKey { place, source }.into());
-            }
-        }
+        crate::werf::secret::find_key(&root, env.get("WERF_SECRET_KEY").cloned(), ctx.env.get("HOME").map(Path::new))?
     };
     let env_name = args.werf.werf_env.clone().or_else(|| env.get("WERF_ENV").cloned()).unwrap_or_default();
     let project = project.unwrap_or_else(|| chart.metadata.name.clone());
-    // werf's default namespace: `<project>[-<env>]`.
-    let namespace = ctx.global.namespace.clone().unwrap_or_else(|| if env_name.is_empty() { project.clone() } else { format!("{project}-{env_name}") });
+    let namespace = ctx.global.namespace.clone().unwrap_or_else(|| crate::werf::default_namespace(&project, &env_name));
     let images = match &args.werf.werf_images {
         Some(file) => {
             let text = std::fs::read_to_string(file).with_context(|| format!("cannot read --werf-images {file}"))?;
@@ -85,5 +68,5 @@ pub fn run(args: &ExplainArgs, ctx: &Ctx) -> anyhow::Result<Outcome> {
     };
     let mut read_file = |path: &str| std::fs::read_to_string(path).map_err(|e| format!("open {path}: {e}"));
     let explanation = explain_werf(&chart, &input, &mut read_file, Options { skip_schema_validation: args.skip_schema_validation })?;
-    super::explain_cmd::render(args, ctx, &explanation)
+    super::views::explain::render(args, ctx, &explanation)
 }

@@ -3,14 +3,17 @@
 //! merge of user values, dependency processing, coalescing and schema
 //! validation, all on the provenance tree.
 
+pub mod entries;
+pub mod release;
+
 use crate::chart::{self, Chart};
 use crate::values::coalesce::{ChartValues, CoalesceError, coalesce_values, go_v};
 use crate::values::dependencies::{ChartSpec, ImportValue, Requirement, is_compatible_range, process_dependencies};
-use crate::values::explain::{Entry, entries};
-use crate::values::path::Path;
+use crate::explain::entries::{Entry, entries};
+use crate::keypath::Path;
 use crate::values::tree::{Name, Recorder, Source, VMap, map_to_json};
 use crate::values::user::{UserValuesError, ValueFlags, user_values};
-use crate::values::yaml::{self, YamlError};
+use crate::yaml::{self, YamlError};
 
 #[derive(Debug)]
 pub struct Explanation {
@@ -195,7 +198,7 @@ fn spec_of(c: &Chart, loaded_at: Vec<usize>, parsed: &mut impl Iterator<Item = y
                 .chain(c.metadata.dependencies.iter().filter_map(|d| d.alias.as_deref()))
                 .collect();
             let (chart_name, file): (Name, Name) = (c.metadata.name.as_str().into(), c.values_file.as_str().into());
-            yaml::tree_of(read, &|top_key, pos| {
+            crate::values::tree::tree_of(read, &|top_key, pos| {
                 let (line, column) = (Some(pos.line), Some(pos.column));
                 if subchart_names.contains(&top_key) {
                     Source::ParentValues { chart: chart_name.clone(), file: file.clone(), line, column }

@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 use super::maputil::{self, ArrayStrategy};
 use super::state::{self, Ctx, Part};
 use super::{Io, Request};
-use crate::values::path::Path;
+use crate::keypath::Path;
 use crate::values::tree::{Kind, Origin, Recorder, Source, V, map_from_json, map_to_json};
 
 const TABLES: &str = include_str!("../../tests/data/helmfile/maputil.json");

@@ -4,7 +4,7 @@
 //! `typedVal` for `--state-values-set(-string)`.
 //! helmfile: pkg/maputil/maputil.go, pkg/config/config.go (ecf604d)
 
-use crate::values::path::Path;
+use crate::keypath::Path;
 use crate::values::tree::{EventKind, Kind, Origin, Recorder, V, VMap};
 
 /// `maputil.ArrayMergeStrategy`.

@@ -26,7 +26,7 @@ pub enum HelmfileError {
     #[error("{file}: {message}")]
     Read { file: String, message: String },
     #[error(transparent)]
-    Yaml(#[from] crate::values::yaml::YamlError),
+    Yaml(#[from] crate::yaml::YamlError),
     #[error("{file}:{line}: template action `{action}`: releasex does not evaluate templates in a state file or in valuesTemplate (use --skip-templated to explain the rest)")]
     Templated { file: String, line: usize, action: String },
     #[error(transparent)]
@@ -52,12 +52,35 @@ pub enum HelmfileError {
     Chart { release: String, chart: String, message: String },
 }
 
-/// Reading files and decrypting secrets, supplied by the caller (the CLI runs `sops`).
+/// Reading files and decrypting secrets, supplied by the caller: the CLI
+/// passes [`SystemIo`], tests their own.
 pub trait Io {
     fn read(&self, path: &std::path::Path) -> Result<String, String>;
     fn exists(&self, path: &std::path::Path) -> bool;
     /// `sops --decrypt FILE`'s output; `Err` says why it could not run.
     fn sops_decrypt(&self, path: &std::path::Path) -> Result<String, String>;
+}
+
+/// The real files, and `sops --decrypt` from PATH, as helm-secrets runs it.
+pub struct SystemIo;
+
+impl Io for SystemIo {
+    fn read(&self, path: &std::path::Path) -> Result<String, String> {
+        std::fs::read_to_string(path).map_err(|e| e.to_string())
+    }
+    fn exists(&self, path: &std::path::Path) -> bool {
+        path.exists()
+    }
+    fn sops_decrypt(&self, path: &std::path::Path) -> Result<String, String> {
+        let out = std::process::Command::new("sops").arg("--decrypt").arg(path).output().map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => "`sops` is not on PATH (install sops to decrypt it)".to_string(),
+            _ => format!("cannot run sops: {e}"),
+        })?;
+        if !out.status.success() {
+            return Err(format!("sops --decrypt failed: {}", String::from_utf8_lossy(&out.stderr).trim()));
+        }
+        String::from_utf8(out.stdout).map_err(|_| "sops printed invalid UTF-8".to_string())
+    }
 }
 
 /// What to explain.
@@ -166,7 +189,7 @@ pub fn explain(req: &Request, io: &dyn Io, release: Option<&str>, options: crate
     let mut explanation = match release {
         None => {
             let values = loaded.env.merged(&mut rec);
-            let entries = crate::values::explain::entries_with(&values, &rec, true);
+            let entries = crate::explain::entries::entries_with(&values, &rec, true);
             crate::explain::Explanation { values, entries, warnings: rec.warnings, other_order: None }
         }
         Some(name) => {
@@ -197,7 +220,7 @@ pub fn explain(req: &Request, io: &dyn Io, release: Option<&str>, options: crate
                         rv.chart
                     ));
                     let values = rv.user;
-                    let entries = crate::values::explain::entries(&values, &rec);
+                    let entries = crate::explain::entries::entries(&values, &rec);
                     crate::explain::Explanation { values, entries, warnings: rec.warnings, other_order: None }
                 }
             }

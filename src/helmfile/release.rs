@@ -8,7 +8,7 @@ use std::rc::Rc;
 use super::state::{self, Ctx, Part, list, relayer, values_file};
 use super::tmpl::{self, Tv, Val};
 use super::{HelmfileError, Io, Request};
-use crate::values::path::Path;
+use crate::keypath::Path;
 use crate::values::strvals::{self, SetKind};
 use crate::values::tree::{EventKind, Kind, Origin, Recorder, Source, V, VMap, get, map_to_json};
 use crate::values::user::{merge_maps, reattribute};
@@ -41,7 +41,7 @@ fn text_of(k: &Kind) -> Option<String> {
     match k {
         Kind::Str(s) => Some(s.clone()),
         Kind::Int(i) => Some(i.to_string()),
-        Kind::Float(f) => Some(crate::values::gofmt::go_float(*f)),
+        Kind::Float(f) => Some(crate::go::fmt::go_float(*f)),
         Kind::Bool(b) => Some(b.to_string()),
         _ => None,
     }

@@ -9,9 +9,9 @@ use std::rc::Rc;
 use super::maputil::{self, ArrayStrategy, merge_maps, mergo_override};
 use super::tmpl::{self, TmplError, Tv, Val};
 use super::{HelmfileError, Io, Request, first_action};
-use crate::values::path::Path;
+use crate::keypath::Path;
 use crate::values::tree::{Kind, Origin, Recorder, Source, V, VMap};
-use crate::values::yaml;
+
 
 /// One `---` part of a state file, as parsed.
 #[derive(Debug, Clone, Default)]
@@ -499,7 +499,7 @@ fn remap_value(v: V, f: &dyn Fn(&Source) -> Source) -> V {
 pub(super) fn secret_file(cx: &mut Ctx, path: &FsPath, layer: &str) -> Result<Option<VMap>, HelmfileError> {
     let file = path.to_string_lossy().to_string();
     let text = read(cx, path)?;
-    let plain = yaml::load_tree(&text, &file, &|_, _| Source::Helm { why: String::new() })?;
+    let plain = crate::values::tree::load_tree(&text, &file, &|_, _| Source::Helm { why: String::new() })?;
     let text = if plain.contains_key("sops") {
         if cx.req.skip_secrets {
             cx.skipped.push(format!("{file}: sops-encrypted secrets file skipped (--skip-secrets)"));
@@ -515,7 +515,7 @@ pub(super) fn secret_file(cx: &mut Ctx, path: &FsPath, layer: &str) -> Result<Op
 /// `text` read as a helmfile YAML file (named `name` in errors): every value
 /// attributed to `file` in `layer` at its position, integers kept as written.
 fn yaml_file(text: &str, name: &str, file: &str, layer: &str, secret: bool) -> Result<VMap, HelmfileError> {
-    let m = yaml::load_tree(text, name, &|_, pos| Source::Helmfile {
+    let m = crate::values::tree::load_tree(text, name, &|_, pos| Source::Helmfile {
         layer: layer.into(),
         file: Some(file.into()),
         line: Some(pos.line),

@@ -21,7 +21,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::patch::gojson::{format_go_float64, write_go_string};
+use crate::go::json::{format_go_float64, write_go_string};
 use crate::values::strvals::go_quote;
 use crate::values::tree::{Kind, Origin, V, VMap};
 
@@ -1054,7 +1054,7 @@ fn go_v(v: &Tv, out: &mut String) -> Result<(), String> {
         Val::Nil => out.push_str("<nil>"),
         Val::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
         Val::Int(i) => out.push_str(&i.to_string()),
-        Val::Float(f) => out.push_str(&crate::values::gofmt::go_float(*f)),
+        Val::Float(f) => out.push_str(&crate::go::fmt::go_float(*f)),
         Val::Str(s) => out.push_str(s),
         Val::List(l) => {
             out.push('[');
@@ -1176,7 +1176,7 @@ fn yaml_inline(v: &Tv) -> Result<String, String> {
         Val::Bool(b) => b.to_string(),
         Val::Int(i) => i.to_string(),
         Val::Float(f) => {
-            let s = crate::values::gofmt::go_float(*f);
+            let s = crate::go::fmt::go_float(*f);
             match s.as_str() {
                 "+Inf" => ".inf".into(),
                 "-Inf" => "-.inf".into(),
@@ -1376,7 +1376,7 @@ nested2: [[1, 2], {a: [x]}, [], {}]
 "#;
 
     fn values() -> VMap {
-        let m = crate::values::yaml::load_tree(VALUES, "v.yaml", &|_, pos| Source::Helmfile {
+        let m = crate::values::tree::load_tree(VALUES, "v.yaml", &|_, pos| Source::Helmfile {
             layer: "environment".into(),
             file: Some("v.yaml".into()),
             line: Some(pos.line),

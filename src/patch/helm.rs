@@ -11,7 +11,7 @@
 
 use serde_json::Value;
 
-use super::gojson;
+use crate::go::json as gojson;
 use super::jsonmerge::{self, JsonMergeError, Precondition};
 use super::meta::{HelmPatchType, OpenApiV2Meta, builtin_kind};
 use super::strategic::{self, PatchError};

@@ -58,7 +58,7 @@
 //! `CreateMergePatch` decodes numbers as `json.Number` (compared as text,
 //! printed verbatim, no float64 rounding); this module follows Helm 3.
 
-use crate::patch::gojson::{self, GoNumbers};
+use crate::go::json::{self as gojson, GoNumbers};
 use serde_json::{Map, Value};
 use std::fmt;
 
@@ -429,7 +429,7 @@ fn k8s_typed(v: &Value) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::patch::gojson::to_go_json;
+    use crate::go::json::to_go_json;
     use serde_json::json;
 
     fn two_way(a: Value, b: Value) -> String {

@@ -2,7 +2,6 @@
 //! strategic merge patch for built-in kinds, JSON merge patch for the rest,
 //! with Go's JSON bytes. Pure functions, no I/O.
 
-pub mod gojson;
 pub mod helm;
 pub mod jsonmerge;
 pub mod meta;

@@ -21,7 +21,7 @@
 //! `merge/{update,conflict}.go`, `typed/{compare,tofieldset}.go`), client-go
 //! `util/csaupgrade/upgrade.go`. Pure functions, no I/O.
 
-use crate::patch::gojson::{format_go_float64_g, go_quote as json_quote, to_go_json};
+use crate::go::json::{format_go_float64_g, go_quote as json_quote, to_go_json};
 use crate::patch::meta::{builtin_kind, builtin_raw_table, go_quote};
 use serde_json::{Map, Number, Value};
 use std::cmp::Ordering;

@@ -12,7 +12,7 @@
 //! - [`apply`]: `StrategicMergePatch(original, patch)`.
 //!
 //! The result of a create is the patch as a value; its bytes on the wire are
-//! [`crate::patch::gojson::to_go_json`] of it (Go's `json.Marshal`).
+//! [`crate::go::json::to_go_json`] of it (Go's `json.Marshal`).
 //!
 //! The port keeps Go's two-step construction of the three-way patch (a delta
 //! pass current → modified without deletions, a deletions pass original →
@@ -52,8 +52,7 @@
 
 mod conflict;
 mod diff;
-pub(crate) mod gosort;
-mod merge;
+pub(crate) mod merge;
 mod order;
 pub(crate) mod value;
 

@@ -6,7 +6,6 @@ pub mod history;
 pub mod record;
 pub mod size;
 pub mod source;
-pub mod sql;
 
 use std::collections::BTreeSet;
 

@@ -4,11 +4,10 @@
 //! Helm v4.2.3 rules (research: helm-values-storage.md §4).
 //! helm: pkg/chart/common/util/coalesce.go
 
-use serde_json::{Map, Value};
 
-use super::gofmt::go_float;
-use super::path::Path;
-use super::tree::{EventKind, Kind, Origin, Recorder, Source, V, VMap, get, get_mut, map_from_json, map_to_json};
+use crate::go::fmt::go_float;
+use crate::keypath::Path;
+use super::tree::{EventKind, Kind, Origin, Recorder, Source, V, VMap, get, get_mut};
 
 /// A chart as coalescing sees it: its name (the alias after dependency
 /// processing), its default values, and its enabled subcharts.
@@ -359,26 +358,27 @@ pub fn go_v(v: &V) -> String {
     }
 }
 
-/// `helm get values --all`: `CoalesceValues(stored chart, config)` for a chart
-/// without subcharts (stored charts have none). Plain JSON in and out.
-pub fn coalesce_plain(chart_name: &str, chart_values: &Map<String, Value>, user: &Map<String, Value>) -> (Map<String, Value>, Vec<String>) {
-    let chart = ChartValues {
-        name: chart_name.to_string(),
-        loaded_at: Vec::new(),
-        values: map_from_json(chart_values, false, &Origin::new(Source::ChartDefault { chart: chart_name.into(), file: "values.yaml".into(), line: None, column: None })),
-        dependencies: Vec::new(),
-    };
-    let user = map_from_json(user, false, &Origin::new(Source::ReleaseConfig { revision: 0 }));
-    let mut rec = Recorder::default();
-    // Without subcharts coalescing cannot fail.
-    let merged = coalesce_values(&chart, user, &mut rec).unwrap_or_default();
-    (map_to_json(&merged), rec.warnings)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use crate::values::tree::{map_from_json, map_to_json};
+    use serde_json::{Map, Value, json};
+
+    /// `CoalesceValues(chart, user)` for a chart without subcharts, plain JSON
+    /// in and out (the rules below are stated on plain values).
+    fn coalesce_plain(chart_name: &str, chart_values: &Map<String, Value>, user: &Map<String, Value>) -> (Map<String, Value>, Vec<String>) {
+        let chart = ChartValues {
+            name: chart_name.to_string(),
+            loaded_at: Vec::new(),
+            values: map_from_json(chart_values, false, &Origin::new(Source::ChartDefault { chart: chart_name.into(), file: "values.yaml".into(), line: None, column: None })),
+            dependencies: Vec::new(),
+        };
+        let user = map_from_json(user, false, &Origin::new(Source::ReleaseConfig { revision: 0 }));
+        let mut rec = Recorder::default();
+        // Without subcharts coalescing cannot fail.
+        let merged = coalesce_values(&chart, user, &mut rec).unwrap_or_default();
+        (map_to_json(&merged), rec.warnings)
+    }
 
     fn map(v: Value) -> Map<String, Value> {
         v.as_object().cloned().unwrap()

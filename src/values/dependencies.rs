@@ -3,7 +3,7 @@
 //! helm: pkg/chart/v2/util/dependencies.go ProcessDependencies
 
 use super::coalesce::{ChartTree, ChartValues, CoalesceError, coalesce_tables, coalesce_values, merge_values};
-use super::path::Path;
+use crate::keypath::Path;
 use super::tree::{Kind, Origin, Recorder, Source, V, VMap};
 
 /// A loaded chart before dependency processing.
@@ -328,11 +328,11 @@ pub fn process_imports(c: &mut ChartSpec, rec: &mut Recorder) -> Result<(), Coal
             let mut imported = found.clone();
             retag(&mut imported, &origin);
             let before: Vec<Option<V>> = aliases.iter().map(|(bp, _)| crate::values::tree::get(&b, bp).cloned()).collect();
-            let src_at = Path(child_path.split('.').map(|k| crate::values::path::Seg::Key(k.to_string())).collect());
+            let src_at = Path(child_path.split('.').map(|k| crate::keypath::Seg::Key(k.to_string())).collect());
             let parent_at = if parent == "." {
                 Path::root()
             } else {
-                Path(parent.split('.').map(|k| crate::values::path::Seg::Key(k.to_string())).collect())
+                Path(parent.split('.').map(|k| crate::keypath::Seg::Key(k.to_string())).collect())
             };
             record_aliases(&b, &imported, &parent_at, &src_at, &mut aliases);
             let src = path_to_map(&parent, imported, &origin);

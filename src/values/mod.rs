@@ -3,13 +3,9 @@
 
 pub mod coalesce;
 pub mod dependencies;
-pub mod explain;
-pub mod gofmt;
-pub mod path;
 pub mod strvals;
 pub mod tree;
 pub mod user;
-pub mod yaml;
 
 use serde_json::{Map, Value};
 

@@ -5,9 +5,12 @@
 use std::rc::Rc;
 
 use indexmap::IndexMap;
+
+use crate::FastHash;
+use crate::yaml::{Pos, PositionedKind, PositionedMap, PositionedNode, YamlError};
 use serde_json::{Number, Value};
 
-use super::path::{Path, Seg};
+use crate::keypath::{Path, Seg};
 
 /// A chart or file name in a [`Source`]: shared, since every value read from
 /// a file carries it (one allocation per file instead of one per value).
@@ -122,10 +125,6 @@ pub struct V {
 
 pub type VMap = IndexMap<String, V, FastHash>;
 
-/// The hasher of the values maps: their keys are short strings hashed very
-/// often (every merge looks keys up), and they come from the user's own files,
-/// so SipHash's resistance to crafted collisions buys nothing here.
-pub type FastHash = foldhash::fast::RandomState;
 
 impl V {
     pub fn new(kind: Kind, origin: Origin) -> V {
@@ -264,4 +263,47 @@ impl Recorder {
     pub fn warn(&mut self, text: String) {
         self.warnings.push(text);
     }
+}
+
+/// A values file read as Helm reads it ([`crate::yaml::load_nodes`]), as a
+/// provenance tree: every node's origin is `origin_for(top-level key,
+/// position of the value)`.
+pub fn load_tree(text: &str, source_name: &str, origin_for: &dyn Fn(&str, Pos) -> Source) -> Result<VMap, YamlError> {
+    tree_of_nodes(crate::yaml::load_nodes(text, source_name)?, origin_for)
+}
+
+/// A file read by [`crate::yaml::parse_many`] as [`load_tree`] would return it.
+pub fn tree_of(parsed: crate::yaml::Parsed, origin_for: &dyn Fn(&str, Pos) -> Source) -> Result<VMap, YamlError> {
+    tree_of_nodes(parsed.into_nodes()?, origin_for)
+}
+
+fn tree_of_nodes(merged: PositionedMap, origin_for: &dyn Fn(&str, Pos) -> Source) -> Result<VMap, YamlError> {
+    let mut out = VMap::with_capacity_and_hasher(merged.len(), FastHash::default());
+    for (k, (_, node)) in merged {
+        let v = node_to_tree(node, &|pos| Rc::new(origin_for(&k, pos)));
+        out.insert(k, v);
+    }
+    Ok(out)
+}
+
+/// A node as the JSON round trip would leave it (every number a float64).
+fn node_to_tree(node: PositionedNode, origin_of: &dyn Fn(Pos) -> Origin) -> V {
+    let origin = origin_of(node.pos);
+    let kind = match node.kind {
+        PositionedKind::Null => Kind::Null,
+        PositionedKind::Bool(b) => Kind::Bool(b),
+        // JSON has no NaN or infinity (the reader refuses them; as its JSON form, null).
+        PositionedKind::Num(f) if f.is_finite() => Kind::Float(f),
+        PositionedKind::Num(_) => Kind::Null,
+        PositionedKind::Str(s) => Kind::Str(s),
+        PositionedKind::Seq(items) => Kind::List(items.into_iter().map(|item| node_to_tree(item, origin_of)).collect()),
+        PositionedKind::Map(m) => {
+            let mut out = VMap::with_capacity_and_hasher(m.len(), FastHash::default());
+            for (k, (_, v)) in m {
+                out.insert(k, node_to_tree(v, origin_of));
+            }
+            Kind::Map(out)
+        }
+    };
+    V::new(kind, origin)
 }

@@ -7,10 +7,10 @@
 
 use serde_json::{Map, Value};
 
-use super::path::Path;
+use crate::keypath::Path;
 use super::strvals::{self, FlagError, SetKind};
 use super::tree::{EventKind, Kind, Origin, Recorder, Source, V, VMap, get, map_to_json};
-use super::yaml::{self, YamlError};
+use crate::yaml::YamlError;
 
 /// One values file already read: its name as the user gave it and its text.
 #[derive(Debug, Clone)]
@@ -63,7 +63,7 @@ pub fn user_values(
     let mut tree = VMap::default();
     for f in &flags.files {
         let name: crate::values::tree::Name = f.name.as_str().into();
-        let layer = yaml::load_tree(&f.text, &f.name, &|_, pos| Source::ValuesFile {
+        let layer = crate::values::tree::load_tree(&f.text, &f.name, &|_, pos| Source::ValuesFile {
             file: name.clone(),
             line: Some(pos.line),
             column: Some(pos.column),

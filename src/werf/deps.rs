@@ -21,7 +21,7 @@
 
 use crate::values::coalesce::{ChartValues, CoalesceError, coalesce_tables, merge_values};
 use crate::values::dependencies::{ChartSpec, path_to_map, process_enabled, process_imports, table, to_chart_values};
-use crate::values::path::Path;
+use crate::keypath::Path;
 use crate::values::tree::{Kind, Origin, Recorder, Source, V, VMap};
 
 use super::export::{exported_values, present, restamp_map};

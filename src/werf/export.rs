@@ -10,7 +10,7 @@ use std::rc::Rc;
 use serde_json::Value;
 
 use crate::values::dependencies::{path_to_map, table};
-use crate::values::path::Path;
+use crate::keypath::Path;
 use crate::values::tree::{Kind, Origin, Recorder, Source, V, VMap};
 
 /// The `export-values` of one Chart.yaml dependency entry.

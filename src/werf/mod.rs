@@ -20,11 +20,11 @@ use crate::chart::Chart;
 use crate::explain::{ExplainError, Explanation, Options, chart_spec, explain_spec_with};
 use crate::values::dependencies::ChartSpec;
 use crate::values::coalesce::coalesce_tables;
-use crate::values::explain::Lost;
-use crate::values::path::Path;
+use crate::explain::entries::Lost;
+use crate::keypath::Path;
 use crate::values::tree::{EventKind, Kind, Origin, Recorder, Source, V, VMap, map_from_json};
 use crate::values::user::{UserValuesError, ValueFlags, ValuesFile, merge_maps, user_values};
-use crate::values::yaml::{self, YamlError};
+use crate::yaml::YamlError;
 
 use secret::{Key, SecretError};
 
@@ -55,6 +55,11 @@ pub enum WerfError {
     User(#[from] UserValuesError),
     #[error(transparent)]
     Explain(#[from] ExplainError),
+}
+
+/// werf's default release namespace: `<project>[-<env>]`.
+pub fn default_namespace(project: &str, env_name: &str) -> String {
+    if env_name.is_empty() { project.to_string() } else { format!("{project}-{env_name}") }
 }
 
 /// How secret values are handled.
@@ -237,7 +242,7 @@ pub fn explain_werf(
 fn load_secrets(files: &[(ValuesFile, bool, Option<String>)], secrets: &Secrets, rec: &mut Recorder) -> Result<VMap, WerfError> {
     let mut out = VMap::default();
     for (f, chart_default, env) in files {
-        let mut layer = yaml::load_tree(&f.text, &f.name, &|_, pos| Source::WerfSecretValues {
+        let mut layer = crate::values::tree::load_tree(&f.text, &f.name, &|_, pos| Source::WerfSecretValues {
             file: f.name.clone(),
             line: Some(pos.line),
             column: Some(pos.column),

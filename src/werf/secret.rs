@@ -158,6 +158,26 @@ pub fn pick_key(candidates: Vec<(String, Option<String>)>) -> Result<(String, Ke
     Err((KeyLookup { places }, None))
 }
 
+/// werf's secret key: `$WERF_SECRET_KEY` (given as `env_key`), then
+/// `<project root>/.werf_secret_key`, then `~/.werf/global_secret_key` under
+/// `home`. A key that is present but not hex stops the lookup there.
+pub fn find_key(root: &std::path::Path, env_key: Option<String>, home: Option<&std::path::Path>) -> Result<super::Secrets, super::WerfError> {
+    let project_key = root.join(".werf_secret_key");
+    let mut candidates = vec![("$WERF_SECRET_KEY".to_string(), env_key)];
+    candidates.push((project_key.display().to_string(), std::fs::read_to_string(&project_key).ok()));
+    if let Some(h) = home.map(|h| h.join(".werf/global_secret_key")) {
+        candidates.push((h.display().to_string(), std::fs::read_to_string(&h).ok()));
+    }
+    match pick_key(candidates) {
+        Ok((_, key)) => Ok(super::Secrets::Key(key)),
+        Err((lookup, None)) => Ok(super::Secrets::Missing(lookup.places)),
+        Err((lookup, Some(source))) => {
+            let place = lookup.places.last().cloned().unwrap_or_default();
+            Err(super::WerfError::BadKey { place, source })
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -25,7 +25,7 @@ fn oracle(args: &[&str]) -> Value {
 /// What the API server holds for an object Helm applied: ownership
 /// metadata, server fields, and a status.
 fn live(mut o: Value, n: usize) -> Value {
-    releasex::preview::add_ownership(&mut o, "shop", "shop");
+    releasex::upgrade::add_ownership(&mut o, "shop", "shop");
     let api_version = o["apiVersion"].clone();
     let meta = o["metadata"].as_object_mut().unwrap();
     meta.insert("namespace".into(), json!("shop"));
@@ -178,7 +178,7 @@ fn detailed_exitcode_and_ignore_rules() {
 fn an_object_of_another_release_fails_like_helm_upgrade() {
     let s = shop(|objects| {
         let mut other = live(json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "shop-extra"}, "data": {}}), 77);
-        releasex::preview::add_ownership(&mut other, "someone-else", "shop");
+        releasex::upgrade::add_ownership(&mut other, "someone-else", "shop");
         objects.push(other);
     });
     let r = s.preview(&[]);

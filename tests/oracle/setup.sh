@@ -11,4 +11,9 @@ fi
 if ! "$venv/bin/python" -c 'import helm_python' 2>/dev/null; then
   "$venv/bin/pip" install -q helm-python-sdk==0.2.2
 fi
+# The oracle's manifest sort reads kinds and annotations with PyYAML (YAML 1.1,
+# as go-yaml v2); helm-python-sdk does not bring it.
+if ! "$venv/bin/python" -c 'import yaml' 2>/dev/null; then
+  "$venv/bin/pip" install -q PyYAML==6.0.2
+fi
 echo "$venv/bin/python"

@@ -14,7 +14,7 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use super::{Case, DeploymentShape};
-use releasex::patch::gojson::to_go_json;
+use releasex::go::json::to_go_json;
 use releasex::patch::meta::builtin_kind;
 use releasex::patch::strategic;
 use serde_json::Value;

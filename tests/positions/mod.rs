@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use releasex::values::explain::Entry;
+use releasex::explain::entries::Entry;
 use releasex::values::tree::Source;
 use serde_json::Value;
 

@@ -3,7 +3,8 @@
 //! `$setElementOrder`, `$retainKeys`).
 
 use super::value::{GoKind, deep_equal, deep_equal_maps, fmt_v, fmt_v_opt, go_eq, go_eq_opt, go_kind, go_type_name};
-use super::{DELETE_FROM_PRIMITIVE_LIST_PREFIX, DIRECTIVE_MARKER, DiffOptions, Doc, PatchError, RETAIN_KEYS_DIRECTIVE, SET_ELEMENT_ORDER_PREFIX, gosort};
+use super::{DELETE_FROM_PRIMITIVE_LIST_PREFIX, DIRECTIVE_MARKER, DiffOptions, Doc, PatchError, RETAIN_KEYS_DIRECTIVE, SET_ELEMENT_ORDER_PREFIX};
+use crate::go::sort as gosort;
 use crate::patch::meta::LookupPatchMeta;
 use serde_json::Value;
 

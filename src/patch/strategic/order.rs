@@ -5,7 +5,8 @@
 
 use super::diff::{deduplicate_scalars, slice_element_type, sort_scalars};
 use super::value::{GoKind, fmt_v_opt};
-use super::{DELETE_FROM_PRIMITIVE_LIST_PREFIX, DIRECTIVE_MARKER, Doc, PatchError, RETAIN_KEYS_DIRECTIVE, SET_ELEMENT_ORDER_PREFIX, gosort};
+use super::{DELETE_FROM_PRIMITIVE_LIST_PREFIX, DIRECTIVE_MARKER, Doc, PatchError, RETAIN_KEYS_DIRECTIVE, SET_ELEMENT_ORDER_PREFIX};
+use crate::go::sort as gosort;
 use crate::patch::meta::LookupPatchMeta;
 use serde_json::Value;
 

@@ -8,7 +8,7 @@
 //! above `i64::MAX`) is a float64 — and int64(1) and float64(1) are
 //! different types, never equal.
 
-use crate::patch::gojson::{GoNumbers, format_go_float64_g, go_float64, to_go_fmt_v};
+use crate::go::json::{GoNumbers, format_go_float64_g, go_float64, to_go_fmt_v};
 use serde_json::{Map, Number, Value};
 
 /// `reflect.TypeOf(v)` of a decoded JSON value.

@@ -20,16 +20,14 @@
 //!   value and whatever follows it starts the next key.
 //! - `--set-literal` takes the rest of the string as the value, verbatim.
 
-mod gojson;
-mod goquote;
 
 use std::fmt;
 
 use serde_json::{Map, Value};
 
-use crate::values::path::{Path, Seg};
+use crate::keypath::{Path, Seg};
 
-pub use goquote::{quote as go_quote, quote_runes as go_quote_runes};
+pub use crate::go::quote::{quote as go_quote, quote_runes as go_quote_runes};
 
 /// `strvals.MaxIndex`: the largest list index accepted.
 pub const MAX_INDEX: i64 = 65536;
@@ -150,7 +148,7 @@ const GO_LIST: &str = "[]interface {}";
 
 impl fmt::Display for StrvalsError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        use goquote::{quote, quote_runes};
+        use crate::go::quote::{quote, quote_runes};
         match self {
             StrvalsError::KeyNoValue(k) => write!(f, "key {} has no value", quote(k)),
             StrvalsError::KeyNoValueComma(k) => {
@@ -282,7 +280,7 @@ pub fn apply_flag(
         let trimmed = value.trim_matches(char::is_whitespace);
         if trimmed.starts_with('{') {
             let mut merge = move || -> Result<Vec<Assignment>, String> {
-                let obj = match gojson::unmarshal(trimmed) {
+                let obj = match crate::go::json_decode::unmarshal(trimmed) {
                     Ok(Value::Object(m)) => m,
                     Ok(_) => return Err("not an object".into()),
                     Err(e) => return Err(e.unmarshal_text()),
@@ -886,7 +884,7 @@ impl<'s, 'r, 'f> Parser<'s, 'r, 'f> {
 
     /// One JSON value at the current position, consumed exactly.
     fn json_value(&mut self) -> Result<Value, StrvalsError> {
-        match gojson::decode_prefix(&self.src[self.pos..]) {
+        match crate::go::json_decode::decode_prefix(&self.src[self.pos..]) {
             Ok((v, n)) => {
                 self.pos += n;
                 Ok(v)

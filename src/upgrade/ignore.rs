@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use crate::values::path::{Path, Seg};
+use crate::keypath::{Path, Seg};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct IgnoreRule {

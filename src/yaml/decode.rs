@@ -11,8 +11,8 @@ use indexmap::IndexMap;
 use super::parse::{Doc, NodeKind};
 use super::resolve::{self, Reading, Scalar, go_float_g, go_float_key, go_quote};
 use super::{NoteKind, Pos};
-use crate::values::path::{Path, Seg};
-use crate::values::tree::FastHash;
+use crate::keypath::{Path, Seg};
+use crate::FastHash;
 
 /// A failure with go-yaml's message (after `yaml: `) and where it happened.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -344,13 +344,13 @@ pub(crate) fn go_syntax(v: &DVal, top: bool) -> String {
 
 /// A value after the JSON round trip, with positions.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) struct PNode {
+pub struct PNode {
     pub kind: PKind,
     pub pos: Pos,
 }
 
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) enum PKind {
+pub enum PKind {
     Null,
     Bool(bool),
     Num(f64),
@@ -361,7 +361,7 @@ pub(crate) enum PKind {
 }
 
 /// A mapping after the JSON round trip: key -> (key position, value).
-pub(crate) type PMap = IndexMap<String, (Pos, PNode), FastHash>;
+pub type PMap = IndexMap<String, (Pos, PNode), FastHash>;
 
 /// A note found while converting, with the path it concerns.
 #[derive(Debug, Clone)]

@@ -32,12 +32,12 @@ pub use parallel::{Parsed, parse_many};
 
 use std::collections::HashMap;
 use std::fmt;
-use std::rc::Rc;
+
 
 use serde_json::{Map, Number, Value};
 
-use crate::values::path::Path;
-use crate::values::tree::{FastHash, Kind, Origin, Source, V, VMap};
+use crate::keypath::Path;
+use crate::FastHash;
 use decode::{PKind, PMap, PNode};
 
 /// go-yaml v2's value of one document of plain block YAML (the subset the
@@ -51,6 +51,7 @@ pub(crate) fn with_plain_block_document<T>(text: &str, f: impl FnOnce(Option<&De
 }
 
 pub(crate) use decode::{DKind as DecodedKind, DVal as DecodedValue, GoKey};
+pub use decode::{PKind as PositionedKind, PMap as PositionedMap, PNode as PositionedNode};
 
 /// The files under the project's `tests/` whose name `keep` accepts, in
 /// name order (the bundled corpus and test data, for whole-corpus tests).
@@ -200,23 +201,11 @@ pub fn load_values(text: &str, source_name: &str) -> Result<LoadedValues, YamlEr
     Ok(out)
 }
 
-/// [`load_values`] as a provenance tree: every node's origin is
-/// `origin_for(top-level key, position of the value)` (the value position of
-/// [`LoadedValues::positions`]). Without the notes and the position table,
-/// which `explain` does not use.
-pub fn load_tree(text: &str, source_name: &str, origin_for: &dyn Fn(&str, Pos) -> Source) -> Result<VMap, YamlError> {
-    tree_of(Parsed(load_merged(text, source_name)), origin_for)
-}
-
-/// A file read by [`parse_many`] as [`load_tree`] would return it.
-pub fn tree_of(parsed: Parsed, origin_for: &dyn Fn(&str, Pos) -> Source) -> Result<VMap, YamlError> {
-    let (merged, _) = parsed.0?;
-    let mut out = VMap::with_capacity_and_hasher(merged.len(), FastHash::default());
-    for (k, (_, node)) in merged {
-        let v = to_tree(node, &|pos| Rc::new(origin_for(&k, pos)));
-        out.insert(k, v);
-    }
-    Ok(out)
+/// The documents of `text` merged as Helm's `loader.LoadValues` merges them:
+/// each top-level key with its key position and positioned value (the notes
+/// are left out; `explain` builds its provenance tree from this).
+pub fn load_nodes(text: &str, source_name: &str) -> Result<PositionedMap, YamlError> {
+    load_merged(text, source_name).map(|(merged, _)| merged)
 }
 
 /// The documents of `text` merged as `loader.LoadValues` merges them, and the notes.
@@ -344,28 +333,6 @@ fn merge_maps(a: &mut PMap, b: PMap, path: &Path, notes: &mut Vec<Note>) {
             a.insert(k, (kpos, v));
         }
     }
-}
-
-/// A node as [`to_json`] then [`V::from_json`] (every number a float64) would make it.
-fn to_tree(node: PNode, origin_of: &dyn Fn(Pos) -> Origin) -> V {
-    let origin = origin_of(node.pos);
-    let kind = match node.kind {
-        PKind::Null => Kind::Null,
-        PKind::Bool(b) => Kind::Bool(b),
-        // JSON has no NaN or infinity (`load_merged` refuses them; as in to_json, null).
-        PKind::Num(f) if f.is_finite() => Kind::Float(f),
-        PKind::Num(_) => Kind::Null,
-        PKind::Str(s) => Kind::Str(s),
-        PKind::Seq(items) => Kind::List(items.into_iter().map(|item| to_tree(item, origin_of)).collect()),
-        PKind::Map(m) => {
-            let mut out = VMap::with_capacity_and_hasher(m.len(), FastHash::default());
-            for (k, (_, v)) in m {
-                out.insert(k, to_tree(v, origin_of));
-            }
-            Kind::Map(out)
-        }
-    };
-    V::new(kind, origin)
 }
 
 fn to_json(node: PNode, key_pos: Pos, path: Path, positions: &mut HashMap<Path, (Pos, Pos), FastHash>) -> Value {

@@ -463,12 +463,12 @@ pub(crate) fn go_float_key(f: f64) -> String {
     if x.is_infinite() {
         return if x > 0.0 { ".inf".into() } else { "-.inf".into() };
     }
-    crate::values::gofmt::go_g_shortest(&format!("{x:e}"))
+    crate::go::fmt::go_g_shortest(&format!("{x:e}"))
 }
 
 /// Go `%v` / `FormatFloat(f, 'g', -1, 64)` of a float64.
 pub(crate) fn go_float_g(f: f64) -> String {
-    crate::values::gofmt::go_float(f)
+    crate::go::fmt::go_float(f)
 }
 
 

@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use crate::values::path::Path;
+use crate::keypath::Path;
 // Numbers compare by value (the API server may return `1` for `1.0`).
 use crate::values::same_as_float64 as same;
 

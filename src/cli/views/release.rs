@@ -5,13 +5,15 @@ use base64::Engine as _;
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
-use super::args::OutputFormat;
-use super::output::{Theme, human_bytes, table, to_json, to_yaml};
+use crate::cli::args::OutputFormat;
+use crate::cli::output::{Theme, human_bytes, table, to_json, to_yaml};
 use crate::manifest;
 use crate::release::history::HistoryRow;
 use crate::release::size::{OBJECT_DATA_LIMIT, size_report};
 use crate::release::{DecodedRecord, Status};
-use crate::values::{coalesce::coalesce_plain, sorted};
+use crate::explain::release::{StoredNumbers, stored_values};
+use crate::values::sorted;
+use crate::values::tree::map_to_json;
 
 pub fn serialize<T: Serialize>(value: &T, format: OutputFormat) -> anyhow::Result<String> {
     Ok(match format {
@@ -118,11 +120,9 @@ pub fn values(r: &DecodedRecord, format: OutputFormat) -> anyhow::Result<String>
 
 /// `helm get values --all`: CoalesceValues(stored chart, config).
 pub fn all_values(r: &DecodedRecord, format: OutputFormat) -> anyhow::Result<(String, Vec<String>)> {
-    let empty = Map::new();
-    let chart_values = r.release.chart_values().unwrap_or(&empty);
-    let user = r.release.config().unwrap_or(&empty);
-    let (merged, warnings) = coalesce_plain(r.release.chart_name(), chart_values, user);
-    Ok((values_output("COMPUTED VALUES:", Some(&merged), format)?, warnings))
+    // Without subcharts coalescing cannot fail.
+    let (merged, rec) = stored_values(&r.release, StoredNumbers::KeepIntegers).unwrap_or_default();
+    Ok((values_output("COMPUTED VALUES:", Some(&map_to_json(&merged)), format)?, rec.warnings))
 }
 
 fn masked(text: &str, mask: bool) -> String {

@@ -21,6 +21,13 @@ const MIN_PIECE: usize = 16 * 1024;
 /// A values file read by [`parse_many`]: its merged documents and notes.
 pub struct Parsed(pub(super) Result<(PMap, Vec<Note>), YamlError>);
 
+impl Parsed {
+    /// The merged documents, as [`super::load_nodes`] returns them.
+    pub fn into_nodes(self) -> Result<PMap, YamlError> {
+        self.0.map(|(merged, _)| merged)
+    }
+}
+
 /// Reads every `(text, source name)` as [`super::load_merged`] does, using up
 /// to `threads` threads; results in input order.
 pub fn parse_many(inputs: &[(&str, &str)], threads: usize) -> Vec<Parsed> {
@@ -164,7 +171,7 @@ fn starts_plain_key(b: u8) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::values::yaml::load_merged;
+    use crate::yaml::load_merged;
 
     fn big(body: &str, copies: usize) -> String {
         let mut s = String::new();
@@ -258,7 +265,7 @@ mod tests {
     /// top-level key it allows, reads exactly as when read whole.
     #[test]
     fn every_bundled_yaml_file_reads_the_same_cut_at_every_key() {
-        let files = crate::values::yaml::bundled_test_files(crate::values::yaml::is_yaml_file);
+        let files = crate::yaml::bundled_test_files(crate::yaml::is_yaml_file);
         assert!(files.len() > 50, "found {} files", files.len());
         let texts: Vec<(String, String)> = files
             .iter()

@@ -7,8 +7,9 @@ use std::collections::HashMap;
 
 use serde_json::{Value, json};
 
-use super::path::{Path, Seg};
-use super::tree::{Event, EventKind, FastHash, Kind, Origin, Recorder, Source, V, VMap};
+use crate::keypath::{Path, Seg};
+use crate::FastHash;
+use crate::values::tree::{Event, EventKind, Kind, Origin, Recorder, Source, V, VMap};
 
 #[derive(Debug, Clone)]
 pub struct Lost {
@@ -190,7 +191,7 @@ pub fn event_word(e: EventKind) -> &'static str {
 
 /// The documented JSON form: `{"values", "entries", "warnings"}`.
 pub fn contract_json<'a>(values: &VMap, entries: impl IntoIterator<Item = &'a Entry>, warnings: &[String]) -> Value {
-    let plain = Value::Object(super::tree::map_to_json(values));
+    let plain = Value::Object(crate::values::tree::map_to_json(values));
     let entries: Vec<Value> = entries
         .into_iter()
         .map(|e| {
@@ -229,7 +230,7 @@ pub fn contract_json<'a>(values: &VMap, entries: impl IntoIterator<Item = &'a En
             Value::Object(o)
         })
         .collect();
-    json!({"values": super::sorted(&plain), "entries": entries, "warnings": warnings})
+    json!({"values": crate::values::sorted(&plain), "entries": entries, "warnings": warnings})
 }
 
 #[cfg(test)]

@@ -6,17 +6,13 @@
 //! helm: pkg/action/upgrade.go performUpgrade; pkg/kube/client.go update;
 //! pkg/action/validate.go
 
-mod drift;
-mod ignore;
-mod ownership;
-
 use std::collections::HashMap;
 
 use serde_json::Value;
 
-pub use drift::{Drift, DriftOutcome};
-pub use ignore::{IgnoreRule, parse_ignore};
-pub use ownership::{add_ownership, check_ownership};
+use super::drift::{self, Drift};
+
+use super::ownership::{add_ownership, check_ownership};
 
 use crate::patch::helm::{self as helm_patch, HelmPatch, PatchType};
 use crate::patch::meta::OpenApiV2Meta;

@@ -181,7 +181,7 @@ fn exponent_form(f: f64, pad_two: bool) -> String {
 /// two-digit exponents at least. `None` for NaN and
 /// infinities (Go prints `NaN`, `+Inf`; not reachable from a JSON value).
 pub fn format_go_float64_g(f: f64) -> Option<String> {
-    f.is_finite().then(|| crate::values::gofmt::go_float(f))
+    f.is_finite().then(|| crate::go::fmt::go_float(f))
 }
 
 /// Appends a JSON string the way Go's encoder writes it with HTML escaping on

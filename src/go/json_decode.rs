@@ -9,7 +9,7 @@
 
 use serde_json::{Map, Number, Value};
 
-use super::goquote::json_quote_char;
+use super::quote::json_quote_char;
 
 /// `encoding/json`'s `maxNestingDepth`.
 const MAX_DEPTH: usize = 10_000;

@@ -1,0 +1,390 @@
+//! `values explain`'s views: text (one line per key, its value and source,
+//! with `--show-overridden` what it overrode), the JSON contract streamed
+//! from the tree, and YAML.
+
+use serde_json::Value;
+
+use crate::cli::args::{ExplainArgs, OutputFormat};
+use crate::cli::output::{GoJsonWriter, Theme, go_yaml_numbers, to_yaml};
+use crate::cli::{Ctx, Outcome};
+use crate::explain::entries::{Entry, contract_json, event_word};
+use crate::keypath::Path;
+use crate::values::tree::{EventKind, Kind, Source, V, VMap};
+
+pub fn render(args: &ExplainArgs, ctx: &Ctx, explanation: &crate::explain::Explanation) -> anyhow::Result<Outcome> {
+    let keys: Vec<Path> = args.keys.iter().map(|k| Path::parse(k).map_err(anyhow::Error::msg)).collect::<anyhow::Result<_>>()?;
+    let shown: Vec<&Entry> = explanation.entries.iter().filter(|e| keys.is_empty() || keys.iter().any(|k| e.path.starts_with(k))).collect();
+    if let (false, true) = (keys.is_empty(), shown.is_empty()) {
+        anyhow::bail!("no key {} in the values (try without --key to see every key)", args.keys.join(", "));
+    }
+    let mut outcome = Outcome { warnings: explanation.warnings.clone(), ..Outcome::default() };
+    outcome.stdout = match ctx.format() {
+        OutputFormat::Text => text(&shown, args.show_overridden || !keys.is_empty(), ctx),
+        OutputFormat::Json => contract_json_go(&explanation.values, &shown, &explanation.warnings),
+        OutputFormat::Yaml => {
+            let doc = contract_json(&explanation.values, shown.iter().copied(), &explanation.warnings);
+            let text = to_yaml(&go_yaml_numbers(&doc))?;
+            // Freeing a document of thousands of entries costs more than printing it; the process ends soon.
+            std::mem::forget(doc);
+            text
+        }
+    };
+    // The warnings are part of the JSON document; in text they go to stderr.
+    if ctx.format() != OutputFormat::Text {
+        outcome.warnings.clear();
+    }
+    Ok(outcome)
+}
+
+/// `-o json`: the document of [`contract_json`] written as
+/// [`to_json_go`](crate::cli::output::to_json_go)
+/// writes it, streamed from the tree and the entries (no intermediate value).
+fn contract_json_go(values: &VMap, entries: &[&Entry], warnings: &[String]) -> String {
+    let mut w = GoJsonWriter::with_capacity(1 << 20);
+    w.begin(b'{');
+    w.field("values");
+    write_sorted_map(&mut w, values);
+    w.field("entries");
+    w.begin(b'[');
+    for e in entries {
+        w.elem();
+        w.begin(b'{');
+        w.field("path");
+        w.path(&e.path);
+        match (&e.value, &e.source) {
+            (Some(v), Some(s)) => {
+                w.field("value");
+                w.value(v);
+                w.field("source");
+                write_source(&mut w, s);
+            }
+            _ => {
+                // No value left: a null deleted it, or Helm skipped it for its type.
+                let deleted = e.overridden.iter().any(|l| l.event == EventKind::DeletedByNull);
+                w.field(if deleted { "deleted" } else { "skipped" });
+                w.raw("true");
+            }
+        }
+        w.field("overridden");
+        w.begin(b'[');
+        for l in &e.overridden {
+            w.elem();
+            w.begin(b'{');
+            w.field("value");
+            w.value(&l.value);
+            w.field("event");
+            w.str(event_word(l.event));
+            w.field("source");
+            write_source(&mut w, &l.source);
+            // A deletion has no winning value: say which null did it.
+            if let (EventKind::DeletedByNull, Some(by)) = (l.event, &l.by) {
+                w.field("by");
+                write_source(&mut w, by);
+            }
+            w.end(b'}');
+        }
+        w.end(b']');
+        if !e.notes.is_empty() {
+            w.field("notes");
+            w.begin(b'[');
+            for n in &e.notes {
+                w.elem();
+                w.str(n);
+            }
+            w.end(b']');
+        }
+        w.end(b'}');
+    }
+    w.end(b']');
+    w.field("warnings");
+    w.begin(b'[');
+    for warning in warnings {
+        w.elem();
+        w.str(warning);
+    }
+    w.end(b']');
+    w.end(b'}');
+    w.finish()
+}
+
+/// A map with its keys in Go's (byte) order, as [`crate::values::sorted`] orders them.
+fn write_sorted_map(w: &mut GoJsonWriter, m: &VMap) {
+    let mut keys: Vec<(&String, &V)> = m.iter().collect();
+    keys.sort_unstable_by(|a, b| a.0.cmp(b.0));
+    w.begin(b'{');
+    for (k, v) in keys {
+        w.key(k);
+        write_node(w, v);
+    }
+    w.end(b'}');
+}
+
+fn write_node(w: &mut GoJsonWriter, v: &V) {
+    match &v.kind {
+        Kind::Null => w.raw("null"),
+        Kind::Bool(b) => w.raw(if *b { "true" } else { "false" }),
+        Kind::Int(i) => w.int(*i),
+        Kind::Float(f) => w.float(*f),
+        Kind::Str(s) => w.str(s),
+        Kind::List(items) => {
+            w.begin(b'[');
+            for x in items {
+                w.elem();
+                write_node(w, x);
+            }
+            w.end(b']');
+        }
+        Kind::Map(m) => write_sorted_map(w, m),
+    }
+}
+
+/// [`source_json`](crate::explain::entries::source_json): `kind` first, then the fields that are set.
+fn write_source(w: &mut GoJsonWriter, s: &Source) {
+    w.begin(b'{');
+    w.field("kind");
+    w.str(s.kind_word());
+    let position = |w: &mut GoJsonWriter, line: &Option<usize>, column: &Option<usize>| {
+        for (name, n) in [("line", line), ("column", column)] {
+            if let Some(n) = n {
+                w.field(name);
+                w.int(i64::try_from(*n).unwrap_or(i64::MAX));
+            }
+        }
+    };
+    match s {
+        Source::ChartDefault { chart, file, line, column } | Source::ParentValues { chart, file, line, column } => {
+            w.field("chart");
+            w.str(chart);
+            w.field("file");
+            w.str(file);
+            position(w, line, column);
+        }
+        Source::ValuesFile { file, line, column } => {
+            w.field("file");
+            w.str(file);
+            position(w, line, column);
+        }
+        Source::SetFlag { flag, index, expr } => {
+            w.field("flag");
+            w.str(flag);
+            w.field("index");
+            w.int(i64::try_from(*index).unwrap_or(i64::MAX));
+            w.field("expr");
+            w.str(expr);
+        }
+        Source::ImportValues { chart, from } => {
+            w.field("chart");
+            w.str(chart);
+            w.field("from");
+            w.str(from);
+        }
+        Source::Global { from_chart } => {
+            w.field("chart");
+            w.str(from_chart);
+        }
+        Source::ReleaseConfig { revision } => {
+            w.field("revision");
+            w.int(*revision);
+        }
+        Source::Helm { why } => {
+            w.field("why");
+            w.str(why);
+        }
+        werf @ (Source::WerfSecretValues { .. } | Source::WerfEnv { .. } | Source::WerfAuxiliary { .. } | Source::ExportValues { .. }) => {
+            // Rare sources: written from the contract's own object.
+            if let Value::Object(fields) = crate::explain::entries::source_json(werf) {
+                for (k, v) in fields.iter().filter(|(k, _)| k.as_str() != "kind") {
+                    w.key(k);
+                    w.value(v);
+                }
+            }
+        }
+        Source::Helmfile { layer, file, line, column, expr, secret, via } => {
+            w.field("layer");
+            w.str(layer);
+            if let Some(file) = file {
+                w.field("file");
+                w.str(file);
+            }
+            position(w, line, column);
+            if let Some(expr) = expr {
+                w.field("expr");
+                w.str(expr);
+            }
+            if *secret {
+                w.field("secret");
+                w.raw("true");
+            }
+            if let Some(via) = via {
+                w.field("via");
+                w.value(&crate::explain::entries::source_json(via));
+            }
+        }
+        Source::StoredChart { chart, revision } => {
+            w.field("chart");
+            w.str(chart);
+            w.field("file");
+            w.str(&format!("values of the chart stored in revision {revision}"));
+            w.field("revision");
+            w.int(*revision);
+        }
+    }
+    w.end(b'}');
+}
+
+/// A source as people read it (where to look), appended to `out`.
+fn describe_into(out: &mut String, s: &Source) {
+    use std::fmt::Write as _;
+    let at = |out: &mut String, file: &str, line: &Option<usize>, column: &Option<usize>| {
+        out.push_str(file);
+        if let (Some(l), Some(c)) = (line, column) {
+            let _ = write!(out, ":{l}:{c}");
+        }
+    };
+    let _ = match s {
+        Source::ChartDefault { chart, file, line, column } => {
+            at(out, file, line, column);
+            write!(out, " (chart {chart} default)")
+        }
+        Source::ParentValues { chart, file, line, column } => {
+            at(out, file, line, column);
+            write!(out, " (parent chart {chart})")
+        }
+        Source::ValuesFile { file, line, column } => {
+            out.push_str("-f ");
+            at(out, file, line, column);
+            Ok(())
+        }
+        Source::SetFlag { flag, index, expr } => write!(out, "{flag}[{index}] {expr}"),
+        Source::ImportValues { chart, from } => write!(out, "import-values from {chart} ({from})"),
+        Source::Global { from_chart } => write!(out, "global from {from_chart}"),
+        Source::ReleaseConfig { revision } => write!(out, "release config (revision {revision})"),
+        Source::StoredChart { chart, revision } => write!(out, "values of the chart stored in revision {revision} (chart {chart} default)"),
+        Source::Helm { why } => write!(out, "helm ({why})"),
+        Source::Helmfile { layer, file, line, column, expr, via, .. } => {
+            if let Some(via) = via {
+                describe_into(out, via);
+                out.push_str(" via state values -> ");
+            }
+            if let Some(file) = file {
+                at(out, file, line, column);
+                out.push(' ');
+            }
+            if let Some(expr) = expr {
+                let _ = write!(out, "{expr} ");
+            }
+            write!(out, "(helmfile {layer})")
+        }
+        werf => write!(out, "{}", werf.werf_label().unwrap_or_default()),
+    };
+}
+
+pub fn short(v: &Value) -> String {
+    let s = match v {
+        Value::String(s) => serde_json::to_string(s).unwrap_or_default(),
+        other => crate::cli::output::to_json_go(other).replace(['\n', ' '], ""),
+    };
+    if s.chars().count() > 60 { format!("{}…", s.chars().take(59).collect::<String>()) } else { s }
+}
+
+pub fn text(entries: &[&Entry], history: bool, ctx: &Ctx) -> String {
+    let theme = &ctx.theme;
+    // Each path and value is formatted once.
+    let paths: Vec<String> = entries.iter().map(|e| e.path.to_string()).collect();
+    let values: Vec<Option<String>> = entries.iter().map(|e| e.value.as_ref().map(short)).collect();
+    let width = paths.iter().map(|p| p.chars().count()).max().unwrap_or(0).min(48);
+    let vwidth = values.iter().flatten().map(|v| v.chars().count()).max().unwrap_or(0).min(40);
+    // Lines are appended to one buffer; only styled pieces (colors on) are formatted apart.
+    let mut out = String::with_capacity(entries.len() * 120);
+    let pad = |out: &mut String, s: &str, w: usize| out.extend(std::iter::repeat_n(' ', w.saturating_sub(s.chars().count())));
+    let mut scratch = String::new();
+    let mut dim_source = |out: &mut String, prefix: &str, s: &Source| {
+        scratch.clear();
+        scratch.push_str(prefix);
+        describe_into(&mut scratch, s);
+        theme.push(out, Theme::DIM, &scratch);
+    };
+    for (i, e) in entries.iter().enumerate() {
+        let path = &paths[i];
+        theme.push(&mut out, Theme::HEADING, path);
+        pad(&mut out, path, width);
+        out.push_str("  ");
+        match (&values[i], &e.source) {
+            (Some(val), Some(src)) => {
+                out.push_str(val);
+                pad(&mut out, val, vwidth);
+                out.push_str("  ");
+                dim_source(&mut out, "", src);
+            }
+            _ => {
+                let why = e.overridden.last().map_or("gone", |l| match l.event {
+                    EventKind::DeletedByNull => "deleted by null",
+                    EventKind::SkippedTypeMismatch => "skipped (type mismatch)",
+                    EventKind::Overridden => "replaced",
+                });
+                theme.push(&mut out, Theme::WARN, &format!("<{why}>"));
+            }
+        }
+        out.push('\n');
+        for n in &e.notes {
+            out.push_str("    ");
+            theme.push(&mut out, Theme::WARN, "note:");
+            out.push(' ');
+            out.push_str(n);
+            out.push('\n');
+        }
+        if history {
+            for l in e.overridden.iter().rev() {
+                let what = match l.event {
+                    EventKind::Overridden => "overrode",
+                    EventKind::DeletedByNull => "deleted",
+                    EventKind::SkippedTypeMismatch => "skipped",
+                };
+                out.push_str("    ");
+                theme.push(&mut out, Theme::DIM, what);
+                out.push(' ');
+                out.push_str(&short(&l.value));
+                out.push_str(" from ");
+                dim_source(&mut out, "", &l.source);
+                match (l.event, &l.by) {
+                    (EventKind::DeletedByNull, Some(b)) => dim_source(&mut out, " by the null at ", b),
+                    _ => theme.push(&mut out, Theme::DIM, ""),
+                }
+                out.push('\n');
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::values::tree::{Origin, Recorder, map_from_json};
+    use serde_json::json;
+
+    #[test]
+    fn streamed_json_is_the_contract_document_byte_for_byte() {
+        let chart = Origin::new(Source::ChartDefault { chart: "c".into(), file: "values.yaml".into(), line: Some(1), column: None });
+        let chart = crate::values::coalesce::ChartValues {
+            name: "c".into(),
+            loaded_at: vec![],
+            values: map_from_json(
+                json!({"b": {"z": 1.5, "a": [1e21, -0.0, {"q": null}], "e": {}, "l": []}, "gone": 1, "a\"\u{1}é": "x\ny"}).as_object().unwrap(),
+                true,
+                &chart,
+            ),
+            dependencies: vec![],
+        };
+        let set = Origin::new(Source::SetFlag { flag: "--set".into(), index: 2, expr: "b.z=3".into() });
+        let user = map_from_json(json!({"b": {"z": 3, "n": 12345678901234567890u64}, "gone": null}).as_object().unwrap(), false, &set);
+        let mut rec = Recorder::default();
+        let values = crate::values::coalesce::coalesce_values(&chart, user, &mut rec).unwrap();
+        let entries = crate::explain::entries::entries(&values, &rec);
+        let shown: Vec<&Entry> = entries.iter().collect();
+        let warnings = vec!["w \"1\"".to_string()];
+        let expected = crate::cli::output::to_json_go(&contract_json(&values, shown.iter().copied(), &warnings));
+        assert_eq!(contract_json_go(&values, &shown, &warnings), expected);
+        assert_eq!(contract_json_go(&VMap::default(), &[], &[]), "{\n  \"values\": {},\n  \"entries\": [],\n  \"warnings\": []\n}\n");
+    }
+}

@@ -1,0 +1,7 @@
+//! The writers: each command's report as text (for people), JSON and YAML
+//! (stable contracts). Only formatting here; the reports come from the
+//! library.
+
+pub mod explain;
+pub mod release;
+pub mod upgrade;

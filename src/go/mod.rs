@@ -1,0 +1,12 @@
+//! Go's formatting and parsing, byte for byte, one implementation each:
+//! `strconv.Quote` and `IsPrint` ([`quote`]), `fmt`'s `%v`/`%g` of decoded
+//! values ([`fmt`]), `encoding/json` output ([`json`]) and decoding
+//! ([`json_decode`]), and `sort.Sort`/`sort.SliceStable` ([`sort`]). Helm's
+//! messages and wire bytes come from Go, so every module that reproduces
+//! them uses these.
+
+pub mod fmt;
+pub mod json;
+pub mod json_decode;
+pub mod quote;
+pub mod sort;

@@ -1,0 +1,150 @@
+//! Helm's client-side rules for a rendered manifest before it is applied
+//! (helm: pkg/kube/client.go Build, pkg/action/upgrade.go): Helm's sort
+//! order and hook split (`render::parse_manifest`), `kind: List` flattened
+//! into its items, every kind mapped through discovery (an unknown kind fails
+//! the upgrade: "ensure CRDs are installed first"), namespaced objects
+//! without a namespace given the release namespace. Then what the preview
+//! does to a plan before it is shown: `--ignore` rules and Secret masking.
+
+use serde_json::Value;
+
+use super::{Action, DriftOutcome, IgnoreRule, ManifestObject, Plan, PreviewError};
+use crate::cluster::Discovery;
+use crate::manifest as text_manifest;
+use crate::render;
+
+/// A rendered manifest as the plan takes it.
+#[derive(Debug)]
+pub struct Manifest {
+    pub objects: Vec<ManifestObject>,
+    pub hooks: Vec<render::Hook>,
+    /// CRDs of the chart's `crds/` directories: Helm installs them only on
+    /// install, never on upgrade.
+    pub crds: Vec<render::Object>,
+    pub warnings: Vec<String>,
+}
+
+/// Reads a manifest as Helm sorts it (render::parse_manifest), then does what
+/// Helm's Kubernetes client does before applying: maps each kind through
+/// discovery (an unknown kind fails the upgrade, as in Helm) and gives
+/// namespaced objects without a namespace the release namespace.
+pub fn parse_manifest(text: &str, namespace: &str, discovery: &Discovery) -> Result<Manifest, PreviewError> {
+    let rendered = render::parse_manifest(text);
+    let mut out = Manifest { objects: Vec::new(), hooks: rendered.hooks, crds: Vec::new(), warnings: Vec::new() };
+    for w in rendered.warnings {
+        match w.kind.helm_outcome() {
+            render::HelmOutcome::RenderFails | render::HelmOutcome::UpgradeFails => return Err(PreviewError::ManifestFails(w.to_string())),
+            render::HelmOutcome::Dropped | render::HelmOutcome::Ignored => out.warnings.push(w.to_string()),
+        }
+    }
+    // Helm's Kubernetes client flattens `kind: List` documents into their items.
+    let mut objects = Vec::with_capacity(rendered.objects.len());
+    for object in rendered.objects {
+        match object.value.get("items").and_then(Value::as_array).filter(|_| object.kind.ends_with("List")) {
+            Some(items) => objects.extend(items.iter().filter(|i| i.is_object()).map(|item| {
+                let s = |p: &str| item.pointer(p).and_then(Value::as_str).unwrap_or_default().to_string();
+                let ns = s("/metadata/namespace");
+                render::Object {
+                    source: object.source.clone(),
+                    api_version: s("/apiVersion"),
+                    kind: s("/kind"),
+                    name: s("/metadata/name"),
+                    namespace: (!ns.is_empty()).then_some(ns),
+                    value: item.clone(),
+                }
+            })),
+            None => objects.push(object),
+        }
+    }
+    for mut object in objects {
+        let Some(resource) = discovery.find(&object.api_version, &object.kind) else {
+            return Err(PreviewError::UnknownKind {
+                name: object.name,
+                template: object.source,
+                kind: object.kind,
+                api_version: object.api_version,
+            });
+        };
+        render::default_namespace(&mut object, namespace, resource.namespaced);
+        out.objects.push(ManifestObject { source: object.source, object: object.value });
+    }
+    Ok(out)
+}
+
+/// `--ignore`: matching fields leave patches and drift; an object left with
+/// nothing to change becomes unchanged.
+pub fn apply_ignores(plan: &mut Plan, rules: &[IgnoreRule]) {
+    for o in plan.objects.iter_mut() {
+        let mine: Vec<&IgnoreRule> = rules.iter().filter(|r| r.applies_to(&o.kind)).collect();
+        if mine.is_empty() {
+            continue;
+        }
+        if let Some(p) = o.patch.as_mut() {
+            for r in &mine {
+                r.remove_from(p);
+            }
+            if o.action == Action::Update && p.as_object().is_some_and(|m| m.is_empty()) {
+                o.action = Action::Unchanged;
+                o.notes.push("only ignored fields change".into());
+            }
+        }
+        o.drift.retain(|d| !mine.iter().any(|r| r.covers(&d.path.to_string())));
+    }
+}
+
+/// Secret values never reach the output unless asked: Secret data and
+/// stringData in patches, live and predicted objects, drift.
+pub fn mask_secrets(plan: &mut Plan) {
+    for o in plan.objects.iter_mut().filter(|o| o.kind == "Secret") {
+        for v in [o.patch.as_mut(), o.live.as_mut(), o.predicted.as_mut()].into_iter().flatten() {
+            text_manifest::mask_secret_fields(v);
+        }
+        for d in o.drift.iter_mut() {
+            if d.path.0.first().is_some_and(|s| matches!(s, crate::keypath::Seg::Key(k) if k == "data" || k == "stringData")) {
+                d.baseline = Value::String(text_manifest::marker(&d.baseline));
+                d.live = d.live.as_ref().map(|l| Value::String(text_manifest::marker(l)));
+                if let DriftOutcome::Reset(v) = &mut d.outcome {
+                    *v = Value::String(text_manifest::marker(v));
+                }
+            }
+        }
+    }
+}
+
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cluster::ApiResource;
+
+    fn discovery() -> Discovery {
+        let r = |group: &str, kind: &str, plural: &str, namespaced: bool| ApiResource {
+            group: group.into(),
+            version: "v1".into(),
+            kind: kind.into(),
+            plural: plural.into(),
+            namespaced,
+        };
+        Discovery {
+            server_version: "v1.33.0".into(),
+            resources: vec![r("", "ConfigMap", "configmaps", true), r("rbac.authorization.k8s.io", "ClusterRole", "clusterroles", false)],
+            group_versions: vec!["v1".into(), "rbac.authorization.k8s.io/v1".into()],
+        }
+    }
+
+    #[test]
+    fn lists_are_flattened_and_namespaced_objects_get_the_release_namespace() {
+        let text = "---\n# Source: c/templates/a.yaml\napiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: a\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: b\n    namespace: other\n---\n# Source: c/templates/r.yaml\napiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n  name: r\n";
+        let m = parse_manifest(text, "prod", &discovery()).unwrap();
+        let names: Vec<(&str, Option<&str>)> = m.objects.iter().map(|o| (o.name(), o.namespace())).collect();
+        // Install order first (List is an unknown kind: last), then flattened.
+        assert_eq!(names, [("r", None), ("a", Some("prod")), ("b", Some("other"))]);
+    }
+
+    #[test]
+    fn a_kind_the_cluster_does_not_serve_fails_as_helm_fails() {
+        let text = "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\n";
+        let err = parse_manifest(text, "prod", &discovery()).err().unwrap().to_string();
+        assert!(err.contains("no matches for kind \"Widget\" in version \"example.com/v1\"") && err.contains("ensure CRDs are installed first"), "{err}");
+    }
+}

@@ -1,0 +1,268 @@
+//! The upgrade-preview pipeline after the values: the baseline Helm starts
+//! from, the render decision (Helm with the mode's values, or a manifest
+//! rendered elsewhere) and its warnings, the live objects (GET only), the
+//! plan, `--ignore` and Secret masking. Returns report values; `cli` prints.
+
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+
+use super::manifest::{Manifest, apply_ignores, mask_secrets, parse_manifest};
+use super::{ApplyMethod, IgnoreRule, LiveKey, ModeOutcome, Plan, PlanInput, apply_method, plan};
+use crate::chart::Chart;
+use crate::cluster::{ClusterError, Discovery, KubeTarget, ObjectRef, ReadOnlyCluster};
+use crate::release::Release;
+use crate::release::history::{self, Baseline};
+use crate::render::{self, RenderError, TemplateRequest};
+
+#[derive(Debug, thiserror::Error)]
+pub enum PreviewError {
+    /// helm: pkg/action/upgrade.go (the message `helm upgrade` prints), with
+    /// how to get out of the state when there is a known way.
+    #[error("helm upgrade would fail with: UPGRADE FAILED: {error}{remedy}")]
+    NoBaseline { error: history::BaselineError, remedy: String },
+    #[error("revision {revision} of {release} is missing from the records read")]
+    MissingRevision { revision: i64, release: String },
+    #[error(
+        "rendering needs Helm: set HELM_BIN or put helm on PATH, or render elsewhere and pass the result with --manifest FILE|- \
+         (e.g. `helm template {release} CHART --is-upgrade -n {namespace} ... | kubectl releasex upgrade-preview {release} CHART --manifest -`); \
+         --values-only previews the values without rendering"
+    )]
+    NoHelm { release: String, namespace: String },
+    #[error("helm upgrade would fail on {0}")]
+    ManifestFails(String),
+    /// helm: pkg/kube/client.go Build (through the REST mapper).
+    #[error(
+        "resource mapping not found for name: {name:?} from {template:?}: no matches for kind {kind:?} in version {api_version:?}\nensure CRDs are installed first"
+    )]
+    UnknownKind { name: String, template: String, kind: String, api_version: String },
+    #[error("the manifest of revision {revision}")]
+    BaselineManifest {
+        revision: i64,
+        #[source]
+        source: Box<PreviewError>,
+    },
+    #[error("{0}")]
+    ApplyMethod(String),
+    #[error("could not get information about the resource {kind} {name}")]
+    LiveObject {
+        kind: String,
+        name: String,
+        #[source]
+        source: ClusterError,
+    },
+    #[error("cannot start the async runtime")]
+    Runtime(#[source] std::io::Error),
+    #[error(transparent)]
+    Render(#[from] RenderError),
+    #[error(transparent)]
+    Cluster(#[from] ClusterError),
+}
+
+/// Where upgrade-preview starts: Helm's baseline, that revision, and the
+/// newest revision (whose `apply_method` decides `--server-side auto`).
+pub struct Start<'r> {
+    pub base: Baseline,
+    pub baseline: &'r Release,
+    pub last: &'r Release,
+}
+
+/// Helm's choice of the revision an upgrade starts from (helm:
+/// pkg/action/upgrade.go prepareUpgrade), failing as `helm upgrade` fails.
+pub fn start<'r>(release: &str, releases: &[&'r Release]) -> Result<Start<'r>, PreviewError> {
+    let base = history::baseline(release, releases).map_err(|error| PreviewError::NoBaseline {
+        error,
+        remedy: history::explain_state(release, releases).map(|s| format!("\n{s}")).unwrap_or_default(),
+    })?;
+    let Some(baseline) = releases.iter().copied().find(|r| r.version() == base.revision) else {
+        return Err(PreviewError::MissingRevision { revision: base.revision, release: release.to_string() });
+    };
+    let last = releases.iter().copied().max_by_key(|r| r.version()).unwrap_or(baseline);
+    Ok(Start { base, baseline, last })
+}
+
+/// Where the new manifest comes from.
+pub enum ManifestSource {
+    /// `--manifest`: rendered elsewhere.
+    Given(String),
+    /// `helm template` with the mode's values, the cluster's capabilities,
+    /// `--is-upgrade`; `None` when no Helm was found (then it is an error).
+    Helm {
+        helm_bin: Option<PathBuf>,
+        /// `--lookup`: Helm renders with `--dry-run=server` against the cluster.
+        lookup: bool,
+        kube_context: Option<String>,
+        kubeconfig: Option<PathBuf>,
+    },
+}
+
+/// Everything the objects part takes.
+pub struct ObjectsRequest<'a> {
+    pub release: &'a str,
+    pub namespace: &'a str,
+    pub start: &'a Start<'a>,
+    pub chart: &'a Chart,
+    /// The chart as the user named it (Helm renders from there).
+    pub chart_path: &'a Path,
+    pub mode: &'a ModeOutcome,
+    pub manifest: ManifestSource,
+    pub target: &'a KubeTarget,
+    pub server_side: &'a str,
+    pub take_ownership: bool,
+    pub force_conflicts: bool,
+    pub ignore: &'a [IgnoreRule],
+    pub show_secrets: bool,
+    pub concurrency: usize,
+    /// Told what takes long (the CLI prints it on a terminal's stderr).
+    pub progress: &'a dyn Fn(&str),
+}
+
+/// The objects part's answer.
+pub struct ObjectsReport {
+    pub plan: Plan,
+    pub manifest: Manifest,
+    /// What rendering through `helm template` cannot reproduce (`.Release.Revision`, `lookup`).
+    pub render_warnings: Vec<String>,
+}
+
+/// Renders (or takes the given manifest), reads the live objects and computes the plan.
+pub fn preview_objects(req: &ObjectsRequest<'_>) -> Result<ObjectsReport, PreviewError> {
+    let mut render_warnings = Vec::new();
+    // Kept alive until Helm has rendered: the chart copy --reuse-values needs.
+    let mut _chart_copy = None;
+    let new_manifest = match &req.manifest {
+        ManifestSource::Given(text) => NewManifest::Given(text.clone()),
+        ManifestSource::Helm { helm_bin, lookup, kube_context, kubeconfig } => {
+            let Some(helm_bin) = helm_bin.clone() else {
+                return Err(PreviewError::NoHelm { release: req.release.to_string(), namespace: req.namespace.to_string() });
+            };
+            let inputs = req.mode.render_inputs();
+            let chart_path = match &inputs.parent_values {
+                Some(values) => {
+                    let (dir, path) = render::chart_with_values(req.chart_path, values)?;
+                    _chart_copy = Some(dir);
+                    path
+                }
+                None => req.chart_path.to_path_buf(),
+            };
+            render_warnings.extend(render_warnings_of(req.chart, req.start.base.next_revision, *lookup));
+            NewManifest::Helm(TemplateRequest {
+                helm_bin,
+                release: req.release.to_string(),
+                chart: chart_path,
+                namespace: req.namespace.to_string(),
+                values: inputs.values,
+                set_values: inputs.set_ints,
+                kube_version: None,
+                api_versions: Vec::new(),
+                is_upgrade: true,
+                server_dry_run: *lookup,
+                kube_context: lookup.then(|| kube_context.clone()).flatten(),
+                kubeconfig: lookup.then(|| kubeconfig.clone()).flatten(),
+            })
+        }
+    };
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().map_err(PreviewError::Runtime)?;
+    let (plan, manifest) = runtime.block_on(async {
+        let cluster = ReadOnlyCluster::connect(req.target).await?;
+        (req.progress)("reading the cluster's API discovery");
+        let discovery = cluster.discover().await?;
+        plan_against(&cluster, &discovery, req, new_manifest).await
+    })?;
+    Ok(ObjectsReport { plan, manifest, render_warnings })
+}
+
+/// What `helm template` renders differently from the upgrade itself.
+fn render_warnings_of(chart: &Chart, next_revision: i64, lookup: bool) -> Vec<String> {
+    let mut warnings = Vec::new();
+    for t in render::uses_release_revision(chart) {
+        warnings.push(format!(
+            "{t} uses .Release.Revision: helm template renders revision 1, the upgrade renders revision {next_revision}; objects that depend on it show different here"
+        ));
+    }
+    if !lookup {
+        for l in render::lookup_calls(chart) {
+            warnings.push(format!(
+                "{}:{} calls lookup, which returns nothing without a cluster: {}will look regenerated here; --lookup lets Helm read the cluster (GET only)",
+                l.template,
+                l.line,
+                l.field.as_deref().map(|f| format!("{f} ")).unwrap_or_default()
+            ));
+        }
+    }
+    warnings
+}
+
+enum NewManifest {
+    Given(String),
+    /// Rendered with the cluster's capabilities (filled in once discovery is read).
+    Helm(TemplateRequest),
+}
+
+/// Reads the live objects and computes the plan.
+async fn plan_against(
+    cluster: &ReadOnlyCluster,
+    discovery: &Discovery,
+    req: &ObjectsRequest<'_>,
+    new_manifest: NewManifest,
+) -> Result<(Plan, Manifest), PreviewError> {
+    let manifest_text = match new_manifest {
+        NewManifest::Given(text) => text,
+        NewManifest::Helm(mut template) => {
+            (req.progress)(&format!("rendering {} with {}", template.chart.display(), template.helm_bin.display()));
+            template.kube_version = Some(discovery.server_version.clone()).filter(|v| !v.is_empty());
+            template.api_versions = render::api_version_flags(&discovery.served());
+            render::helm_template(&template)?
+        }
+    };
+    let (baseline, last) = (req.start.baseline, req.start.last);
+    let mut new = parse_manifest(&manifest_text, req.namespace, discovery)?;
+    let crds = render::crds(req.chart);
+    new.crds = crds.objects;
+    new.warnings.extend(crds.warnings.iter().map(ToString::to_string));
+    let old = parse_manifest(baseline.manifest(), req.namespace, discovery)
+        .map_err(|e| PreviewError::BaselineManifest { revision: baseline.version(), source: Box::new(e) })?;
+    let method = apply_method(req.server_side, last.apply_method_field()).map_err(PreviewError::ApplyMethod)?;
+    // Every object of both manifests, once.
+    let mut seen = HashSet::new();
+    let keys: Vec<LiveKey> = new.objects.iter().chain(&old.objects).map(|o| LiveKey::of(&o.object)).filter(|k| seen.insert(k.clone())).collect();
+    let refs: Vec<ObjectRef> = keys
+        .iter()
+        .filter_map(|k| {
+            discovery.find(&k.api_version, &k.kind).map(|r| ObjectRef { resource: r.clone(), namespace: k.namespace.clone(), name: k.name.clone() })
+        })
+        .collect();
+    (req.progress)(&format!("reading {} live objects ({} at a time)", refs.len(), req.concurrency));
+    let fetched = cluster.get_objects(&refs, req.concurrency).await;
+    let mut live = HashMap::new();
+    for (k, got) in keys.iter().zip(fetched) {
+        let got = got.map_err(|source| PreviewError::LiveObject { kind: k.kind.clone(), name: k.name.clone(), source })?;
+        if let Some(v) = got {
+            live.insert(k.clone(), v);
+        }
+    }
+    let mut plan = plan(&PlanInput {
+        release: req.release,
+        namespace: req.namespace,
+        targets: &new.objects,
+        originals: &old.objects,
+        live: &live,
+        method,
+        take_ownership: req.take_ownership,
+        force_conflicts: req.force_conflicts,
+        baseline_client_side: baseline.apply_method_field() != Some("ssa"),
+        openapi: None,
+    });
+    if method == ApplyMethod::ServerSide {
+        plan.warnings.push("server-side apply: Helm sends each whole object as field manager \"helm\"".into());
+    }
+    apply_ignores(&mut plan, req.ignore);
+    if !req.show_secrets {
+        mask_secrets(&mut plan);
+    }
+    Ok((plan, new))
+}
+
+/// Whether the plan changes anything (for `--detailed-exitcode`).
+pub fn has_changes(plan: &Plan) -> bool {
+    plan.objects.iter().any(|o| o.action.changes())
+}
