@@ -10,6 +10,8 @@ pub mod explain;
 pub mod go;
 pub mod helmfile;
 pub mod keypath;
+#[cfg(test)]
+mod layout;
 pub mod manifest;
 pub mod parallel;
 pub mod patch;

@@ -5,19 +5,16 @@
 use std::io::Read;
 
 use anyhow::Context as _;
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 
 use super::args::{OutputFormat, SourceArgs, UpgradePreviewArgs};
 use super::inputs::{self, value_flags};
-use super::views::upgrade::{Head, compare_text, head_json, mode_json, mode_text, objects_json, objects_text, serialize};
+use super::views::upgrade::{Head, compare_text, head_json, mode_json, preview, serialize};
 use super::{Ctx, Outcome};
 use crate::explain::Options;
 use crate::keypath::Path;
 use crate::release::{self, Release};
-use crate::upgrade::{
-    IgnoreRule, ManifestSource, Mode, ModeOutcome, ObjectsReport, ObjectsRequest, PlanPatchType, Start, Upgrade, has_changes, preview_mode,
-    recommend,
-};
+use crate::upgrade::{IgnoreRule, ManifestSource, Mode, ModeOutcome, ObjectsReport, ObjectsRequest, Start, Upgrade, has_changes, preview_mode, recommend};
 
 pub fn run(args: &UpgradePreviewArgs, ctx: &Ctx) -> anyhow::Result<Outcome> {
     let keys: Vec<Path> = args.keys.iter().map(|k| Path::parse(k).map_err(anyhow::Error::msg)).collect::<anyhow::Result<_>>()?;
@@ -65,32 +62,9 @@ pub fn run(args: &UpgradePreviewArgs, ctx: &Ctx) -> anyhow::Result<Outcome> {
         outcome.warnings.extend(report.render_warnings.iter().cloned());
         Some(report)
     };
-    match ctx.format() {
-        OutputFormat::Text => {
-            outcome.stdout = mode_text(&head, &o, &keys, ctx);
-            outcome.warnings.extend(o.warnings.iter().cloned());
-            if let Some(ObjectsReport { plan, manifest, .. }) = &objects {
-                outcome.stdout.push('\n');
-                outcome.stdout.push_str(&objects_text(plan, manifest, args.diff, ctx));
-                outcome.warnings.extend(plan.warnings.iter().cloned());
-                outcome.warnings.extend(manifest.warnings.iter().cloned());
-            }
-        }
-        format => {
-            let mut doc = mode_json(&head, &o, &keys);
-            if let (Some(ObjectsReport { plan, manifest, .. }), Some(m)) = (&objects, doc.as_object_mut()) {
-                let server_side = plan.objects.iter().any(|x| x.patch_type == Some(PlanPatchType::Apply));
-                m.insert("server_side".into(), json!(server_side));
-                if let Value::Object(parts) = objects_json(plan, manifest) {
-                    m.extend(parts);
-                }
-                if let Some(w) = m.get_mut("warnings").and_then(Value::as_array_mut) {
-                    w.extend(plan.warnings.iter().chain(&manifest.warnings).map(|x| json!(x)));
-                }
-            }
-            outcome.stdout = serialize(&doc, format)?;
-        }
-    }
+    let (stdout, warnings) = preview(&head, &o, &keys, objects.as_ref(), args.diff, ctx)?;
+    outcome.stdout = stdout;
+    outcome.warnings.extend(warnings);
     if let Some(ObjectsReport { plan, .. }) = &objects {
         if plan.failure.is_some() {
             outcome.exit_code = Some(1);

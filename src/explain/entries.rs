@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 
 use crate::keypath::{Path, Seg};
 use crate::FastHash;
-use crate::values::tree::{Event, EventKind, Kind, Origin, Recorder, Source, V, VMap};
+use crate::values::tree::{Event, EventKind, Kind, Origin, Recorder, V, VMap};
 
 #[derive(Debug, Clone)]
 pub struct Lost {
@@ -144,43 +144,6 @@ pub fn entries_with(values: &VMap, rec: &Recorder, elements: bool) -> Vec<Entry>
     out
 }
 
-/// The `source` object of the JSON contract.
-pub fn source_json(s: &Source) -> Value {
-    let mut v = match s {
-        Source::ChartDefault { chart, file, line, column } | Source::ParentValues { chart, file, line, column } => {
-            json!({"chart": chart, "file": file, "line": line, "column": column})
-        }
-        Source::StoredChart { chart, revision } => {
-            json!({"chart": chart, "file": format!("values of the chart stored in revision {revision}"), "revision": revision})
-        }
-        Source::ValuesFile { file, line, column } => json!({"file": file, "line": line, "column": column}),
-        Source::SetFlag { flag, index, expr } => json!({"flag": flag, "index": index, "expr": expr}),
-        Source::ImportValues { chart, from } => json!({"chart": chart, "from": from}),
-        Source::Global { from_chart } => json!({"chart": from_chart}),
-        Source::ReleaseConfig { revision } => json!({"revision": revision}),
-        Source::Helm { why } => json!({"why": why}),
-        Source::WerfSecretValues { file, line, column, chart_default, env } => {
-            json!({"file": file, "line": line, "column": column, "chart_default": chart_default, "env": env})
-        }
-        Source::WerfEnv { var, flag, expr, file, line, column } => {
-            json!({"env": var, "flag": flag, "expr": expr, "file": file, "line": line, "column": column})
-        }
-        Source::WerfAuxiliary { what } => json!({"why": what}),
-        Source::ExportValues { chart, from } => json!({"chart": chart, "from": from}),
-        Source::Helmfile { layer, file, line, column, expr, secret, via } => {
-            json!({"layer": layer, "file": file, "line": line, "column": column, "expr": expr, "secret": secret.then_some(true), "via": via.as_deref().map(source_json)})
-        }
-    };
-    if let Some(m) = v.as_object_mut() {
-        m.retain(|_, x| !x.is_null());
-        let mut with_kind = serde_json::Map::new();
-        with_kind.insert("kind".into(), Value::String(s.kind_word().to_string()));
-        with_kind.extend(std::mem::take(m));
-        return Value::Object(with_kind);
-    }
-    v
-}
-
 pub fn event_word(e: EventKind) -> &'static str {
     match e {
         EventKind::Overridden => "overridden",
@@ -200,7 +163,7 @@ pub fn contract_json<'a>(values: &VMap, entries: impl IntoIterator<Item = &'a En
             match (&e.value, &e.source) {
                 (Some(v), Some(s)) => {
                     o.insert("value".into(), v.clone());
-                    o.insert("source".into(), source_json(s));
+                    o.insert("source".into(), s.to_json());
                 }
                 _ => {
                     // No value left: a null deleted it, or Helm skipped it for its type.
@@ -214,10 +177,10 @@ pub fn contract_json<'a>(values: &VMap, entries: impl IntoIterator<Item = &'a En
                     e.overridden
                         .iter()
                         .map(|l| {
-                            let mut o = json!({"value": l.value, "event": event_word(l.event), "source": source_json(&l.source)});
+                            let mut o = json!({"value": l.value, "event": event_word(l.event), "source": l.source.to_json()});
                             // A deletion has no winning value: say which null did it.
                             if let (EventKind::DeletedByNull, Some(by)) = (l.event, &l.by) {
-                                o["by"] = source_json(by);
+                                o["by"] = by.to_json();
                             }
                             o
                         })
@@ -236,6 +199,7 @@ pub fn contract_json<'a>(values: &VMap, entries: impl IntoIterator<Item = &'a En
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::values::tree::Source;
     use crate::values::coalesce::{ChartValues, coalesce_values};
     use crate::values::tree::{Origin, map_from_json};
 

@@ -1,12 +1,15 @@
 //! Go's formatting and parsing, byte for byte, one implementation each:
 //! `strconv.Quote` and `IsPrint` ([`quote`]), `fmt`'s `%v`/`%g` of decoded
 //! values ([`fmt`]), `encoding/json` output ([`json`]) and decoding
-//! ([`json_decode`]), and `sort.Sort`/`sort.SliceStable` ([`sort`]). Helm's
-//! messages and wire bytes come from Go, so every module that reproduces
-//! them uses these.
+//! ([`json_decode`]), the indented JSON with Go's numbers of this program's
+//! own output ([`json_pretty`]), and `sort.Sort`/`sort.SliceStable`
+//! ([`sort`]). Helm's messages and wire bytes come from Go, so every module
+//! that reproduces them uses these. The ground floor: of the crate it
+//! imports only `keypath` (the JSON writer writes value paths).
 
 pub mod fmt;
 pub mod json;
 pub mod json_decode;
+pub mod json_pretty;
 pub mod quote;
 pub mod sort;

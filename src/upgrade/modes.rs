@@ -16,6 +16,7 @@ use crate::values::dependencies::ChartSpec;
 use crate::explain::entries::{Entry, path_order};
 use crate::values::user::{ValueFlags, user_values};
 use crate::keypath::Path;
+use crate::values::source::Voice;
 use crate::values::tree::{EventKind, Kind, Recorder, Source, V, VMap, get, map_from_json};
 
 /// Helm's value modes. Helm checks the flags in this order and the first
@@ -408,22 +409,6 @@ fn chart_label(c: &Chart) -> String {
     format!("{} {}", c.metadata.name, c.metadata.version)
 }
 
-fn describe(s: &Source) -> String {
-    match s {
-        Source::ValuesFile { file, line: Some(l), column: Some(c) } => format!("-f {file}:{l}:{c}"),
-        Source::ValuesFile { file, .. } => format!("-f {file}"),
-        Source::SetFlag { flag, index, expr } => format!("{flag}[{index}] {expr}"),
-        Source::ReleaseConfig { revision } => format!("the config of revision {revision}"),
-        Source::StoredChart { revision, .. } => format!("the chart stored in revision {revision}"),
-        Source::ChartDefault { chart, .. } | Source::ParentValues { chart, .. } => format!("chart {chart}'s values.yaml"),
-        Source::ImportValues { chart, from } => format!("import-values from {chart} ({from})"),
-        Source::Global { from_chart } => format!("global from {from_chart}"),
-        Source::Helm { why } => why.clone(),
-        Source::Helmfile { layer, file, .. } => format!("helmfile {layer} {}", file.as_deref().unwrap_or("")).trim_end().to_string(),
-        werf => werf.werf_label().unwrap_or_default(),
-    }
-}
-
 fn is_this_command(s: &Source) -> bool {
     matches!(s, Source::ValuesFile { .. } | Source::SetFlag { .. })
 }
@@ -466,7 +451,7 @@ fn same(a: &V, b: &V) -> bool {
 fn null_paths(user: &VMap) -> HashMap<Path, String> {
     let mut found = Vec::new();
     leaves(user, &Path::root(), &mut found);
-    found.into_iter().filter(|(_, v)| v.is_null()).map(|(p, v)| (p, describe(&v.origin))).collect()
+    found.into_iter().filter(|(_, v)| v.is_null()).map(|(p, v)| (p, v.origin.phrase(Voice::Upgrade))).collect()
 }
 
 fn changes(before: &VMap, after: &VMap, entries: &[Entry], ctx: &CauseContext) -> Vec<Change> {
@@ -509,7 +494,7 @@ fn changes(before: &VMap, after: &VMap, entries: &[Entry], ctx: &CauseContext) -
 fn cause_present(ctx: &CauseContext, path: &Path, before: Option<&V>, after: &V) -> (ChangeKind, String) {
     let origin = &*after.origin;
     if is_this_command(origin) {
-        return (ChangeKind::Set, format!("set by {}", describe(origin)));
+        return (ChangeKind::Set, format!("set by {}", origin.phrase(Voice::Upgrade)));
     }
     if ctx.user_nulls.contains_key(path) {
         return null_cause(ctx, path, origin);
@@ -532,11 +517,11 @@ fn cause_present(ctx: &CauseContext, path: &Path, before: Option<&V>, after: &V)
                 format!(
                     "dropped: the previous value came from the config of revision {revision}, and {}; {} applies",
                     config_discarded(ctx),
-                    describe(origin)
+                    origin.phrase(Voice::Upgrade)
                 ),
             ),
-            None => (ChangeKind::NewDefault, format!("new key: {} ({})", describe(origin), ctx.chart)),
-            Some(_) => (ChangeKind::NewDefault, format!("new default: {} ({})", describe(origin), ctx.chart)),
+            None => (ChangeKind::NewDefault, format!("new key: {} ({})", origin.phrase(Voice::Upgrade), ctx.chart)),
+            Some(_) => (ChangeKind::NewDefault, format!("new default: {} ({})", origin.phrase(Voice::Upgrade), ctx.chart)),
         },
     }
 }
@@ -551,9 +536,9 @@ fn null_cause(ctx: &CauseContext, path: &Path, origin: &Source) -> (ChangeKind, 
         Mode::ResetThenReuse => format!(
             "{null_from} sets it to null, but merging revision {}'s config consumes the null, so {} applies",
             ctx.revision,
-            describe(origin)
+            origin.phrase(Voice::Upgrade)
         ),
-        _ => format!("{null_from} sets it to null, but {} gives it again", describe(origin)),
+        _ => format!("{null_from} sets it to null, but {} gives it again", origin.phrase(Voice::Upgrade)),
     };
 (ChangeKind::NullNotApplied, why)
 }
@@ -563,7 +548,7 @@ fn cause_absent(ctx: &CauseContext, path: &Path, before: &V, entries: &[Entry]) 
         .iter()
         .find(|e| &e.path == path && e.value.is_none())
         .and_then(|e| e.overridden.iter().rev().find(|l| l.event == EventKind::DeletedByNull))
-        .and_then(|l| l.by.as_ref().map(|b| describe(b)));
+        .and_then(|l| l.by.as_ref().map(|b| b.phrase(Voice::Upgrade)));
     if let Some(by) = deleted_by {
         return (ChangeKind::Deleted, format!("deleted by the null from {by}"));
     }

@@ -37,6 +37,9 @@ pub fn apply_method(flag: &str, last_revision_method: Option<&str>) -> Result<Ap
     }
 }
 
+/// Helm's `ResourceList.Get` match: name, namespace, kind and group (not version).
+type Identity<'a> = (&'a str, Option<&'a str>, &'a str, &'a str);
+
 /// An object of a manifest, with the template it came from.
 #[derive(Debug, Clone)]
 pub struct ManifestObject {
@@ -70,7 +73,7 @@ impl ManifestObject {
     }
     /// What Helm's `isMatchingInfo` compares: name, namespace, group and
     /// kind; not the version.
-    fn identity(&self) -> (&str, Option<&str>, &str, &str) {
+    fn identity(&self) -> Identity<'_> {
         (self.name(), self.namespace(), self.kind(), self.group())
     }
 }
@@ -264,89 +267,121 @@ pub fn plan(input: &PlanInput) -> Plan {
         // object without one gets a copy of the target (with ownership) as original.
         let original_value = original.map_or_else(|| modified.clone(), |o| o.object.clone());
         match input.method {
-            ApplyMethod::ClientSide => {
-                let opts = helm_patch::Options { openapi: input.openapi, ..Default::default() };
-                match helm_patch::helm_patch(&original_value, &modified, live, opts) {
-                    Ok(hp) => {
-                        let changed = !hp.is_empty();
-                        p.patch_type = Some(match hp.patch_type {
-                            PatchType::Strategic => PlanPatchType::Strategic,
-                            PatchType::Merge => PlanPatchType::Merge,
-                        });
-                        if hp.patch_type == PatchType::Merge {
-                            p.notes.push("custom resource: Helm sends the two-way JSON merge patch previous manifest -> new manifest, so edits made in the cluster survive unless the chart changed that field".into());
-                        }
-                        let predicted = predict(live, &hp, input.openapi);
-                        // A patch that changes nothing is still sent (e.g. the
-                        // ownership metadata in every custom resource's two-way patch).
-                        let no_op = changed && drift::body_matches_live(&predicted, live) && drift::body_matches_live(live, &predicted);
-                        if no_op {
-                            p.notes.push("Helm still sends this patch, but it changes nothing in the live object".into());
-                        }
-                        let changed = changed && !no_op;
-                        p.predicted = Some(predicted);
-                        p.drift = drift::drift(&server_view(original_value.clone()), live, &server_view(modified.clone()), hp.patch_type == PatchType::Merge);
-                        p.patch = Some(hp.patch);
-                        p.action = match (adopted, changed) {
-                            (true, _) => Action::Adopt,
-                            (false, true) => Action::Update,
-                            (false, false) => Action::Unchanged,
-                        };
-                    }
-                    Err(e) => {
-                        p.action = Action::Conflict;
-                        p.notes.push(format!("failed to create patch: {e}"));
-                        errors.push(format!("failed to create patch: {e}"));
-                    }
-                }
-            }
-            ApplyMethod::ServerSide => {
-                let lists_atomic = |_: &ssa::FieldPath| None;
-                let fallback = ssa::ListKeysSchema(&lists_atomic);
-                let builtin = ssa::builtin_ssa_schema(target.api_version(), target.kind());
-                // Custom resources without a known schema: maps granular, lists atomic (SMD's deduced schema).
-                let schema: &dyn ssa::SsaSchema = match &builtin {
-                    Some(b) => b,
-                    None => &fallback,
-                };
-                let opts = ssa::ApplyOptions { manager: "helm", force: input.force_conflicts, upgrade_client_side: input.baseline_client_side };
-                match ssa::preview_apply(Some(live), &modified, opts, schema) {
-                    Ok(apply) => {
-                        let changed = !drift::body_matches_live(&server_view(apply.body.clone()), live) || !apply.removals.is_empty();
-                        p.patch_type = Some(PlanPatchType::Apply);
-                        p.drift = drift::drift(&server_view(original_value.clone()), live, &server_view(modified.clone()), false);
-                        p.predicted = Some(server_view(drift::overlay(live, &apply.body)));
-                        for r in &apply.removals {
-                            p.notes.push(format!("the server removes {r}: Helm applied it last time and no longer sets it"));
-                        }
-                        if apply.force {
-                            p.notes.extend(ssa::takeover_lines(&apply.conflicts));
-                        } else if !apply.conflicts.is_empty() {
-                            let ns = p.namespace.clone().unwrap_or_default();
-                            let message = ssa::conflict_message(&ns, &p.name, &p.api_version, &p.kind, &apply.conflicts);
-                            p.conflicts = apply.conflicts.iter().map(|c| format!("{} owned by {}", c.path, c.manager_text())).collect();
-                            p.notes.push(message.clone());
-                            errors.push(message);
-                        }
-                        p.patch = Some(apply.body);
-                        p.action = match (adopted, changed, p.conflicts.is_empty()) {
-                            (_, _, false) => Action::Conflict,
-                            (true, _, _) => Action::Adopt,
-                            (false, true, _) => Action::Update,
-                            (false, false, _) => Action::Unchanged,
-                        };
-                    }
-                    Err(e) => {
-                        p.action = Action::Conflict;
-                        p.notes.push(format!("server-side apply failed for object {}: {e}", p.name));
-                        errors.push(format!("server-side apply failed for object {}: {e}", p.name));
-                    }
-                }
-            }
+            ApplyMethod::ClientSide => client_side_update(&mut p, &original_value, &modified, live, adopted, input, &mut errors),
+            ApplyMethod::ServerSide => server_side_update(&mut p, target, &original_value, &modified, live, adopted, input, &mut errors),
         }
         out.objects.push(p);
     }
-    // Deletions: baseline objects no target matches (version ignored), in the baseline's order.
+    let mut deletions = deletions(input, &target_identities, &mut out.warnings);
+    if !errors.is_empty() {
+        out.failure.get_or_insert_with(|| format!("UPGRADE FAILED: {}", errors.join(" && ")));
+        for d in deletions.iter_mut().filter(|d| d.action == Action::Delete) {
+            d.notes.push("Helm deletes nothing when an update failed".into());
+        }
+    }
+    out.objects.extend(deletions);
+    out
+}
+
+/// An object of the baseline that stays: the patch Helm sends client-side
+/// (three-way strategic merge, or the two-way JSON merge patch for custom
+/// resources; helm: pkg/kube/client.go createPatch), what it changes, drift.
+fn client_side_update(p: &mut ObjectPlan, original_value: &Value, modified: &Value, live: &Value, adopted: bool, input: &PlanInput, errors: &mut Vec<String>) {
+    let opts = helm_patch::Options { openapi: input.openapi, ..Default::default() };
+    match helm_patch::helm_patch(original_value, modified, live, opts) {
+        Ok(hp) => {
+            let changed = !hp.is_empty();
+            p.patch_type = Some(match hp.patch_type {
+                PatchType::Strategic => PlanPatchType::Strategic,
+                PatchType::Merge => PlanPatchType::Merge,
+            });
+            if hp.patch_type == PatchType::Merge {
+                p.notes.push("custom resource: Helm sends the two-way JSON merge patch previous manifest -> new manifest, so edits made in the cluster survive unless the chart changed that field".into());
+            }
+            let predicted = predict(live, &hp, input.openapi);
+            // A patch that changes nothing is still sent (e.g. the
+            // ownership metadata in every custom resource's two-way patch).
+            let no_op = changed && drift::body_matches_live(&predicted, live) && drift::body_matches_live(live, &predicted);
+            if no_op {
+                p.notes.push("Helm still sends this patch, but it changes nothing in the live object".into());
+            }
+            let changed = changed && !no_op;
+            p.predicted = Some(predicted);
+            p.drift = drift::drift(&server_view(original_value.clone()), live, &server_view(modified.clone()), hp.patch_type == PatchType::Merge);
+            p.patch = Some(hp.patch);
+            p.action = match (adopted, changed) {
+                (true, _) => Action::Adopt,
+                (false, true) => Action::Update,
+                (false, false) => Action::Unchanged,
+            };
+        }
+        Err(e) => {
+            p.action = Action::Conflict;
+            p.notes.push(format!("failed to create patch: {e}"));
+            errors.push(format!("failed to create patch: {e}"));
+        }
+    }
+}
+
+/// The same with server-side apply: the apply body, what the server removes,
+/// and the conflicts predicted from managedFields.
+#[allow(clippy::too_many_arguments)]
+fn server_side_update(
+    p: &mut ObjectPlan,
+    target: &ManifestObject,
+    original_value: &Value,
+    modified: &Value,
+    live: &Value,
+    adopted: bool,
+    input: &PlanInput,
+    errors: &mut Vec<String>,
+) {
+    let lists_atomic = |_: &ssa::FieldPath| None;
+    let fallback = ssa::ListKeysSchema(&lists_atomic);
+    let builtin = ssa::builtin_ssa_schema(target.api_version(), target.kind());
+    // Custom resources without a known schema: maps granular, lists atomic (SMD's deduced schema).
+    let schema: &dyn ssa::SsaSchema = match &builtin {
+        Some(b) => b,
+        None => &fallback,
+    };
+    let opts = ssa::ApplyOptions { manager: "helm", force: input.force_conflicts, upgrade_client_side: input.baseline_client_side };
+    match ssa::preview_apply(Some(live), modified, opts, schema) {
+        Ok(apply) => {
+            let changed = !drift::body_matches_live(&server_view(apply.body.clone()), live) || !apply.removals.is_empty();
+            p.patch_type = Some(PlanPatchType::Apply);
+            p.drift = drift::drift(&server_view(original_value.clone()), live, &server_view(modified.clone()), false);
+            p.predicted = Some(server_view(drift::overlay(live, &apply.body)));
+            for r in &apply.removals {
+                p.notes.push(format!("the server removes {r}: Helm applied it last time and no longer sets it"));
+            }
+            if apply.force {
+                p.notes.extend(ssa::takeover_lines(&apply.conflicts));
+            } else if !apply.conflicts.is_empty() {
+                let ns = p.namespace.clone().unwrap_or_default();
+                let message = ssa::conflict_message(&ns, &p.name, &p.api_version, &p.kind, &apply.conflicts);
+                p.conflicts = apply.conflicts.iter().map(|c| format!("{} owned by {}", c.path, c.manager_text())).collect();
+                p.notes.push(message.clone());
+                errors.push(message);
+            }
+            p.patch = Some(apply.body);
+            p.action = match (adopted, changed, p.conflicts.is_empty()) {
+                (_, _, false) => Action::Conflict,
+                (true, _, _) => Action::Adopt,
+                (false, true, _) => Action::Update,
+                (false, false, _) => Action::Unchanged,
+            };
+        }
+        Err(e) => {
+            p.action = Action::Conflict;
+            p.notes.push(format!("server-side apply failed for object {}: {e}", p.name));
+            errors.push(format!("server-side apply failed for object {}: {e}", p.name));
+        }
+    }
+}
+
+/// Deletions: baseline objects no target matches (version ignored), in the
+/// baseline's order; one already gone is only a warning.
+fn deletions(input: &PlanInput, target_identities: &std::collections::HashSet<Identity<'_>>, warnings: &mut Vec<String>) -> Vec<ObjectPlan> {
     let mut deletions = Vec::new();
     for original in input.originals {
         if target_identities.contains(&original.identity()) {
@@ -369,7 +404,7 @@ pub fn plan(input: &PlanInput) -> Plan {
         };
         match input.live.get(&original.key()) {
             None => {
-                out.warnings.push(format!(
+                warnings.push(format!(
                     "{} {} is no longer in the chart and is already gone from the cluster: nothing to delete",
                     p.kind, p.name
                 ));
@@ -386,14 +421,7 @@ pub fn plan(input: &PlanInput) -> Plan {
         }
         deletions.push(p);
     }
-    if !errors.is_empty() {
-        out.failure.get_or_insert_with(|| format!("UPGRADE FAILED: {}", errors.join(" && ")));
-        for d in deletions.iter_mut().filter(|d| d.action == Action::Delete) {
-            d.notes.push("Helm deletes nothing when an update failed".into());
-        }
-    }
-    out.objects.extend(deletions);
-    out
+    deletions
 }
 
 fn predict(live: &Value, hp: &HelmPatch, openapi: Option<&OpenApiV2Meta>) -> Value {

@@ -3,6 +3,7 @@
 
 pub mod coalesce;
 pub mod dependencies;
+pub mod source;
 pub mod strvals;
 pub mod tree;
 pub mod user;

@@ -22,6 +22,7 @@ use crate::values::dependencies::ChartSpec;
 use crate::values::coalesce::coalesce_tables;
 use crate::explain::entries::Lost;
 use crate::keypath::Path;
+use crate::values::source::Voice;
 use crate::values::tree::{EventKind, Kind, Origin, Recorder, Source, V, VMap, map_from_json};
 use crate::values::user::{UserValuesError, ValueFlags, ValuesFile, merge_maps, user_values};
 use crate::yaml::YamlError;
@@ -431,24 +432,14 @@ fn order_notes(ex: &mut Explanation) {
             {
                 notes.push(format!(
                     "werf's documentation ranks {} above {}; nelm's code (followed here) lets the latter win",
-                    label(source),
-                    label(by)
+                    source.phrase(Voice::Werf),
+                    by.phrase(Voice::Werf)
                 ));
             }
         }
         notes.dedup();
         e.notes.extend(notes);
     }
-}
-
-fn label(s: &Source) -> String {
-    s.werf_label().unwrap_or_else(|| match s {
-        Source::ValuesFile { file, line: Some(l), column: Some(c) } => format!("--values {file}:{l}:{c}"),
-        Source::ValuesFile { file, .. } => format!("--values {file}"),
-        Source::SetFlag { flag, index, expr } => format!("{flag}[{index}] {expr}"),
-        Source::ChartDefault { chart, .. } | Source::ParentValues { chart, .. } => format!("chart {chart}'s values.yaml"),
-        other => other.kind_word().to_string(),
-    })
 }
 
 fn is_secret(o: &Origin) -> bool {

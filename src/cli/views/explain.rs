@@ -56,7 +56,7 @@ fn contract_json_go(values: &VMap, entries: &[&Entry], warnings: &[String]) -> S
                 w.field("value");
                 w.value(v);
                 w.field("source");
-                write_source(&mut w, s);
+                s.write_json(&mut w);
             }
             _ => {
                 // No value left: a null deleted it, or Helm skipped it for its type.
@@ -75,11 +75,11 @@ fn contract_json_go(values: &VMap, entries: &[&Entry], warnings: &[String]) -> S
             w.field("event");
             w.str(event_word(l.event));
             w.field("source");
-            write_source(&mut w, &l.source);
+            l.source.write_json(&mut w);
             // A deletion has no winning value: say which null did it.
             if let (EventKind::DeletedByNull, Some(by)) = (l.event, &l.by) {
                 w.field("by");
-                write_source(&mut w, by);
+                by.write_json(&mut w);
             }
             w.end(b'}');
         }
@@ -138,147 +138,6 @@ fn write_node(w: &mut GoJsonWriter, v: &V) {
     }
 }
 
-/// [`source_json`](crate::explain::entries::source_json): `kind` first, then the fields that are set.
-fn write_source(w: &mut GoJsonWriter, s: &Source) {
-    w.begin(b'{');
-    w.field("kind");
-    w.str(s.kind_word());
-    let position = |w: &mut GoJsonWriter, line: &Option<usize>, column: &Option<usize>| {
-        for (name, n) in [("line", line), ("column", column)] {
-            if let Some(n) = n {
-                w.field(name);
-                w.int(i64::try_from(*n).unwrap_or(i64::MAX));
-            }
-        }
-    };
-    match s {
-        Source::ChartDefault { chart, file, line, column } | Source::ParentValues { chart, file, line, column } => {
-            w.field("chart");
-            w.str(chart);
-            w.field("file");
-            w.str(file);
-            position(w, line, column);
-        }
-        Source::ValuesFile { file, line, column } => {
-            w.field("file");
-            w.str(file);
-            position(w, line, column);
-        }
-        Source::SetFlag { flag, index, expr } => {
-            w.field("flag");
-            w.str(flag);
-            w.field("index");
-            w.int(i64::try_from(*index).unwrap_or(i64::MAX));
-            w.field("expr");
-            w.str(expr);
-        }
-        Source::ImportValues { chart, from } => {
-            w.field("chart");
-            w.str(chart);
-            w.field("from");
-            w.str(from);
-        }
-        Source::Global { from_chart } => {
-            w.field("chart");
-            w.str(from_chart);
-        }
-        Source::ReleaseConfig { revision } => {
-            w.field("revision");
-            w.int(*revision);
-        }
-        Source::Helm { why } => {
-            w.field("why");
-            w.str(why);
-        }
-        werf @ (Source::WerfSecretValues { .. } | Source::WerfEnv { .. } | Source::WerfAuxiliary { .. } | Source::ExportValues { .. }) => {
-            // Rare sources: written from the contract's own object.
-            if let Value::Object(fields) = crate::explain::entries::source_json(werf) {
-                for (k, v) in fields.iter().filter(|(k, _)| k.as_str() != "kind") {
-                    w.key(k);
-                    w.value(v);
-                }
-            }
-        }
-        Source::Helmfile { layer, file, line, column, expr, secret, via } => {
-            w.field("layer");
-            w.str(layer);
-            if let Some(file) = file {
-                w.field("file");
-                w.str(file);
-            }
-            position(w, line, column);
-            if let Some(expr) = expr {
-                w.field("expr");
-                w.str(expr);
-            }
-            if *secret {
-                w.field("secret");
-                w.raw("true");
-            }
-            if let Some(via) = via {
-                w.field("via");
-                w.value(&crate::explain::entries::source_json(via));
-            }
-        }
-        Source::StoredChart { chart, revision } => {
-            w.field("chart");
-            w.str(chart);
-            w.field("file");
-            w.str(&format!("values of the chart stored in revision {revision}"));
-            w.field("revision");
-            w.int(*revision);
-        }
-    }
-    w.end(b'}');
-}
-
-/// A source as people read it (where to look), appended to `out`.
-fn describe_into(out: &mut String, s: &Source) {
-    use std::fmt::Write as _;
-    let at = |out: &mut String, file: &str, line: &Option<usize>, column: &Option<usize>| {
-        out.push_str(file);
-        if let (Some(l), Some(c)) = (line, column) {
-            let _ = write!(out, ":{l}:{c}");
-        }
-    };
-    let _ = match s {
-        Source::ChartDefault { chart, file, line, column } => {
-            at(out, file, line, column);
-            write!(out, " (chart {chart} default)")
-        }
-        Source::ParentValues { chart, file, line, column } => {
-            at(out, file, line, column);
-            write!(out, " (parent chart {chart})")
-        }
-        Source::ValuesFile { file, line, column } => {
-            out.push_str("-f ");
-            at(out, file, line, column);
-            Ok(())
-        }
-        Source::SetFlag { flag, index, expr } => write!(out, "{flag}[{index}] {expr}"),
-        Source::ImportValues { chart, from } => write!(out, "import-values from {chart} ({from})"),
-        Source::Global { from_chart } => write!(out, "global from {from_chart}"),
-        Source::ReleaseConfig { revision } => write!(out, "release config (revision {revision})"),
-        Source::StoredChart { chart, revision } => write!(out, "values of the chart stored in revision {revision} (chart {chart} default)"),
-        Source::Helm { why } => write!(out, "helm ({why})"),
-        Source::Helmfile { layer, file, line, column, expr, via, .. } => {
-            if let Some(via) = via {
-                describe_into(out, via);
-                out.push_str(" via state values -> ");
-            }
-            if let Some(file) = file {
-                at(out, file, line, column);
-                out.push(' ');
-            }
-            if let Some(expr) = expr {
-                let _ = write!(out, "{expr} ");
-            }
-            write!(out, "(helmfile {layer})")
-        }
-        werf => write!(out, "{}", werf.werf_label().unwrap_or_default()),
-    };
-}
-
 pub fn short(v: &Value) -> String {
     let s = match v {
         Value::String(s) => serde_json::to_string(s).unwrap_or_default(),
@@ -301,7 +160,7 @@ pub fn text(entries: &[&Entry], history: bool, ctx: &Ctx) -> String {
     let mut dim_source = |out: &mut String, prefix: &str, s: &Source| {
         scratch.clear();
         scratch.push_str(prefix);
-        describe_into(&mut scratch, s);
+        s.describe_into(&mut scratch);
         theme.push(out, Theme::DIM, &scratch);
     };
     for (i, e) in entries.iter().enumerate() {

@@ -10,11 +10,11 @@ use super::explain::{short, text as entries_text};
 use crate::cli::Ctx;
 use crate::cli::args::OutputFormat;
 use crate::cli::output::{go_yaml_numbers, table, to_json_go, to_yaml};
-use crate::explain::entries::{Entry, source_json};
+use crate::explain::entries::Entry;
 use crate::keypath::Path;
 use crate::release::history::{Baseline, BaselineReason};
 use crate::upgrade::manifest::Manifest;
-use crate::upgrade::{self as preview, Action, Change, Mode, ModeOutcome, Plan};
+use crate::upgrade::{Action, Change, DriftOutcome, Mode, ModeOutcome, ObjectsReport, Plan, PlanPatchType};
 use crate::values::sorted;
 use crate::values::tree::map_to_json;
 
@@ -76,7 +76,7 @@ pub fn mode_json(h: &Head, o: &ModeOutcome, keys: &[Path]) -> Value {
         .entries
         .iter()
         .filter(|e| shown(&e.path, keys))
-        .filter_map(|e| Some(json!({"path": e.path.to_string(), "value": e.value.clone()?, "source": source_json(e.source.as_ref()?)})))
+        .filter_map(|e| Some(json!({"path": e.path.to_string(), "value": e.value.clone()?, "source": e.source.as_ref()?.to_json()})))
         .collect();
     doc.insert("entries".into(), Value::Array(entries));
     if o.mode == Mode::Default {
@@ -222,6 +222,48 @@ fn plural(n: usize, word: &str) -> String {
     format!("{n} {word}{}", if n == 1 { "" } else { "s" })
 }
 
+/// One mode's preview: the values part, then (unless `--values-only`) the
+/// objects part; the stdout text or document, and the warnings for stderr
+/// (in JSON and YAML the plan's warnings are part of the document).
+pub fn preview(
+    head: &Head,
+    o: &ModeOutcome,
+    keys: &[Path],
+    objects: Option<&ObjectsReport>,
+    diff: bool,
+    ctx: &Ctx,
+) -> anyhow::Result<(String, Vec<String>)> {
+    let mut warnings = Vec::new();
+    let stdout = match ctx.format() {
+        OutputFormat::Text => {
+            let mut out = mode_text(head, o, keys, ctx);
+            warnings.extend(o.warnings.iter().cloned());
+            if let Some(ObjectsReport { plan, manifest, .. }) = objects {
+                out.push('\n');
+                out.push_str(&objects_text(plan, manifest, diff, ctx));
+                warnings.extend(plan.warnings.iter().cloned());
+                warnings.extend(manifest.warnings.iter().cloned());
+            }
+            out
+        }
+        format => {
+            let mut doc = mode_json(head, o, keys);
+            if let (Some(ObjectsReport { plan, manifest, .. }), Some(m)) = (objects, doc.as_object_mut()) {
+                let server_side = plan.objects.iter().any(|x| x.patch_type == Some(PlanPatchType::Apply));
+                m.insert("server_side".into(), json!(server_side));
+                if let Value::Object(parts) = objects_json(plan, manifest) {
+                    m.extend(parts);
+                }
+                if let Some(w) = m.get_mut("warnings").and_then(Value::as_array_mut) {
+                    w.extend(plan.warnings.iter().chain(&manifest.warnings).map(|x| json!(x)));
+                }
+            }
+            serialize(&doc, format)?
+        }
+    };
+    Ok((stdout, warnings))
+}
+
 pub fn objects_json(plan: &Plan, manifest: &Manifest) -> Value {
     let objects: Vec<Value> = plan
         .objects
@@ -233,7 +275,7 @@ pub fn objects_json(plan: &Plan, manifest: &Manifest) -> Value {
                 "patch_type": o.patch_type.map(|t| t.word()),
                 "patch": o.patch,
                 "drift": o.drift.iter().map(|d| json!({"path": d.path.to_string(), "baseline": d.baseline, "live": d.live, "upgrade": d.outcome.word(),
-                    "to": match &d.outcome { preview::DriftOutcome::Reset(v) => v.clone(), _ => Value::Null }})).collect::<Vec<_>>(),
+                    "to": match &d.outcome { DriftOutcome::Reset(v) => v.clone(), _ => Value::Null }})).collect::<Vec<_>>(),
                 "conflicts": o.conflicts,
                 "notes": o.notes,
             })
@@ -302,9 +344,9 @@ pub fn objects_text(plan: &Plan, manifest: &Manifest, diff: bool, ctx: &Ctx) -> 
         for d in &o.drift {
             let live = d.live.as_ref().map_or_else(|| "(absent)".to_string(), compact);
             let what = match &d.outcome {
-                preview::DriftOutcome::Reset(v) => format!("the upgrade sets it to {}", compact(v)),
-                preview::DriftOutcome::Removed => "the upgrade removes it".into(),
-                preview::DriftOutcome::Kept => "the live value stays".into(),
+                DriftOutcome::Reset(v) => format!("the upgrade sets it to {}", compact(v)),
+                DriftOutcome::Removed => "the upgrade removes it".into(),
+                DriftOutcome::Kept => "the live value stays".into(),
             };
             out.push_str(&format!("  {} {}: {} in the release, {} live; {}\n", t.warn("drift"), d.path, compact(&d.baseline), live, what));
         }

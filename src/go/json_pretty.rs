@@ -1,0 +1,241 @@
+//! Pretty JSON with Go's number spelling, the JSON of this program's own
+//! output contracts (`-o json`): two-space indentation, keys in the order
+//! given, numbers as Go's `encoding/json` writes a float64 or int64
+//! ([`super::json::format_go_float64`]); strings escaped as JSON requires,
+//! not with Go's HTML-safe escapes (people read these documents). Two forms
+//! with the same bytes: [`to_json_go`] of a [`serde_json::Value`], and
+//! [`GoJsonWriter`], which streams a document without building the value.
+
+/// Pretty JSON with numbers as Go's encoding/json writes them (a float64
+/// `42` prints `42`, `1.2345678901234567e19` prints `12345678901234567000`),
+/// so values print the way Helm's JSON would.
+pub fn to_json_go(value: &serde_json::Value) -> String {
+    let mut out = Vec::with_capacity(1 << 16);
+    write_json_go(&mut out, value, 0);
+    out.push(b'\n');
+    // Only valid UTF-8 was written (serde_json escapes strings; numbers are ASCII).
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// Pretty Go-style JSON written piece by piece: the same bytes as
+/// [`to_json_go`] of the equivalent [`serde_json::Value`], without building
+/// that value first (an `explain` document has tens of thousands of nodes).
+#[derive(Debug, Default)]
+pub struct GoJsonWriter {
+    out: Vec<u8>,
+    /// Per open container: whether it has an item yet (an empty one prints `{}`/`[]`).
+    open: Vec<bool>,
+    /// Reused for text built before it is written.
+    scratch: String,
+}
+
+impl GoJsonWriter {
+    pub fn with_capacity(n: usize) -> Self {
+        GoJsonWriter { out: Vec::with_capacity(n), open: Vec::new(), scratch: String::new() }
+    }
+
+    /// Opens an object (`b'{'`) or array (`b'['`).
+    pub fn begin(&mut self, open: u8) {
+        self.out.push(open);
+        self.open.push(false);
+    }
+
+    /// Closes the innermost container with `b'}'` or `b']'`.
+    pub fn end(&mut self, close: u8) {
+        if self.open.pop() == Some(true) {
+            self.out.push(b'\n');
+            indent(&mut self.out, self.open.len());
+        }
+        self.out.push(close);
+    }
+
+    /// Starts the next array element.
+    pub fn elem(&mut self) {
+        let depth = self.open.len();
+        match self.open.last_mut() {
+            // `,` and the line break and indentation in one copy, when shallow enough.
+            Some(has_items) if depth <= MAX_FAST_DEPTH => {
+                let from = if *has_items { 0 } else { 1 };
+                *has_items = true;
+                self.out.extend_from_slice(&COMMA_NEWLINE_SPACES[from..2 + 2 * depth]);
+            }
+            Some(has_items) => {
+                self.out.extend_from_slice(if *has_items { b",\n" } else { b"\n" });
+                *has_items = true;
+                indent(&mut self.out, depth);
+            }
+            None => indent(&mut self.out, depth),
+        }
+    }
+
+    /// Starts the next object member: its key and `: `.
+    pub fn key(&mut self, k: &str) {
+        self.elem();
+        self.str(k);
+        self.out.extend_from_slice(b": ");
+    }
+
+    /// [`key`](Self::key) for a key of the document's own (ASCII, nothing to escape).
+    pub fn field(&mut self, k: &'static str) {
+        debug_assert!(!needs_escape(k.as_bytes()));
+        self.elem();
+        self.out.reserve(k.len() + 4);
+        self.out.push(b'"');
+        self.out.extend_from_slice(k.as_bytes());
+        self.out.extend_from_slice(b"\": ");
+    }
+
+    pub fn str(&mut self, s: &str) {
+        // Most strings need no escape: copied as they are, in one go.
+        if !needs_escape(s.as_bytes()) {
+            self.out.reserve(s.len() + 2);
+            self.out.push(b'"');
+            self.out.extend_from_slice(s.as_bytes());
+            self.out.push(b'"');
+        } else {
+            let _ = serde_json::to_writer(&mut self.out, s);
+        }
+    }
+
+    /// A value path as a JSON string.
+    pub fn path(&mut self, p: &crate::keypath::Path) {
+        let mut text = std::mem::take(&mut self.scratch);
+        text.clear();
+        p.write_into(&mut text);
+        self.str(&text);
+        self.scratch = text;
+    }
+
+    /// `true`, `false`, `null` or another token written as is.
+    pub fn raw(&mut self, token: &str) {
+        self.out.extend_from_slice(token.as_bytes());
+    }
+
+    pub fn int(&mut self, i: i64) {
+        self.out.extend_from_slice(itoa::Buffer::new().format(i).as_bytes());
+    }
+
+    /// A float64 as Go prints it; `null` for what JSON cannot hold (as a
+    /// [`serde_json::Number`] refuses it).
+    pub fn float(&mut self, f: f64) {
+        match crate::go::json::format_go_float64(f) {
+            Some(text) => self.out.extend_from_slice(text.as_bytes()),
+            None => self.out.extend_from_slice(b"null"),
+        }
+    }
+
+    /// A whole value at the current depth.
+    pub fn value(&mut self, v: &serde_json::Value) {
+        write_json_go(&mut self.out, v, self.open.len());
+    }
+
+    /// The document with its final newline.
+    pub fn finish(mut self) -> String {
+        self.out.push(b'\n');
+        // Only valid UTF-8 was written (serde_json escapes strings; numbers are ASCII).
+        String::from_utf8(self.out).unwrap_or_default()
+    }
+}
+
+/// Whether serde_json would escape anything in `s` (a control character, `"` or `\\`).
+fn needs_escape(s: &[u8]) -> bool {
+    // Eight bytes at a time: a byte below 0x20, or equal to `"` or `\\`.
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let has_zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGHS != 0;
+    let mut chunks = s.chunks_exact(8);
+    for c in &mut chunks {
+        let mut b = [0u8; 8];
+        b.copy_from_slice(c);
+        let x = u64::from_le_bytes(b);
+        let below_space = x.wrapping_sub(ONES * 0x20) & !x & HIGHS != 0;
+        if below_space || has_zero(x ^ (ONES * u64::from(b'"'))) || has_zero(x ^ (ONES * u64::from(b'\\'))) {
+            return true;
+        }
+    }
+    chunks.remainder().iter().any(|&b| b < 0x20 || b == b'"' || b == b'\\')
+}
+
+/// Deepest level whose separator [`GoJsonWriter::elem`] copies in one go.
+const MAX_FAST_DEPTH: usize = 31;
+/// `,`, a line break and indentation for up to [`MAX_FAST_DEPTH`] levels.
+const COMMA_NEWLINE_SPACES: [u8; 2 + 2 * MAX_FAST_DEPTH] = {
+    let mut b = [b' '; 2 + 2 * MAX_FAST_DEPTH];
+    b[0] = b',';
+    b[1] = b'\n';
+    b
+};
+
+fn indent(out: &mut Vec<u8>, n: usize) {
+    const SPACES: &[u8] = &[b' '; 64];
+    let mut n = 2 * n;
+    while n > 0 {
+        let take = n.min(SPACES.len());
+        out.extend_from_slice(&SPACES[..take]);
+        n -= take;
+    }
+}
+
+fn write_json_go(out: &mut Vec<u8>, v: &serde_json::Value, depth: usize) {
+    use serde_json::Value;
+    match v {
+        Value::Number(n) if n.is_f64() => {
+            let f = n.as_f64().unwrap_or(0.0);
+            match crate::go::json::format_go_float64(f) {
+                Some(text) => out.extend_from_slice(text.as_bytes()),
+                None => out.extend_from_slice(n.to_string().as_bytes()),
+            }
+        }
+        Value::Array(a) if !a.is_empty() => {
+            out.extend_from_slice(b"[\n");
+            for (i, x) in a.iter().enumerate() {
+                indent(out, depth + 1);
+                write_json_go(out, x, depth + 1);
+                out.extend_from_slice(if i + 1 < a.len() { b",\n" } else { b"\n" });
+            }
+            indent(out, depth);
+            out.push(b']');
+        }
+        Value::Object(m) if !m.is_empty() => {
+            out.extend_from_slice(b"{\n");
+            for (i, (k, x)) in m.iter().enumerate() {
+                indent(out, depth + 1);
+                let _ = serde_json::to_writer(&mut *out, k);
+                out.extend_from_slice(b": ");
+                write_json_go(out, x, depth + 1);
+                out.extend_from_slice(if i + 1 < m.len() { b",\n" } else { b"\n" });
+            }
+            indent(out, depth);
+            out.push(b'}');
+        }
+        other => {
+            let _ = serde_json::to_writer(&mut *out, other);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_escape_check_agrees_with_a_byte_by_byte_one() {
+        let naive = |s: &[u8]| s.iter().any(|&b| b < 0x20 || b == b'"' || b == b'\\');
+        let mut seed = 7u64;
+        for len in 0..40 {
+            for _ in 0..200 {
+                let bytes: Vec<u8> = (0..len)
+                    .map(|_| {
+                        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                        // Mostly printable, sometimes the bytes that matter or high bytes.
+                        match (seed >> 33) % 10 {
+                            0 => [b'"', b'\\', 0x1f, 0x00, 0x20, 0x7f, 0x80, 0xff][((seed >> 40) % 8) as usize],
+                            _ => b'a' + ((seed >> 45) % 26) as u8,
+                        }
+                    })
+                    .collect();
+                assert_eq!(needs_escape(&bytes), naive(&bytes), "{bytes:?}");
+            }
+        }
+    }
+}
