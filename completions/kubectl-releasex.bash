@@ -752,7 +752,7 @@ _kubectl__releasex() {
             return 0
             ;;
         kubectl__subcmd__releasex__subcmd__upgrade__subcmd__preview)
-            opts="-f -n -o -h --values --set --set-string --set-json --set-file --set-literal --reuse-values --reset-values --reset-then-reuse-values --compare-modes --values-only --release-file --driver --sql-connection --key --skip-schema-validation --manifest --server-side --take-ownership --force-conflicts --ignore --show-secrets --diff --detailed-exitcode --lookup --concurrency --kubeconfig --context --namespace --output --color --help"
+            opts="-f -C -n -o -h --values --set --set-string --set-json --set-file --set-literal --reuse-values --reset-values --reset-then-reuse-values --compare-modes --values-only --release-file --driver --sql-connection --key --skip-schema-validation --manifest --server-side --take-ownership --force-conflicts --ignore --show-secrets --diff --diff-context --show-patch --show-unchanged --suppress --suppress-secrets --show-values --detailed-exitcode --lookup --concurrency --kubeconfig --context --namespace --output --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -811,6 +811,18 @@ _kubectl__releasex() {
                     return 0
                     ;;
                 --ignore)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --diff-context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --suppress)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -324,13 +324,31 @@ pub struct UpgradePreviewArgs {
     /// Leave this field out of patches, drift and the exit code: PATH or Kind:PATH (repeatable)
     #[arg(long = "ignore", value_name = "PATH")]
     pub ignore: Vec<String>,
-    /// Show Secret values (masked by default)
+    /// Show Secret values, decoded from base64 in the diffs, and values under keys that look secret (masked by default)
     #[arg(long)]
     pub show_secrets: bool,
-    /// Also show a unified diff of each live object and what it becomes
-    #[arg(long)]
+    /// Diffs are shown by default; kept so that older command lines still work
+    #[arg(long, hide = true)]
     pub diff: bool,
-    /// Exit 2 when the upgrade changes something, 0 when not (1 on errors)
+    /// Lines of context around each change in the object diffs (helm diff's -C; --context is the kubeconfig context here)
+    #[arg(short = 'C', long = "diff-context", value_name = "N", default_value_t = 3)]
+    pub diff_context: usize,
+    /// Also show the exact patch (or apply body) Helm sends for each object (always in -o json)
+    #[arg(long)]
+    pub show_patch: bool,
+    /// Also list the objects the upgrade leaves unchanged
+    #[arg(long)]
+    pub show_unchanged: bool,
+    /// Leave objects of this kind out of the listing (they still count in the plan; repeatable)
+    #[arg(long = "suppress", value_name = "KIND")]
+    pub suppress: Vec<String>,
+    /// Show Secrets by name only
+    #[arg(long)]
+    pub suppress_secrets: bool,
+    /// Show every value the templates will see, the config Helm stores, and every new chart default
+    #[arg(long)]
+    pub show_values: bool,
+    /// Exit 2 when the upgrade changes an object (with --values-only: a value), 0 when nothing changes; 3 when Helm would fail either way
     #[arg(long)]
     pub detailed_exitcode: bool,
     /// Let Helm's lookup read the cluster while rendering (helm template --dry-run=server; GETs only)
@@ -348,6 +366,9 @@ const UPGRADE_PREVIEW_HELP: &str = "Value modes, exactly as helm upgrade (pkg/ac
                              of the new chart's values.yaml (new parent defaults do not apply)
   --reset-values             your flags over the new chart's defaults; the stored config is ignored
   --reset-then-reuse-values  stored config under your flags, over the new chart's defaults
+
+Exit codes: 0 nothing changes (or no --detailed-exitcode), 2 something changes (with --detailed-exitcode),
+3 helm upgrade would fail, 1 an error of this command.
 
 Examples:
   kubectl releasex upgrade-preview web ./web-2.0.0.tgz --set image.tag=2.0 --compare-modes

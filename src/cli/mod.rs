@@ -36,9 +36,13 @@ pub struct Outcome {
     /// Notes for the user that are not warnings (stderr, after the output).
     pub notes: Vec<String>,
     /// A printed result that still ends non-zero: 2 for "changes found"
-    /// (`--detailed-exitcode`), 1 when the previewed command would fail.
+    /// (`--detailed-exitcode`), [`HELM_WOULD_FAIL`] when the previewed command would fail.
     pub exit_code: Option<u8>,
 }
+
+/// The exit code when the previewed Helm command would fail (1 stays for
+/// this program's own errors and usage errors).
+pub const HELM_WOULD_FAIL: u8 = 3;
 
 /// Shared by every command: the global flags, the environment, the theme.
 pub struct Ctx {
@@ -130,7 +134,8 @@ pub fn run(argv: Vec<OsString>, env: Env) -> ExitCode {
                 let _ = writeln!(stderr, "debug: error detail: {e:?}");
                 let _ = writeln!(stderr, "debug: failed after {} ms", started.elapsed().as_millis());
             }
-            ExitCode::from(1)
+            let helm_fails = e.downcast_ref::<crate::upgrade::PreviewError>().is_some_and(crate::upgrade::PreviewError::helm_would_fail);
+            ExitCode::from(if helm_fails { HELM_WOULD_FAIL } else { 1 })
         }
     }
 }

@@ -9,7 +9,9 @@ use serde_json::{Map, Value};
 
 use super::args::{OutputFormat, SourceArgs, UpgradePreviewArgs};
 use super::inputs::{self, value_flags};
-use super::views::upgrade::{Head, compare_text, head_json, mode_json, preview, serialize};
+use super::HELM_WOULD_FAIL;
+use super::views::plan::ObjectsView;
+use super::views::upgrade::{Head, PreviewView, compare_text, head_json, mode_json, preview, serialize};
 use super::{Ctx, Outcome};
 use crate::explain::Options;
 use crate::keypath::Path;
@@ -62,15 +64,30 @@ pub fn run(args: &UpgradePreviewArgs, ctx: &Ctx) -> anyhow::Result<Outcome> {
         outcome.warnings.extend(report.render_warnings.iter().cloned());
         Some(report)
     };
-    let (stdout, warnings) = preview(&head, &o, &keys, objects.as_ref(), args.diff, ctx)?;
+    let view = PreviewView {
+        show_values: args.show_values,
+        show_secrets: args.show_secrets,
+        objects: ObjectsView {
+            context: args.diff_context,
+            show_patch: args.show_patch,
+            show_unchanged: args.show_unchanged,
+            suppress: args.suppress.clone(),
+            suppress_secrets: args.suppress_secrets,
+            show_secrets: args.show_secrets,
+        },
+    };
+    let (stdout, warnings) = preview(&head, &o, &keys, objects.as_ref(), &view, ctx)?;
     outcome.stdout = stdout;
     outcome.warnings.extend(warnings);
-    if let Some(ObjectsReport { plan, .. }) = &objects {
-        if plan.failure.is_some() {
-            outcome.exit_code = Some(1);
-        } else if args.detailed_exitcode && has_changes(plan) {
-            outcome.exit_code = Some(2);
-        }
+    let changes = match &objects {
+        Some(ObjectsReport { plan, .. }) => has_changes(plan),
+        // Without the objects, a value that changes is the change.
+        None => !o.changes.is_empty(),
+    };
+    if objects.as_ref().is_some_and(|r| r.plan.failure.is_some()) {
+        outcome.exit_code = Some(HELM_WOULD_FAIL);
+    } else if args.detailed_exitcode && changes {
+        outcome.exit_code = Some(2);
     }
     Ok(outcome)
 }

@@ -164,6 +164,9 @@ pub struct ObjectPlan {
     /// Server-side apply conflicts, as the API server would name them.
     pub conflicts: Vec<String>,
     pub notes: Vec<String>,
+    /// Helm sends a patch that changes nothing in the live object (the
+    /// object counts as unchanged).
+    pub noop_patch: bool,
 }
 
 /// What the upgrade does, object by object, in Helm's order: targets in
@@ -173,6 +176,10 @@ pub struct Plan {
     pub objects: Vec<ObjectPlan>,
     /// Helm's error when the upgrade would fail (ownership, conflicts).
     pub failure: Option<String>,
+    /// The failure comes from Helm's checks before it applies anything
+    /// (ownership: pkg/action/validate.go), so nothing at all changes;
+    /// otherwise the other objects are still updated and nothing is deleted.
+    pub fails_before_applying: bool,
     pub warnings: Vec<String>,
 }
 
@@ -228,6 +235,7 @@ pub fn plan(input: &PlanInput) -> Plan {
             drift: Vec::new(),
             conflicts: Vec::new(),
             notes: Vec::new(),
+            noop_patch: false,
         };
         let in_baseline = original_keys.contains(&target.key());
         let original = originals_by_identity.get(&target.identity()).copied();
@@ -256,6 +264,7 @@ pub fn plan(input: &PlanInput) -> Plan {
                 p.action = Action::Conflict;
                 p.notes.push(message.clone());
                 out.failure.get_or_insert_with(|| format!("UPGRADE FAILED: unable to continue with update: {message}"));
+                out.fails_before_applying = true;
                 out.objects.push(p);
                 continue;
             } else {
@@ -303,6 +312,7 @@ fn client_side_update(p: &mut ObjectPlan, original_value: &Value, modified: &Val
             // ownership metadata in every custom resource's two-way patch).
             let no_op = changed && drift::body_matches_live(&predicted, live) && drift::body_matches_live(live, &predicted);
             if no_op {
+                p.noop_patch = true;
                 p.notes.push("Helm still sends this patch, but it changes nothing in the live object".into());
             }
             let changed = changed && !no_op;
@@ -401,6 +411,7 @@ fn deletions(input: &PlanInput, target_identities: &std::collections::HashSet<Id
             drift: Vec::new(),
             conflicts: Vec::new(),
             notes: Vec::new(),
+            noop_patch: false,
         };
         match input.live.get(&original.key()) {
             None => {

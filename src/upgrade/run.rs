@@ -58,6 +58,21 @@ pub enum PreviewError {
     Cluster(#[from] ClusterError),
 }
 
+impl PreviewError {
+    /// Whether this is `helm upgrade`'s own failure (no deployed baseline,
+    /// a pending operation, a manifest Helm refuses, a kind the cluster does
+    /// not serve), not a failure of the preview.
+    pub fn helm_would_fail(&self) -> bool {
+        match self {
+            PreviewError::NoBaseline { .. } | PreviewError::ManifestFails(_) | PreviewError::UnknownKind { .. } => true,
+            // The chart does not render: the upgrade fails with the same error.
+            PreviewError::Render(RenderError::Helm { .. }) => true,
+            PreviewError::BaselineManifest { source, .. } => source.helm_would_fail(),
+            _ => false,
+        }
+    }
+}
+
 /// Where upgrade-preview starts: Helm's baseline, that revision, and the
 /// newest revision (whose `apply_method` decides `--server-side auto`).
 pub struct Start<'r> {
@@ -119,6 +134,8 @@ pub struct ObjectsRequest<'a> {
 /// The objects part's answer.
 pub struct ObjectsReport {
     pub plan: Plan,
+    /// How Helm applies the objects (`--server-side` resolved).
+    pub method: ApplyMethod,
     pub manifest: Manifest,
     /// What rendering through `helm template` cannot reproduce (`.Release.Revision`, `lookup`).
     pub render_warnings: Vec<String>,
@@ -162,13 +179,13 @@ pub fn preview_objects(req: &ObjectsRequest<'_>) -> Result<ObjectsReport, Previe
         }
     };
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().map_err(PreviewError::Runtime)?;
-    let (plan, manifest) = runtime.block_on(async {
+    let (plan, manifest, method) = runtime.block_on(async {
         let cluster = ReadOnlyCluster::connect(req.target).await?;
         (req.progress)("reading the cluster's API discovery");
         let discovery = cluster.discover().await?;
         plan_against(&cluster, &discovery, req, new_manifest).await
     })?;
-    Ok(ObjectsReport { plan, manifest, render_warnings })
+    Ok(ObjectsReport { plan, manifest, method, render_warnings })
 }
 
 /// What `helm template` renders differently from the upgrade itself.
@@ -204,7 +221,7 @@ async fn plan_against(
     discovery: &Discovery,
     req: &ObjectsRequest<'_>,
     new_manifest: NewManifest,
-) -> Result<(Plan, Manifest), PreviewError> {
+) -> Result<(Plan, Manifest, ApplyMethod), PreviewError> {
     let manifest_text = match new_manifest {
         NewManifest::Given(text) => text,
         NewManifest::Helm(mut template) => {
@@ -259,7 +276,7 @@ async fn plan_against(
     if !req.show_secrets {
         mask_secrets(&mut plan);
     }
-    Ok((plan, new))
+    Ok((plan, new, method))
 }
 
 /// Whether the plan changes anything (for `--detailed-exitcode`).

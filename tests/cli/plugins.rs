@@ -262,7 +262,7 @@ fn helm_bin_runs_the_render_under_helm() {
         .env("HELM_BIN", &fake)
         .env("KUBECONFIG", &kubeconfig)
         .args(["rel", PARENT_V2, "--release-file", PARENT_HISTORY]));
-    assert_eq!(r.code, 1, "{}", r.stdout);
+    assert_eq!(r.code, 3, "a chart that does not render fails the upgrade: {}", r.stdout);
     let args = std::fs::read_to_string(&marker).expect("HELM_BIN was run");
     assert!(args.starts_with("template"), "{args}");
     assert!(r.stderr.contains("fake helm: no render"), "{}", r.stderr);

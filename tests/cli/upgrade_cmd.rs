@@ -5,7 +5,7 @@
 use serde_json::Value;
 
 use crate::support::fake_api::{FakeApi, as_served};
-use crate::support::{fails, fixture, json, ok, releasex, run};
+use crate::support::{fails, fixture, helm_would_fail, json, ok, releasex, run};
 
 const SECRET_HOOK: &str = "tests/fixtures/charts/secret-hook";
 const PARENT_V2: &str = "tests/fixtures/charts/parent-v2";
@@ -38,10 +38,10 @@ fn baseline_follows_helms_prepare_upgrade_for_every_real_history() {
 
 #[test]
 fn pending_and_uninstalled_histories_fail_as_helm_upgrade_fails_with_the_remedy() {
-    let err = fails(&["upgrade-preview", "demo", SECRET_HOOK, "--release-file", "tests/fixtures/releases/history/pending.list.json"]);
+    let err = helm_would_fail(&["upgrade-preview", "demo", SECRET_HOOK, "--release-file", "tests/fixtures/releases/history/pending.list.json"]);
     assert!(err.contains("UPGRADE FAILED: another operation (install/upgrade/rollback) is in progress"), "{err}");
     assert!(err.contains("helm rollback demo 2"), "{err}");
-    let err = fails(&["upgrade-preview", "demo", SECRET_HOOK, "--release-file", "tests/fixtures/releases/history/uninstalled.list.json"]);
+    let err = helm_would_fail(&["upgrade-preview", "demo", SECRET_HOOK, "--release-file", "tests/fixtures/releases/history/uninstalled.list.json"]);
     assert!(err.contains("UPGRADE FAILED: \"demo\" has no deployed releases"), "{err}");
     let err = fails(&["upgrade-preview", "nosuch", SECRET_HOOK, "--release-file", PARENT_HISTORY]);
     assert!(err.contains("nosuch"), "{err}");

@@ -150,14 +150,18 @@ fn releases_installed_by_helm_4_are_upgraded_with_server_side_apply() {
 }
 
 #[test]
-fn text_output_has_the_plan_header_and_each_object() {
+fn text_output_leads_with_the_plan_and_shows_each_change_as_a_diff() {
     let s = shop(|_| {});
-    let r = s.preview(&["--diff", "--server-side", "false"]);
+    let r = s.preview(&["--server-side", "false"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
-    let r = crate::support::Run { stdout: r.stdout[r.stdout.find("Plan:").unwrap_or(0)..].to_string(), ..r };
-    assert!(r.stdout.contains("Plan: 1 to create, 2 to update, 1 to delete, 3 unchanged, 1 kept, 0 to adopt, 0 hooks"), "{}", r.stdout);
+    insta::assert_snapshot!(r.stdout);
+    let plan_line = r.stdout.lines().position(|l| l.starts_with("Plan:")).expect("a Plan: line");
+    assert!(plan_line < 4, "the plan is on the first screen:\n{}", r.stdout);
+    assert!(r.stdout.contains("Plan: 1 to create, 2 to update, 1 to delete, 1 kept (resource-policy), 3 unchanged"), "{}", r.stdout);
     assert!(r.stdout.contains("Deployment shop/shop: update (strategic patch)"), "{}", r.stdout);
     assert!(r.stdout.contains("-  replicas: 5") && r.stdout.contains("+  replicas: 2"), "{}", r.stdout);
+    assert!(!r.stdout.contains("$setElementOrder"), "the wire patch only with --show-patch");
+    assert!(s.preview(&["--server-side", "false", "--show-patch"]).stdout.contains("the patch Helm sends:"));
     assert!(!r.stdout.contains("s3cret"), "a secret leaked");
     let shown = s.preview(&["--show-secrets", "--server-side", "false", "-o", "json"]);
     assert!(parse_json(&shown.stdout)["objects"].to_string().contains("s3cret-v1"), "--show-secrets shows them");
@@ -182,7 +186,9 @@ fn an_object_of_another_release_fails_like_helm_upgrade() {
         objects.push(other);
     });
     let r = s.preview(&[]);
-    assert_eq!(r.code, 1, "{}", r.stdout);
+    assert_eq!(r.code, 3, "{}", r.stdout);
+    assert!(r.stdout.lines().nth(2).is_some_and(|l| l.starts_with("helm upgrade would fail:")), "the failure comes first: {}", r.stdout);
+    assert!(r.stdout.contains("Plan: nothing changes: Helm stops before applying anything"), "{}", r.stdout);
     assert!(
         r.stdout.contains("UPGRADE FAILED: unable to continue with update: ConfigMap \"shop-extra\" in namespace \"shop\" exists and cannot be imported into the current release: invalid ownership metadata; annotation validation error: key \"meta.helm.sh/release-name\" must equal \"shop\": current value is \"someone-else\""),
         "{}",
@@ -261,7 +267,7 @@ fn server_side_apply_predicts_conflicts_with_other_field_managers() {
         ]);
     });
     let r = s.preview(&["-o", "json"]);
-    assert_eq!(r.code, 1, "the upgrade would fail: {}", r.stderr);
+    assert_eq!(r.code, 3, "the upgrade would fail: {}", r.stderr);
     let doc = parse_json(&r.stdout);
     let dep = object(&doc, "Deployment", "shop");
     assert_eq!(dep["action"], "conflict");

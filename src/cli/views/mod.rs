@@ -3,5 +3,6 @@
 //! library.
 
 pub mod explain;
+pub mod plan;
 pub mod release;
 pub mod upgrade;

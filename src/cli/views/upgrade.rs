@@ -13,8 +13,8 @@ use crate::cli::output::{go_yaml_numbers, table, to_json_go, to_yaml};
 use crate::explain::entries::Entry;
 use crate::keypath::Path;
 use crate::release::history::{Baseline, BaselineReason};
-use crate::upgrade::manifest::Manifest;
-use crate::upgrade::{Action, Change, DriftOutcome, Mode, ModeOutcome, ObjectsReport, Plan, PlanPatchType};
+use super::plan::{ObjectsView, objects_json, objects_text, plan_line};
+use crate::upgrade::{ApplyMethod, Change, ChangeKind, Mode, ModeOutcome, ObjectsReport};
 use crate::values::sorted;
 use crate::values::tree::map_to_json;
 
@@ -122,11 +122,10 @@ fn mode_line(o: &ModeOutcome, revision: i64) -> String {
     }
 }
 
-pub fn mode_text(h: &Head, o: &ModeOutcome, keys: &[Path], ctx: &Ctx) -> String {
+/// `--show-values`: every value the templates will see and the config Helm stores.
+fn values_text(h: &Head, o: &ModeOutcome, keys: &[Path], ctx: &Ctx) -> String {
     let theme = &ctx.theme;
-    let mut out = title(h, ctx);
-    out.push_str(&mode_line(o, h.base.revision));
-    out.push_str("\n\n");
+    let mut out = String::new();
     let entries: Vec<&Entry> = o.entries.iter().filter(|e| shown(&e.path, keys)).collect();
     out.push_str(&theme.heading("Values the templates will see"));
     out.push('\n');
@@ -137,24 +136,6 @@ pub fn mode_text(h: &Head, o: &ModeOutcome, keys: &[Path], ctx: &Ctx) -> String 
     let config = sorted(&Value::Object(map_to_json(&o.config)));
     out.push_str(&to_yaml(&go_yaml_numbers(&config)).unwrap_or_default());
     out.push('\n');
-    let changes: Vec<&Change> = o.changes.iter().filter(|c| shown(&c.path, keys)).collect();
-    out.push_str(&theme.heading(&format!("Changes against revision {} ({})", h.base.revision, changes.len())));
-    out.push('\n');
-    if changes.is_empty() {
-        out.push_str("  none: the templates see the same values as the baseline\n");
-    }
-    for c in changes {
-        let show = |v: &Option<Value>| v.as_ref().map_or_else(|| "(absent)".to_string(), short);
-        out.push_str(&format!("  {}  {} → {}\n", theme.heading(&c.path.to_string()), show(&c.before), show(&c.after)));
-        let line = format!("      {}", c.cause);
-        out.push_str(&match c.kind {
-            crate::upgrade::ChangeKind::Dropped | crate::upgrade::ChangeKind::IgnoredNewDefault | crate::upgrade::ChangeKind::NullNotApplied => {
-                theme.warn(&line)
-            }
-            _ => theme.dim(&line),
-        });
-        out.push('\n');
-    }
     out
 }
 
@@ -222,36 +203,34 @@ fn plural(n: usize, word: &str) -> String {
     format!("{n} {word}{}", if n == 1 { "" } else { "s" })
 }
 
+/// What the single-mode text shows (flags of `upgrade-preview`).
+#[derive(Debug, Clone, Default)]
+pub struct PreviewView {
+    pub show_values: bool,
+    /// Values under keys that look secret are masked in the value changes.
+    pub show_secrets: bool,
+    pub objects: ObjectsView,
+}
+
 /// One mode's preview: the values part, then (unless `--values-only`) the
 /// objects part; the stdout text or document, and the warnings for stderr
 /// (in JSON and YAML the plan's warnings are part of the document).
-pub fn preview(
-    head: &Head,
-    o: &ModeOutcome,
-    keys: &[Path],
-    objects: Option<&ObjectsReport>,
-    diff: bool,
-    ctx: &Ctx,
-) -> anyhow::Result<(String, Vec<String>)> {
+pub fn preview(head: &Head, o: &ModeOutcome, keys: &[Path], objects: Option<&ObjectsReport>, view: &PreviewView, ctx: &Ctx) -> anyhow::Result<(String, Vec<String>)> {
     let mut warnings = Vec::new();
     let stdout = match ctx.format() {
         OutputFormat::Text => {
-            let mut out = mode_text(head, o, keys, ctx);
             warnings.extend(o.warnings.iter().cloned());
             if let Some(ObjectsReport { plan, manifest, .. }) = objects {
-                out.push('\n');
-                out.push_str(&objects_text(plan, manifest, diff, ctx));
                 warnings.extend(plan.warnings.iter().cloned());
                 warnings.extend(manifest.warnings.iter().cloned());
             }
-            out
+            preview_text(head, o, keys, objects, view, ctx)
         }
         format => {
             let mut doc = mode_json(head, o, keys);
-            if let (Some(ObjectsReport { plan, manifest, .. }), Some(m)) = (objects, doc.as_object_mut()) {
-                let server_side = plan.objects.iter().any(|x| x.patch_type == Some(PlanPatchType::Apply));
-                m.insert("server_side".into(), json!(server_side));
-                if let Value::Object(parts) = objects_json(plan, manifest) {
+            if let (Some(ObjectsReport { plan, manifest, method, .. }), Some(m)) = (objects, doc.as_object_mut()) {
+                m.insert("server_side".into(), json!(*method == ApplyMethod::ServerSide));
+                if let Value::Object(parts) = objects_json(plan, manifest, view.objects.context) {
                     m.extend(parts);
                 }
                 if let Some(w) = m.get_mut("warnings").and_then(Value::as_array_mut) {
@@ -264,153 +243,117 @@ pub fn preview(
     Ok((stdout, warnings))
 }
 
-pub fn objects_json(plan: &Plan, manifest: &Manifest) -> Value {
-    let objects: Vec<Value> = plan
-        .objects
-        .iter()
-        .map(|o| {
-            json!({
-                "apiVersion": o.api_version, "kind": o.kind, "namespace": o.namespace, "name": o.name, "source": o.source,
-                "action": o.action.word(),
-                "patch_type": o.patch_type.map(|t| t.word()),
-                "patch": o.patch,
-                "drift": o.drift.iter().map(|d| json!({"path": d.path.to_string(), "baseline": d.baseline, "live": d.live, "upgrade": d.outcome.word(),
-                    "to": match &d.outcome { DriftOutcome::Reset(v) => v.clone(), _ => Value::Null }})).collect::<Vec<_>>(),
-                "conflicts": o.conflicts,
-                "notes": o.notes,
-            })
-        })
-        .collect();
-    let hooks: Vec<Value> = manifest
-        .hooks
-        .iter()
-        .map(|h| {
-            json!({"kind": h.object.kind, "name": h.object.name, "source": h.object.source,
-                   "events": h.events.iter().map(|e| e.as_str()).collect::<Vec<_>>(), "weight": h.weight,
-                   "delete_policies": h.delete_policies.iter().map(|p| p.as_str()).collect::<Vec<_>>()})
-        })
-        .collect();
-    let crds: Vec<Value> = manifest.crds.iter().map(|c| json!({"kind": c.kind, "name": c.name, "source": c.source})).collect();
-    json!({"objects": objects, "hooks": hooks, "crds": crds, "failure": plan.failure})
-}
-
-pub fn objects_text(plan: &Plan, manifest: &Manifest, diff: bool, ctx: &Ctx) -> String {
+/// The text, so that the first screen answers "is this safe?": one header
+/// line, Helm's failure if it would fail, the plan counts, the value changes
+/// that matter (risky first), then each object that changes with its diff.
+fn preview_text(h: &Head, o: &ModeOutcome, keys: &[Path], objects: Option<&ObjectsReport>, view: &PreviewView, ctx: &Ctx) -> String {
     let t = &ctx.theme;
-    let mut out = String::new();
-    out.push_str(&format!(
-        "{} {} to create, {} to update, {} to delete, {} unchanged, {} kept, {} to adopt, {} hooks{}\n",
-        t.heading("Plan:"),
-        plan.count(Action::Create),
-        plan.count(Action::Update),
-        plan.count(Action::Delete),
-        plan.count(Action::Unchanged),
-        plan.count(Action::Keep),
-        plan.count(Action::Adopt),
-        manifest.hooks.len(),
-        if plan.count(Action::Conflict) > 0 { format!(", {} conflicts", plan.count(Action::Conflict)) } else { String::new() }
-    ));
-    for o in &plan.objects {
-        let ns = o.namespace.as_deref().map(|n| format!("{n}/")).unwrap_or_default();
-        let action = match o.action {
-            Action::Create | Action::Adopt => t.good(o.action.word()),
-            Action::Delete | Action::Conflict => t.bad(o.action.word()),
-            Action::Update => t.warn(o.action.word()),
-            _ => t.dim(o.action.word()),
-        };
-        out.push_str(&format!("\n{} {ns}{}: {action}", o.kind, o.name));
-        if let Some(pt) = o.patch_type.filter(|_| o.action != Action::Create) {
-            out.push_str(&t.dim(&format!(" ({} patch)", pt.word())));
+    let mut out = title(h, ctx);
+    out.pop();
+    out.push_str(&format!(", value mode {}", match o.mode {
+        Mode::Default => "default",
+        other => other.flag(),
+    }));
+    if let Some(r) = objects {
+        out.push_str(if r.method == ApplyMethod::ServerSide { ", server-side apply" } else { ", client-side apply" });
+    }
+    out.push('\n');
+    if let Some(ObjectsReport { plan, manifest, .. }) = objects {
+        if let Some(f) = &plan.failure {
+            out.push_str(&format!("\n{} {f}\n", t.bad("helm upgrade would fail:")));
         }
         out.push('\n');
-        for n in &o.notes {
-            out.push_str(&format!("  {}\n", t.dim(n)));
+        out.push_str(&plan_line(plan, manifest, t));
+    }
+    out.push('\n');
+    out.push_str(&changes_text(h, o, keys, view, ctx));
+    if view.show_values {
+        out.push('\n');
+        out.push_str(&values_text(h, o, keys, ctx));
+    }
+    if let Some(ObjectsReport { plan, manifest, .. }) = objects {
+        out.push_str(&objects_text(plan, manifest, &view.objects, ctx));
+    }
+    out
+}
+
+/// The groups of value changes, the risky ones first.
+const CHANGE_GROUPS: &[(&[ChangeKind], &str)] = &[
+    (&[ChangeKind::Dropped], "Stored values the value mode drops"),
+    (&[ChangeKind::IgnoredNewDefault], "New chart defaults the value mode does not apply"),
+    (&[ChangeKind::Deleted, ChangeKind::NullNotApplied], "Nulls"),
+    (&[ChangeKind::Removed], "Keys the new chart no longer has"),
+    (&[ChangeKind::Set, ChangeKind::Kept], "Changed values"),
+];
+
+/// Key names whose values are masked in the value changes unless
+/// `--show-secrets` (matched case-insensitively anywhere in the last key):
+/// preview output goes to CI logs.
+const SECRET_KEY_WORDS: &[&str] = &["password", "passwd", "secret", "token", "apikey", "api_key", "credential", "privatekey", "private_key"];
+
+fn looks_secret(path: &Path) -> bool {
+    let last = path.to_string().rsplit('.').next().unwrap_or_default().to_ascii_lowercase();
+    SECRET_KEY_WORDS.iter().any(|w| last.contains(w))
+}
+
+fn changes_text(h: &Head, o: &ModeOutcome, keys: &[Path], view: &PreviewView, ctx: &Ctx) -> String {
+    let t = &ctx.theme;
+    let changes: Vec<&Change> = o.changes.iter().filter(|c| shown(&c.path, keys)).collect();
+    let mut out = format!("{} ({})\n", t.heading(&format!("Value changes against revision {}", h.base.revision)), changes.len());
+    out.push_str(&format!("  {}\n", t.dim(&mode_line(o, h.base.revision))));
+    if changes.is_empty() {
+        out.push_str("  none: the templates see the same values as the baseline\n");
+        return out;
+    }
+    let show = |c: &Change, v: &Option<Value>| match v {
+        None => "(absent)".to_string(),
+        Some(_) if !view.show_secrets && looks_secret(&c.path) => "<masked: the key looks secret; --show-secrets shows it>".to_string(),
+        Some(v) => short(v),
+    };
+    let line = |out: &mut String, c: &Change| {
+        out.push_str(&format!("    {}  {} → {}\n", t.heading(&c.path.to_string()), show(c, &c.before), show(c, &c.after)));
+        out.push_str(&format!("        {}\n", t.dim(&c.cause)));
+    };
+    // A value whose type changes is risky whatever its cause: first in its group.
+    let type_changes = |c: &Change| matches!((&c.before, &c.after), (Some(a), Some(b)) if json_type(a) != json_type(b));
+    for (kinds, heading) in CHANGE_GROUPS {
+        let mut group: Vec<&&Change> = changes.iter().filter(|c| kinds.contains(&c.kind)).collect();
+        group.sort_by_key(|c| !type_changes(c));
+        if group.is_empty() {
+            continue;
         }
-        if matches!(o.action, Action::Update | Action::Adopt)
-            && let Some(p) = &o.patch
-        {
-            let body = to_yaml(p).unwrap_or_default();
-            // Removals red, order directives dim, the rest (what is set) green.
-            for line in body.lines() {
-                let styled = if line.trim_end().ends_with(": null") || line.contains("$patch: delete") || line.contains("$deleteFromPrimitiveList") {
-                    t.bad(line)
-                } else if line.contains("$setElementOrder") || line.contains("$retainKeys") {
-                    t.dim(line)
-                } else {
-                    t.good(line)
-                };
-                out.push_str(&format!("    {styled}\n"));
-            }
-        }
-        for d in &o.drift {
-            let live = d.live.as_ref().map_or_else(|| "(absent)".to_string(), compact);
-            let what = match &d.outcome {
-                DriftOutcome::Reset(v) => format!("the upgrade sets it to {}", compact(v)),
-                DriftOutcome::Removed => "the upgrade removes it".into(),
-                DriftOutcome::Kept => "the live value stays".into(),
-            };
-            out.push_str(&format!("  {} {}: {} in the release, {} live; {}\n", t.warn("drift"), d.path, compact(&d.baseline), live, what));
-        }
-        for c in &o.conflicts {
-            out.push_str(&format!("  {} {c}\n", t.bad("conflict")));
-        }
-        if diff && let (Some(live), Some(predicted)) = (&o.live, &o.predicted) {
-            out.push_str(&unified(live, predicted, ctx));
+        let risky = matches!(kinds[0], ChangeKind::Dropped | ChangeKind::IgnoredNewDefault | ChangeKind::Deleted);
+        let title = format!("{heading} ({})", group.len());
+        out.push_str(&format!("  {}\n", if risky { t.warn(&title) } else { t.heading(&title) }));
+        for c in group {
+            line(&mut out, c);
         }
     }
-    if !manifest.hooks.is_empty() {
-        out.push_str(&format!("\n{}\n", t.heading("Hooks (deleted and created again by Helm according to their delete policy, never patched):")));
-        for h in &manifest.hooks {
-            let events: Vec<&str> = h.events.iter().map(|e| e.as_str()).collect();
-            let policies: Vec<&str> = h.delete_policies.iter().map(|p| p.as_str()).collect();
+    let new_defaults: Vec<&&Change> = changes.iter().filter(|c| c.kind == ChangeKind::NewDefault).collect();
+    if !new_defaults.is_empty() {
+        if view.show_values {
+            out.push_str(&format!("  {}\n", t.heading(&format!("New chart defaults ({})", new_defaults.len()))));
+            for c in new_defaults {
+                line(&mut out, c);
+            }
+        } else {
+            let and = if new_defaults.len() == changes.len() { "" } else { "and " };
             out.push_str(&format!(
-                "  {} {} {} (weight {}, delete policy {})\n",
-                events.join(","),
-                h.object.kind,
-                h.object.name,
-                h.weight,
-                if policies.is_empty() { "before-hook-creation (default)".to_string() } else { policies.join(",") }
+                "  {}\n",
+                t.dim(&format!("{and}{} new chart default{} (--show-values lists them, with every value the templates see)", new_defaults.len(), if new_defaults.len() == 1 { "" } else { "s" }))
             ));
         }
     }
-    if !manifest.crds.is_empty() {
-        out.push_str(&format!("\n{}\n", t.heading("CRDs in crds/ (Helm installs them only on install; an upgrade leaves them as they are):")));
-        for c in &manifest.crds {
-            out.push_str(&format!("  {} {} ({})\n", c.kind, c.name, c.source));
-        }
-    }
-    if let Some(f) = &plan.failure {
-        out.push_str(&format!("\n{} {f}\n", t.bad("helm upgrade would fail:")));
-    }
     out
 }
 
-fn compact(v: &Value) -> String {
-    to_json_go(v).replace(['\n'], "").split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
-/// Live vs predicted, as YAML, unified.
-fn unified(live: &Value, predicted: &Value, ctx: &Ctx) -> String {
-    let strip = |v: &Value| {
-        let mut v = v.clone();
-        if let Some(m) = v.pointer_mut("/metadata").and_then(Value::as_object_mut) {
-            m.remove("managedFields");
-        }
-        to_yaml(&v).unwrap_or_default()
-    };
-    let (a, b) = (strip(live), strip(predicted));
-    let diff = similar::TextDiff::from_lines(&a, &b);
-    let mut out = String::new();
-    for hunk in diff.unified_diff().context_radius(3).header("live", "after upgrade").iter_hunks() {
-        for line in hunk.to_string().lines() {
-            let styled = match line.chars().next() {
-                Some('+') => ctx.theme.good(line),
-                Some('-') => ctx.theme.bad(line),
-                Some('@') => ctx.theme.dim(line),
-                _ => line.to_string(),
-            };
-            out.push_str(&format!("    {styled}\n"));
-        }
+fn json_type(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "list",
+        Value::Object(_) => "map",
     }
-    out
 }
-

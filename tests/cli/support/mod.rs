@@ -46,8 +46,17 @@ pub fn ok(args: &[&str]) -> String {
 
 /// Runs and requires exit code 1, returning stderr.
 pub fn fails(args: &[&str]) -> String {
+    fails_with(args, 1)
+}
+
+/// Exit code 3: the previewed Helm command would fail.
+pub fn helm_would_fail(args: &[&str]) -> String {
+    fails_with(args, 3)
+}
+
+fn fails_with(args: &[&str], code: i32) -> String {
     let r = run(releasex().args(args));
-    assert_eq!(r.code, 1, "{args:?} should fail with 1; stdout:\n{}\nstderr:\n{}", r.stdout, r.stderr);
+    assert_eq!(r.code, code, "{args:?} should fail with {code}; stdout:\n{}\nstderr:\n{}", r.stdout, r.stderr);
     assert!(!r.stderr.contains("panicked"), "panic: {}", r.stderr);
     r.stderr
 }

@@ -1,0 +1,276 @@
+//! `upgrade-preview`'s objects part: the plan counts, then each object that
+//! changes with a unified diff of what it becomes (created objects whole,
+//! deleted objects whole), drift, ownership and server-side apply
+//! conflicts next to it; hooks and CRDs. The wire patch Helm sends is shown
+//! with `--show-patch` and is always in JSON.
+
+use serde_json::{Value, json};
+
+use crate::cli::Ctx;
+use crate::cli::output::{Theme, to_json_go, to_yaml};
+use crate::upgrade::manifest::Manifest;
+use crate::upgrade::{Action, DriftOutcome, ObjectPlan, Plan};
+
+/// What the text shows of each object (flags of `upgrade-preview`).
+#[derive(Debug, Clone, Default)]
+pub struct ObjectsView {
+    /// Lines of context around each change in the diffs.
+    pub context: usize,
+    /// The wire patch (or apply body) under each changed object.
+    pub show_patch: bool,
+    pub show_unchanged: bool,
+    /// Kinds listed by name only in the plan counts, not in the listing.
+    pub suppress: Vec<String>,
+    /// Secrets by name only.
+    pub suppress_secrets: bool,
+    /// Secret values are shown (decoded from base64 in the diffs).
+    pub show_secrets: bool,
+}
+
+/// The counts of the plan, the parts that are zero left out:
+/// `Plan: 1 to create, 2 to update, 1 to delete, 1 kept (resource-policy), 3 unchanged; 1 hook will run`.
+pub fn plan_line(plan: &Plan, manifest: &Manifest, theme: &Theme) -> String {
+    let mut parts = Vec::new();
+    for (action, words) in [
+        (Action::Create, "to create"),
+        (Action::Update, "to update"),
+        (Action::Delete, "to delete"),
+        (Action::Adopt, "to adopt"),
+        (Action::Conflict, "in conflict"),
+        (Action::Keep, "kept (resource-policy)"),
+        (Action::Unchanged, "unchanged"),
+    ] {
+        let n = plan.count(action);
+        if n > 0 {
+            parts.push(format!("{n} {words}"));
+        }
+    }
+    if parts.is_empty() {
+        parts.push("no objects".into());
+    }
+    let mut line = if plan.fails_before_applying {
+        format!("{} nothing changes: Helm stops before applying anything (otherwise: {})", theme.heading("Plan:"), parts.join(", "))
+    } else {
+        format!("{} {}", theme.heading("Plan:"), parts.join(", "))
+    };
+    let hooks = manifest.hooks.len();
+    if hooks > 0 {
+        line.push_str(&format!("; {hooks} hook{} will run", if hooks == 1 { "" } else { "s" }));
+    }
+    let crds = manifest.crds.len();
+    if crds > 0 {
+        line.push_str(&format!("; {crds} CRD{} in crds/ left as they are", if crds == 1 { "" } else { "s" }));
+    }
+    line.push('\n');
+    line
+}
+
+/// The plan counts of the JSON contract.
+pub fn plan_counts(plan: &Plan, manifest: &Manifest) -> Value {
+    json!({
+        "create": plan.count(Action::Create),
+        "update": plan.count(Action::Update),
+        "delete": plan.count(Action::Delete),
+        "adopt": plan.count(Action::Adopt),
+        "keep": plan.count(Action::Keep),
+        "unchanged": plan.count(Action::Unchanged),
+        "conflict": plan.count(Action::Conflict),
+        "hooks": manifest.hooks.len(),
+        "crds": manifest.crds.len(),
+    })
+}
+
+pub fn objects_json(plan: &Plan, manifest: &Manifest, context: usize) -> Value {
+    let plain = Theme { enabled: false };
+    let objects: Vec<Value> = plan
+        .objects
+        .iter()
+        .map(|o| {
+            json!({
+                "apiVersion": o.api_version, "kind": o.kind, "namespace": o.namespace, "name": o.name, "source": o.source,
+                "action": o.action.word(),
+                "patch_type": o.patch_type.map(|t| t.word()),
+                "patch": o.patch,
+                "noop_patch": o.noop_patch,
+                "diff": object_diff(o, context, false, &plain),
+                "drift": o.drift.iter().map(|d| json!({"path": d.path.to_string(), "baseline": d.baseline, "live": d.live, "upgrade": d.outcome.word(),
+                    "to": match &d.outcome { DriftOutcome::Reset(v) => v.clone(), _ => Value::Null }})).collect::<Vec<_>>(),
+                "conflicts": o.conflicts,
+                "notes": o.notes,
+            })
+        })
+        .collect();
+    let hooks: Vec<Value> = manifest
+        .hooks
+        .iter()
+        .map(|h| {
+            json!({"kind": h.object.kind, "name": h.object.name, "source": h.object.source,
+                   "events": h.events.iter().map(|e| e.as_str()).collect::<Vec<_>>(), "weight": h.weight,
+                   "delete_policies": h.delete_policies.iter().map(|p| p.as_str()).collect::<Vec<_>>()})
+        })
+        .collect();
+    let crds: Vec<Value> = manifest.crds.iter().map(|c| json!({"kind": c.kind, "name": c.name, "source": c.source})).collect();
+    json!({"plan": plan_counts(plan, manifest), "objects": objects, "hooks": hooks, "crds": crds, "failure": plan.failure})
+}
+
+/// Each object the upgrade changes (all with `--show-unchanged`), in
+/// Helm's order; then hooks and CRDs.
+pub fn objects_text(plan: &Plan, manifest: &Manifest, view: &ObjectsView, ctx: &Ctx) -> String {
+    let t = &ctx.theme;
+    let mut out = String::new();
+    let mut hidden = 0;
+    for o in &plan.objects {
+        if o.action == Action::Unchanged && !view.show_unchanged {
+            hidden += 1;
+            continue;
+        }
+        if view.suppress.iter().any(|k| k.eq_ignore_ascii_case(&o.kind)) {
+            continue;
+        }
+        out.push_str(&object_text(o, view, ctx));
+    }
+    if hidden > 0 {
+        out.push_str(&format!("\n{}\n", t.dim(&format!("{hidden} unchanged object{} not shown (--show-unchanged lists them)", if hidden == 1 { "" } else { "s" }))));
+    }
+    if !manifest.hooks.is_empty() {
+        out.push_str(&format!("\n{}\n", t.heading("Hooks (deleted and created again by Helm according to their delete policy, never patched):")));
+        for h in &manifest.hooks {
+            let events: Vec<&str> = h.events.iter().map(|e| e.as_str()).collect();
+            let policies: Vec<&str> = h.delete_policies.iter().map(|p| p.as_str()).collect();
+            out.push_str(&format!(
+                "  {} {} {} (weight {}, delete policy {})\n",
+                events.join(","),
+                h.object.kind,
+                h.object.name,
+                h.weight,
+                if policies.is_empty() { "before-hook-creation (default)".to_string() } else { policies.join(",") }
+            ));
+        }
+    }
+    if !manifest.crds.is_empty() {
+        out.push_str(&format!("\n{}\n", t.heading("CRDs in crds/ (Helm installs them only on install; an upgrade leaves them as they are):")));
+        for c in &manifest.crds {
+            out.push_str(&format!("  {} {} ({})\n", c.kind, c.name, c.source));
+        }
+    }
+    out
+}
+
+fn object_text(o: &ObjectPlan, view: &ObjectsView, ctx: &Ctx) -> String {
+    let t = &ctx.theme;
+    let mut out = String::new();
+    let ns = o.namespace.as_deref().map(|n| format!("{n}/")).unwrap_or_default();
+    let action = match o.action {
+        Action::Create | Action::Adopt => t.good(o.action.word()),
+        Action::Delete | Action::Conflict => t.bad(o.action.word()),
+        Action::Update => t.warn(o.action.word()),
+        _ => t.dim(o.action.word()),
+    };
+    out.push_str(&format!("\n{} {ns}{}: {action}", t.heading(&o.kind), o.name));
+    if let Some(pt) = o.patch_type.filter(|_| o.action != Action::Create) {
+        out.push_str(&t.dim(&format!(" ({} patch)", pt.word())));
+    }
+    out.push('\n');
+    if view.suppress_secrets && o.kind == "Secret" {
+        return out;
+    }
+    for n in &o.notes {
+        out.push_str(&format!("  {}\n", t.dim(n)));
+    }
+    for d in &o.drift {
+        let live = d.live.as_ref().map_or_else(|| "(absent)".to_string(), compact);
+        let what = match &d.outcome {
+            DriftOutcome::Reset(v) => format!("the upgrade sets it to {}", compact(v)),
+            DriftOutcome::Removed => "the upgrade removes it".into(),
+            DriftOutcome::Kept => "the live value stays".into(),
+        };
+        out.push_str(&format!("  {} {}: {} in the release, {} live; {}\n", t.warn("drift"), d.path, compact(&d.baseline), live, what));
+    }
+    for c in &o.conflicts {
+        out.push_str(&format!("  {} {c}\n", t.bad("conflict")));
+    }
+    if let Some(diff) = object_diff(o, view.context, view.show_secrets, t) {
+        out.push_str(&diff);
+    }
+    if view.show_patch
+        && matches!(o.action, Action::Update | Action::Adopt | Action::Create)
+        && let Some(p) = &o.patch
+    {
+        out.push_str(&format!("  {}\n", t.dim(&format!("the {} Helm sends:", if o.patch_type.is_some_and(|p| p.word() == "apply") { "apply body" } else { "patch" }))));
+        let body = to_yaml(p).unwrap_or_default();
+        // Removals red, order directives dim, the rest (what is set) green.
+        for line in body.lines() {
+            let styled = if line.trim_end().ends_with(": null") || line.contains("$patch: delete") || line.contains("$deleteFromPrimitiveList") {
+                t.bad(line)
+            } else if line.contains("$setElementOrder") || line.contains("$retainKeys") {
+                t.dim(line)
+            } else {
+                t.good(line)
+            };
+            out.push_str(&format!("    {styled}\n"));
+        }
+    }
+    out
+}
+
+fn compact(v: &Value) -> String {
+    to_json_go(v).replace(['\n'], "").split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// What the object is now and what it becomes, as YAML, unified: the live
+/// object against the prediction; a created object whole (against
+/// nothing), a deleted or kept one's live body whole. `None` when there is
+/// nothing to compare (unchanged objects have an empty diff).
+pub fn object_diff(o: &ObjectPlan, context: usize, decode_secrets: bool, theme: &Theme) -> Option<String> {
+    let (before, after) = match o.action {
+        Action::Delete => (o.live.as_ref(), None),
+        Action::Create => (None, o.predicted.as_ref()),
+        Action::Keep | Action::Conflict if o.predicted.is_none() => return None,
+        _ => (o.live.as_ref(), o.predicted.as_ref()),
+    };
+    if before.is_none() && after.is_none() {
+        return None;
+    }
+    let text = |v: Option<&Value>| v.map(|v| object_yaml(v, decode_secrets && o.kind == "Secret")).unwrap_or_default();
+    let (a, b) = (text(before), text(after));
+    if a == b {
+        return None;
+    }
+    let diff = similar::TextDiff::from_lines(&a, &b);
+    let (from, to) = match o.action {
+        Action::Create => ("(absent)", "created"),
+        Action::Delete => ("live", "(deleted)"),
+        _ => ("live", "after upgrade"),
+    };
+    let mut out = String::new();
+    for hunk in diff.unified_diff().context_radius(context).header(from, to).iter_hunks() {
+        for line in hunk.to_string().lines() {
+            let styled = match line.chars().next() {
+                Some('+') => theme.good(line),
+                Some('-') => theme.bad(line),
+                Some('@') => theme.dim(line),
+                _ => line.to_string(),
+            };
+            out.push_str(&format!("    {styled}\n"));
+        }
+    }
+    (!out.is_empty()).then_some(out)
+}
+
+/// An object as YAML without what only the server keeps track of
+/// (managedFields); a Secret's data decoded when asked.
+fn object_yaml(v: &Value, decode_secrets: bool) -> String {
+    let mut v = v.clone();
+    if let Some(m) = v.pointer_mut("/metadata").and_then(Value::as_object_mut) {
+        m.remove("managedFields");
+    }
+    if decode_secrets && let Some(Value::Object(data)) = v.get_mut("data") {
+        use base64::Engine as _;
+        for x in data.values_mut() {
+            if let Some(text) = x.as_str().and_then(|s| base64::engine::general_purpose::STANDARD.decode(s).ok()).and_then(|b| String::from_utf8(b).ok()) {
+                *x = Value::String(text);
+            }
+        }
+    }
+    to_yaml(&v).unwrap_or_default()
+}
