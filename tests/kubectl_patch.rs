@@ -44,12 +44,15 @@
 //! too, as the ignored test `bench_three_way_500_deployments`:
 //! `cargo test --release --test kubectl_patch -- --ignored --nocapture bench`.
 
+#[path = "fixture_api/mod.rs"]
+mod fixture_api;
 mod kubectl_support;
 mod patchgen;
 
 use std::collections::BTreeMap;
 use std::path::Path;
 
+use fixture_api::Recorded;
 use kubectl_support::*;
 use patchgen::{Case, Kind};
 use releasex::go::json::{to_float64_value, to_go_json};
@@ -238,9 +241,9 @@ fn apply_sends_the_same_patch_bytes_as_kubectl() {
     if skip_without_kubectl("apply_sends_the_same_patch_bytes_as_kubectl") {
         return;
     }
-    let server = FixtureServer::start(default_resources());
+    let server = kubectl_server();
     let home = tempfile::tempdir().expect("tempdir");
-    let kubeconfig = server.write_kubeconfig(home.path());
+    let kubeconfig = server.write_kubeconfig(home.path(), "default");
     let manifest = home.path().join("modified.json");
     let started = std::time::Instant::now();
 
