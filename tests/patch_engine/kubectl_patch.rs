@@ -42,17 +42,14 @@
 //!
 //! The benchmark of `benches/patch.rs` (`tests/patchgen/bench.rs`) runs here
 //! too, as the ignored test `bench_three_way_500_deployments`:
-//! `cargo test --release --test kubectl_patch -- --ignored --nocapture bench`.
+//! `cargo test --release --test patch_engine -- --ignored --nocapture bench`.
 
-#[path = "fixture_api/mod.rs"]
-mod fixture_api;
-mod kubectl_support;
-mod patchgen;
+use crate::{kubectl_support, patchgen};
 
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use fixture_api::Recorded;
+use crate::fixture_api::Recorded;
 use kubectl_support::*;
 use patchgen::{Case, Kind};
 use releasex::go::json::{to_float64_value, to_go_json};
@@ -665,7 +662,7 @@ fn generator_is_deterministic_and_varied() {
 
 // --- the benchmark, runnable as a test ---------------------------------------
 
-/// `cargo test --release --test kubectl_patch -- --ignored --nocapture bench`
+/// `cargo test --release --test patch_engine -- --ignored --nocapture bench`
 #[test]
 #[ignore = "benchmark: run with --release"]
 fn bench_three_way_500_deployments() {
