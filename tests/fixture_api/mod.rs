@@ -1,8 +1,9 @@
 //! The fixture Kubernetes API server of the tests, on 127.0.0.1 with an
 //! OS-chosen port, in its own thread and runtime; stopped on drop. One
 //! server for every test binary that needs one: the CLI tests
-//! (`tests/cli/`), the kubectl differential tests (`tests/patch/`) and the
-//! upgrade-preview benchmark (`benches/preview.rs`).
+//! (`tests/cli/`), the kubectl differential tests
+//! (`tests/patch_engine/kubectl_patch.rs`) and the upgrade-preview benchmark
+//! (`benches/preview.rs`).
 //!
 //! What it serves, shaped like a real API server's answers:
 //!
