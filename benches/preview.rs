@@ -7,9 +7,9 @@
 //! Run: `cargo bench --bench preview` (builds the release binary first).
 //! `RELEASEX_BENCH_RUNS` sets the number of timed runs (5).
 
-#[path = "../tests/cli/support/fake_api.rs"]
+#[path = "../tests/fixture_api/mod.rs"]
 #[allow(dead_code)]
-mod fake_api;
+mod fixture_api;
 
 use std::io::Write as _;
 use std::process::Command;
@@ -77,7 +77,7 @@ fn main() {
     let new = manifest("2");
     let mut objects = live_objects(&old);
     objects.push(release_secret(&old));
-    let api = fake_api::FakeApi::start(objects);
+    let api = fixture_api::FixtureApi::start(objects);
     api.set_latency(Duration::from_millis(20));
     let dir = tempfile::tempdir().expect("tempdir");
     let kubeconfig = api.write_kubeconfig(dir.path(), "bench");

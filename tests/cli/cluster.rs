@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use crate::support::fake_api::{FakeApi, as_served};
+use crate::fixture_api::{FixtureApi, as_served};
 use crate::support::{fixture, json, releasex, run};
 
 /// The secret-hook release in team-a (Secrets and ConfigMaps), another
@@ -33,13 +33,13 @@ fn cluster_objects() -> Vec<Value> {
 }
 
 struct Setup {
-    api: FakeApi,
+    api: FixtureApi,
     _dir: tempfile::TempDir,
     kubeconfig: std::path::PathBuf,
 }
 
 fn setup(context_namespace: &str) -> Setup {
-    let api = FakeApi::start(cluster_objects());
+    let api = FixtureApi::start(cluster_objects());
     let dir = tempfile::tempdir().unwrap();
     let kubeconfig = api.write_kubeconfig(dir.path(), context_namespace);
     Setup { api, _dir: dir, kubeconfig }

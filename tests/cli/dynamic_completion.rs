@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::support::fake_api::{FakeApi, as_served};
+use crate::fixture_api::{FixtureApi, as_served};
 use crate::support::{fixture, releasex, run};
 
 /// Releases `demo` (Secrets and ConfigMaps, 3 revisions) and `rel` (3
@@ -31,13 +31,13 @@ fn objects() -> Vec<Value> {
 }
 
 struct Cluster {
-    api: FakeApi,
+    api: FixtureApi,
     dir: tempfile::TempDir,
     kubeconfig: PathBuf,
 }
 
 fn cluster() -> Cluster {
-    let api = FakeApi::start(objects());
+    let api = FixtureApi::start(objects());
     let dir = tempfile::tempdir().unwrap();
     let kubeconfig = api.write_kubeconfig(dir.path(), "team-a");
     Cluster { api, dir, kubeconfig }

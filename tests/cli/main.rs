@@ -1,6 +1,8 @@
 //! CLI tests: the real `kubectl-releasex` binary against fixture files made
 //! by real Helm and a fixture API server. Output is snapshotted with insta.
 
+#[path = "../fixture_api/mod.rs"]
+mod fixture_api;
 mod support;
 
 mod bad_input;

@@ -126,8 +126,8 @@ fn replace_containers_v3() -> serde_json::Value {
 
 #[test]
 fn patch_metadata_can_come_from_the_clusters_openapi() {
-    use crate::support::fake_api::FakeApi;
-    let api = FakeApi::start(Vec::new());
+    use crate::fixture_api::FixtureApi;
+    let api = FixtureApi::start(Vec::new());
     api.serve("/openapi/v3", serde_json::json!({"paths": {"apis/apps/v1": {"serverRelativeURL": "/openapi/v3/apis/apps/v1?hash=abc"}}}));
     api.serve("/openapi/v3/apis/apps/v1", replace_containers_v3());
     let dir = tempfile::tempdir().unwrap();

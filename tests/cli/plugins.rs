@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::support::fake_api::{FakeApi, as_served};
+use crate::fixture_api::{FixtureApi, as_served};
 use crate::support::{fixture, json, releasex, run};
 
 const PARENT_V2: &str = "tests/fixtures/charts/parent-v2";
@@ -256,7 +256,7 @@ fn helm_bin_runs_the_render_under_helm() {
     use std::os::unix::fs::PermissionsExt as _;
     std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
     // Rendering asks the cluster for its capabilities first.
-    let api = FakeApi::start(Vec::new());
+    let api = FixtureApi::start(Vec::new());
     let kubeconfig = api.write_kubeconfig(dir.path(), "default");
     let r = run(as_helm(&mut releasex())
         .env("HELM_BIN", &fake)
@@ -299,7 +299,7 @@ fn every_cluster_command_reads_helms_stripped_flags_from_the_environment() {
     };
     let objects: Vec<Value> = load("parent-3-revisions.list.json").into_iter().enumerate().map(|(i, o)| as_served(o, "team-b", i)).collect();
     let name = objects[0]["metadata"]["labels"]["name"].as_str().unwrap().to_string();
-    let api = FakeApi::start(objects);
+    let api = FixtureApi::start(objects);
     let dir = tempfile::tempdir().unwrap();
     let kubeconfig = api.write_kubeconfig(dir.path(), "elsewhere");
     let helm = |cmd: &mut assert_cmd::Command| {

@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use crate::support::fake_api::{FakeApi, as_served};
+use crate::fixture_api::{FixtureApi, as_served};
 use crate::support::{fails, fixture, helm_would_fail, json, ok, releasex, run};
 
 const SECRET_HOOK: &str = "tests/fixtures/charts/secret-hook";
@@ -180,7 +180,7 @@ fn reads_the_release_from_the_cluster_with_gets_only() {
     let text = std::fs::read_to_string(fixture("releases/parent-3-revisions.list.json")).unwrap();
     let items = serde_json::from_str::<Value>(&text).unwrap()["items"].as_array().unwrap().clone();
     let objects: Vec<Value> = items.into_iter().enumerate().map(|(i, o)| as_served(o, "team-a", i + 1)).collect();
-    let api = FakeApi::start(objects);
+    let api = FixtureApi::start(objects);
     let dir = tempfile::tempdir().unwrap();
     let kubeconfig = api.write_kubeconfig(dir.path(), "team-a");
     let r = run(releasex().env("KUBECONFIG", &kubeconfig).args(["upgrade-preview", "rel", PARENT_V2, "--set", "image.tag=2.0", "--values-only", "-o", "json"]));

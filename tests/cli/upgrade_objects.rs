@@ -5,7 +5,7 @@
 
 use serde_json::{Value, json};
 
-use crate::support::fake_api::{FakeApi, as_served};
+use crate::fixture_api::{FixtureApi, as_served};
 use crate::support::{json as parse_json, releasex, run};
 
 const V1: &str = "tests/data/upgrade/shop-v1";
@@ -44,7 +44,7 @@ fn live(mut o: Value, n: usize) -> Value {
 }
 
 struct Shop {
-    api: FakeApi,
+    api: FixtureApi,
     dir: tempfile::TempDir,
     kubeconfig: std::path::PathBuf,
     manifest: std::path::PathBuf,
@@ -77,7 +77,7 @@ fn shop(edit: impl Fn(&mut Vec<Value>)) -> Shop {
     let mut served: Vec<Value> = objects.into_iter().enumerate().map(|(i, o)| live(o, i + 1)).collect();
     edit(&mut served);
     served.extend(secrets.into_iter().enumerate().map(|(i, s)| as_served(s, "shop", 100 + i)));
-    let api = FakeApi::start(served);
+    let api = FixtureApi::start(served);
     let dir = tempfile::tempdir().unwrap();
     let kubeconfig = api.write_kubeconfig(dir.path(), "shop");
     let rendered = oracle(&["render", V2, "--name", "shop", "--namespace", "shop"]);

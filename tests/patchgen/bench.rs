@@ -6,8 +6,8 @@
 //!
 //! Run by `benches/patch.rs` (`cargo bench --bench patch`) and by the
 //! ignored test `bench_three_way_500_deployments` of
-//! `tests/kubectl_patch.rs`
-//! (`cargo test --release --test kubectl_patch -- --ignored --nocapture bench`).
+//! `tests/patch_engine/kubectl_patch.rs`
+//! (`cargo test --release --test patch_engine -- --ignored --nocapture bench`).
 //! `RELEASEX_BENCH_ITERATIONS` sets the number of timed iterations (20).
 
 use std::hint::black_box;

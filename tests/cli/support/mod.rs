@@ -1,5 +1,3 @@
-pub mod fake_api;
-
 use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;

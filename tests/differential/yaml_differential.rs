@@ -14,7 +14,7 @@
 //! key and at the value text the generator wrote there. `YAML_SEED=N`
 //! replays a run; `YAML_CASES=N` changes the number of generated files.
 
-mod oracle_client;
+use crate::oracle_client;
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -785,7 +785,7 @@ fn generated_files_read_as_helm_reads_them_with_positions() {
     assert!(tally.ok * 2 > cases as usize, "seed {seed}: most generated files should be readable");
     assert!(
         failures.is_empty(),
-        "seed {seed} (replay: YAML_SEED={seed} cargo test --test yaml_differential): {} of {cases} differ:\n\n{}",
+        "seed {seed} (replay: YAML_SEED={seed} cargo test --test differential yaml_differential): {} of {cases} differ:\n\n{}",
         failures.len(),
         failures.iter().take(5).cloned().collect::<Vec<_>>().join("\n\n")
             + "\n\nall reasons:\n"

@@ -7,9 +7,7 @@
 //! every line:column we attribute to a generated file must point at that
 //! key's value. Replay a run with GEN_SEED=<seed>.
 
-mod oracle_client;
-mod positions;
-mod xorshift;
+use crate::{oracle_client, positions, xorshift};
 
 use xorshift::Rng;
 
@@ -190,7 +188,7 @@ fn chart_values(rng: &mut Rng, sections: &[String], exports: Option<&str>) -> St
     }
     if let Some(unique) = exports {
         // Each chart exports under its own key, so root merges never collide (colliding imports share one
-        // Go map in Helm: a known releasex bug, tests/helm_tables.rs import_values_share_one_map_between_parents_like_helm).
+        // Go map in Helm: a known releasex bug, tests/differential/helm_tables.rs import_values_share_one_map_between_parents_like_helm).
         let table = Y::Map(vec![(format!("ex_{unique}"), map(rng, 2, &["p", "q"], 2))]);
         m.push(("exports".into(), Y::Map(vec![("exp".into(), table)])));
         if rng.chance(50) {

@@ -3,8 +3,7 @@
 //! charts, our `.Values` must equal Helm's, and where Helm fails we fail.
 //! Replay a run with EXPLAIN_SEED=<seed>.
 
-mod oracle_client;
-mod xorshift;
+use crate::{oracle_client, xorshift};
 
 use xorshift::Rng;
 

@@ -1,7 +1,7 @@
 //! Every entry's line and column point at its value in the file it names:
 //! checked for every leaf of real-world charts and their CI override files.
 
-mod positions;
+use crate::positions;
 
 use std::path::PathBuf;
 

@@ -6,8 +6,7 @@
 //! where Helm fails. Hand-made cases, then seeded random charts and flags
 //! (UPGRADE_SEED=<seed> replays a run).
 
-mod oracle_client;
-mod xorshift;
+use crate::{oracle_client, xorshift};
 
 use xorshift::Rng;
 

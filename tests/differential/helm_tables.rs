@@ -15,7 +15,7 @@
 //! appear; `enabled_charts`, TestDependencyEnabled's chart list, checked
 //! through each chart's `marker` default against the file's `all_charts`.
 
-mod oracle_client;
+use crate::oracle_client;
 
 use oracle_client::{diff, same};
 

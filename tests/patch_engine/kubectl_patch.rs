@@ -42,14 +42,14 @@
 //!
 //! The benchmark of `benches/patch.rs` (`tests/patchgen/bench.rs`) runs here
 //! too, as the ignored test `bench_three_way_500_deployments`:
-//! `cargo test --release --test kubectl_patch -- --ignored --nocapture bench`.
+//! `cargo test --release --test patch_engine -- --ignored --nocapture bench`.
 
-mod kubectl_support;
-mod patchgen;
+use crate::{kubectl_support, patchgen};
 
 use std::collections::BTreeMap;
 use std::path::Path;
 
+use crate::fixture_api::Recorded;
 use kubectl_support::*;
 use patchgen::{Case, Kind};
 use releasex::go::json::{to_float64_value, to_go_json};
@@ -238,9 +238,9 @@ fn apply_sends_the_same_patch_bytes_as_kubectl() {
     if skip_without_kubectl("apply_sends_the_same_patch_bytes_as_kubectl") {
         return;
     }
-    let server = FixtureServer::start(default_resources());
+    let server = kubectl_server();
     let home = tempfile::tempdir().expect("tempdir");
-    let kubeconfig = server.write_kubeconfig(home.path());
+    let kubeconfig = server.write_kubeconfig(home.path(), "default");
     let manifest = home.path().join("modified.json");
     let started = std::time::Instant::now();
 
@@ -662,7 +662,7 @@ fn generator_is_deterministic_and_varied() {
 
 // --- the benchmark, runnable as a test ---------------------------------------
 
-/// `cargo test --release --test kubectl_patch -- --ignored --nocapture bench`
+/// `cargo test --release --test patch_engine -- --ignored --nocapture bench`
 #[test]
 #[ignore = "benchmark: run with --release"]
 fn bench_three_way_500_deployments() {

@@ -12,7 +12,7 @@
 //! loading it (following symlinks), so apiVersion dispatch and symlinks are
 //! checked against Helm's source only.
 
-mod oracle_client;
+use crate::oracle_client;
 
 use std::collections::BTreeSet;
 use std::fs;
