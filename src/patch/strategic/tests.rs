@@ -1,5 +1,5 @@
 //! Behaviour tests of the strategic merge patch (the conformance suite is
-//! `tests/strategic_conformance.rs`).
+//! `tests/patch_engine/strategic_conformance.rs`).
 
 use super::*;
 use crate::patch::meta::{StructMeta, TypeTable, builtin_kind};
