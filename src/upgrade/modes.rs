@@ -415,9 +415,14 @@ fn is_this_command(s: &Source) -> bool {
 
 /// Why the stored config does not reach the new revision in this mode.
 fn config_discarded(ctx: &CauseContext) -> String {
-    match ctx.mode {
-        Mode::Reset => "--reset-values ignores the stored config".into(),
-        _ => "the default mode discards the stored config as soon as any value flag gives a value (repeat -f, or use --reset-then-reuse-values)".into(),
+    why_config_is_dropped(ctx.mode).to_string()
+}
+
+/// Why a mode drops the stored config, and what to do about it.
+pub fn why_config_is_dropped(mode: Mode) -> &'static str {
+    match mode {
+        Mode::Reset => "--reset-values ignores the stored config",
+        _ => "the default mode discards the stored config as soon as any value flag gives a value (repeat -f, or use --reset-then-reuse-values)",
     }
 }
 

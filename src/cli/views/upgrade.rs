@@ -14,7 +14,7 @@ use crate::explain::entries::Entry;
 use crate::keypath::Path;
 use crate::release::history::{Baseline, BaselineReason};
 use super::plan::{ObjectsView, objects_json, objects_text, plan_line};
-use crate::upgrade::{ApplyMethod, Change, ChangeKind, Mode, ModeOutcome, ObjectsReport};
+use crate::upgrade::{ApplyMethod, Change, ChangeKind, Mode, ModeOutcome, ObjectsReport, why_config_is_dropped};
 use crate::values::sorted;
 use crate::values::tree::map_to_json;
 
@@ -310,9 +310,20 @@ fn changes_text(h: &Head, o: &ModeOutcome, keys: &[Path], view: &PreviewView, ct
         Some(_) if !view.show_secrets && looks_secret(&c.path) => "<masked: the key looks secret; --show-secrets shows it>".to_string(),
         Some(v) => short(v),
     };
+    let sources: std::collections::HashMap<&Path, &Entry> = o.entries.iter().map(|e| (&e.path, e)).collect();
     let line = |out: &mut String, c: &Change| {
-        out.push_str(&format!("    {}  {} → {}\n", t.heading(&c.path.to_string()), show(c, &c.before), show(c, &c.after)));
-        out.push_str(&format!("        {}\n", t.dim(&c.cause)));
+        out.push_str(&format!("    {}: {} → {}\n", t.heading(&c.path.to_string()), show(c, &c.before), show(c, &c.after)));
+        // The group heading says why stored values are dropped; each line says where the value now comes from.
+        let brief = match (c.kind, sources.get(&c.path).and_then(|e| e.source.as_ref())) {
+            (ChangeKind::Dropped, Some(now)) => {
+                let mut text = format!("was in revision {}'s config; now ", h.base.revision);
+                now.describe_into(&mut text);
+                text
+            }
+            (ChangeKind::Dropped, None) => format!("was in revision {}'s config; now absent", h.base.revision),
+            _ => c.cause.clone(),
+        };
+        out.push_str(&format!("      {}\n", t.dim(&brief)));
     };
     // A value whose type changes is risky whatever its cause: first in its group.
     let type_changes = |c: &Change| matches!((&c.before, &c.after), (Some(a), Some(b)) if json_type(a) != json_type(b));
@@ -325,6 +336,9 @@ fn changes_text(h: &Head, o: &ModeOutcome, keys: &[Path], view: &PreviewView, ct
         let risky = matches!(kinds[0], ChangeKind::Dropped | ChangeKind::IgnoredNewDefault | ChangeKind::Deleted);
         let title = format!("{heading} ({})", group.len());
         out.push_str(&format!("  {}\n", if risky { t.warn(&title) } else { t.heading(&title) }));
+        if kinds[0] == ChangeKind::Dropped {
+            out.push_str(&format!("    {}\n", t.dim(&format!("{}:", why_config_is_dropped(o.mode)))));
+        }
         for c in group {
             line(&mut out, c);
         }
