@@ -203,3 +203,12 @@ fn bad_names_charts_and_records_fail_with_a_clear_error() {
     let err = fails(&["upgrade-preview", "web", PARENT_V2, "--release-file", EXAMPLE, "--set", "a[x]=1"]);
     assert!(err.contains("failed parsing --set data") && err.contains("strconv.Atoi"), "{err}");
 }
+
+#[test]
+fn values_only_detailed_exitcode_counts_a_value_that_changes() {
+    let args = ["upgrade-preview", "rel", PARENT_V2, "--release-file", PARENT_HISTORY, "--values-only", "--detailed-exitcode"];
+    let r = run(releasex().args(args).args(["--set", "image.tag=2.0"]));
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    let r = run(releasex().args(args).args(["--set", "image.tag=2.0", "-o", "json"]));
+    assert_eq!(r.code, 2, "{}", r.stderr);
+}

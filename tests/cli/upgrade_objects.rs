@@ -293,3 +293,64 @@ fn print_readme_walkthrough() {
     let r = run(releasex().env("KUBECONFIG", &s.kubeconfig).env("HELM_BIN", shim()).args(["upgrade-preview", "shop", V2, "-n", "shop", "--server-side", "false"]));
     println!("{}\n---stderr---\n{}", r.stdout, r.stderr);
 }
+
+/// The shop upgrade rendered with extra value flags (real Helm), as a manifest file.
+fn render_with(s: &Shop, flags: &[&str]) -> String {
+    let mut args = vec!["render", V2, "--name", "shop", "--namespace", "shop"];
+    args.extend_from_slice(flags);
+    let rendered = oracle(&args);
+    let path = s.dir.path().join("v2-flags.yaml");
+    std::fs::write(&path, rendered["manifest"].as_str().unwrap()).unwrap();
+    path.display().to_string()
+}
+
+#[test]
+fn a_rotated_secret_of_the_same_length_shows_as_a_change_without_its_value() {
+    let s = shop(|_| {});
+    let manifest = render_with(&s, &["--set", "password=s3cret-v2"]);
+    let run_with = |extra: &[&str]| {
+        let mut args = vec!["upgrade-preview", "shop", V2, "--manifest", manifest.as_str(), "--server-side", "false"];
+        args.extend_from_slice(extra);
+        run(releasex().env("KUBECONFIG", &s.kubeconfig).args(&args))
+    };
+    let r = run_with(&[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("Secret shop/shop-secret: update"), "{}", r.stdout);
+    assert!(r.stdout.contains("-  password: <9 bytes>") && r.stdout.contains("+  password: <changed, 9 bytes>"), "{}", r.stdout);
+    for leak in ["s3cret", "czNjcmV0"] {
+        assert!(!r.stdout.contains(leak) && !r.stderr.contains(leak), "a secret leaked ({leak}): {}", r.stdout);
+    }
+    // --show-secrets shows the values decoded.
+    let shown = run_with(&["--show-secrets"]);
+    assert!(shown.stdout.contains("-  password: s3cret-v1") && shown.stdout.contains("+  password: s3cret-v2"), "{}", shown.stdout);
+    // --suppress-secrets names the Secret only.
+    let named = run_with(&["--suppress-secrets"]);
+    assert!(named.stdout.contains("Secret shop/shop-secret: update") && !named.stdout.contains("password:"), "{}", named.stdout);
+    s.api.assert_read_only();
+}
+
+#[test]
+fn listing_options_hide_kinds_and_unchanged_objects_but_not_from_the_plan() {
+    let s = shop(|_| {});
+    let r = s.preview(&["--server-side", "false", "--suppress", "ConfigMap"]);
+    assert!(!r.stdout.contains("ConfigMap shop/"), "{}", r.stdout);
+    assert!(r.stdout.contains("Plan: 1 to create, 2 to update, 1 to delete"), "the counts keep suppressed kinds: {}", r.stdout);
+    assert!(!r.stdout.contains("Service shop/shop: unchanged"), "{}", r.stdout);
+    let all = s.preview(&["--server-side", "false", "--show-unchanged"]);
+    assert!(all.stdout.contains("Service shop/shop: unchanged"), "{}", all.stdout);
+    // -C 0: only the changed lines.
+    let tight = s.preview(&["--server-side", "false", "-C", "0"]);
+    let dep = &tight.stdout[tight.stdout.find("Deployment shop/shop").unwrap()..];
+    assert!(dep.contains("-  replicas: 5") && !dep.contains("    selector:"), "{dep}");
+}
+
+#[test]
+fn json_has_the_plan_counts_and_a_diff_per_object() {
+    let s = shop(|_| {});
+    let doc = parse_json(&s.preview(&["--server-side", "false", "-o", "json"]).stdout);
+    assert_eq!(doc["plan"], json!({"create": 1, "update": 2, "delete": 1, "adopt": 0, "keep": 1, "unchanged": 3, "conflict": 0, "hooks": 0, "crds": 0}));
+    let dep = object(&doc, "Deployment", "shop");
+    assert!(dep["diff"].as_str().unwrap().contains("+  replicas: 2"), "{dep}");
+    assert_eq!(dep["noop_patch"], false);
+    assert_eq!(object(&doc, "Service", "shop")["diff"], Value::Null);
+}
