@@ -68,6 +68,16 @@ fn main() {
         .enumerate()
     {
         releasex::upgrade::add_ownership(&mut o, last.name(), namespace);
+        // The API server stores a Secret's stringData base64-encoded in data.
+        if o["kind"] == "Secret"
+            && let Some(Value::Object(strings)) = o.as_object_mut().and_then(|m| m.remove("stringData"))
+        {
+            use base64::Engine as _;
+            for (k, v) in strings {
+                let text = v.as_str().map_or_else(|| v.to_string(), str::to_string);
+                o["data"][k] = json!(base64::engine::general_purpose::STANDARD.encode(text));
+            }
+        }
         let kind = o["kind"].as_str().unwrap_or_default().to_string();
         let meta = o["metadata"].as_object_mut().expect("metadata");
         if !CLUSTER_SCOPED.contains(&kind.as_str()) {

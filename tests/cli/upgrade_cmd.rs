@@ -212,3 +212,13 @@ fn values_only_detailed_exitcode_counts_a_value_that_changes() {
     let r = run(releasex().args(args).args(["--set", "image.tag=2.0", "-o", "json"]));
     assert_eq!(r.code, 2, "{}", r.stderr);
 }
+
+#[test]
+fn values_under_keys_that_look_secret_are_masked_in_the_value_changes() {
+    let args = ["upgrade-preview", "rel", PARENT_V2, "--release-file", PARENT_HISTORY, "--values-only", "--set", "db.password=hunter2"];
+    let out = ok(&args);
+    assert!(!out.contains("hunter2"), "{out}");
+    assert!(out.contains("db.password: (absent) → <masked>") && out.contains("--set[0] db.password=<masked>"), "{out}");
+    let shown = ok(&[&args[..], &["--show-secrets"]].concat());
+    assert!(shown.contains("hunter2"), "{shown}");
+}

@@ -305,9 +305,10 @@ fn changes_text(h: &Head, o: &ModeOutcome, keys: &[Path], view: &PreviewView, ct
         out.push_str("  none: the templates see the same values as the baseline\n");
         return out;
     }
+    let masked = |c: &Change| !view.show_secrets && looks_secret(&c.path);
     let show = |c: &Change, v: &Option<Value>| match v {
         None => "(absent)".to_string(),
-        Some(_) if !view.show_secrets && looks_secret(&c.path) => "<masked: the key looks secret; --show-secrets shows it>".to_string(),
+        Some(_) if masked(c) => "<masked>".to_string(),
         Some(v) => short(v),
     };
     let sources: std::collections::HashMap<&Path, &Entry> = o.entries.iter().map(|e| (&e.path, e)).collect();
@@ -321,6 +322,11 @@ fn changes_text(h: &Head, o: &ModeOutcome, keys: &[Path], view: &PreviewView, ct
                 text
             }
             (ChangeKind::Dropped, None) => format!("was in revision {}'s config; now absent", h.base.revision),
+            // A flag's expression holds the value: keep the flag and the key, not the value.
+            _ if masked(c) => match c.cause.split_once('=') {
+                Some((flag_and_key, _)) => format!("{flag_and_key}=<masked>"),
+                None => c.cause.clone(),
+            },
             _ => c.cause.clone(),
         };
         out.push_str(&format!("      {}\n", t.dim(&brief)));
@@ -342,6 +348,9 @@ fn changes_text(h: &Head, o: &ModeOutcome, keys: &[Path], view: &PreviewView, ct
         for c in group {
             line(&mut out, c);
         }
+    }
+    if changes.iter().any(|c| masked(c)) {
+        out.push_str(&format!("  {}\n", t.dim("values under keys that look secret are masked (--show-secrets shows them)")));
     }
     let new_defaults: Vec<&&Change> = changes.iter().filter(|c| c.kind == ChangeKind::NewDefault).collect();
     if !new_defaults.is_empty() {
