@@ -56,6 +56,9 @@ pub fn run(args: &UpgradePreviewArgs, ctx: &Ctx) -> anyhow::Result<Outcome> {
     let mode = Mode::from_flags(args.reset_values, args.reuse_values, args.reset_then_reuse_values);
     let ignored = ignored_mode_flags(args, mode);
     let o = preview_mode(&up, mode)?;
+    if let Some(message) = crate::explain::entries::unmatched_keys_message(&o.entries, &keys) {
+        anyhow::bail!(message);
+    }
     outcome.warnings.extend(ignored);
     let objects = if args.values_only {
         None

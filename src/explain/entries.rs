@@ -144,6 +144,63 @@ pub fn entries_with(values: &VMap, rec: &Recorder, elements: bool) -> Vec<Entry>
     out
 }
 
+/// The `--key` paths that select no entry, each with the closest existing
+/// keys (entries and the maps above them, by edit distance), so that a
+/// mistyped key is an error that says what was meant.
+pub fn unmatched_keys(entries: &[Entry], wanted: &[Path]) -> Vec<(Path, Vec<String>)> {
+    let mut out = Vec::new();
+    for w in wanted {
+        if entries.iter().any(|e| e.path.starts_with(w)) {
+            continue;
+        }
+        let mut candidates: Vec<String> = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        for e in entries {
+            for n in 1..=e.path.0.len() {
+                let p = Path(e.path.0[..n].to_vec()).to_string();
+                if seen.insert(p.clone()) {
+                    candidates.push(p);
+                }
+            }
+        }
+        let target = w.to_string();
+        let mut scored: Vec<(usize, String)> = candidates.into_iter().map(|c| (edit_distance(&target, &c), c)).collect();
+        scored.sort();
+        let limit = (target.chars().count() / 4).max(2);
+        let close: Vec<String> = scored.into_iter().take_while(|(d, _)| *d <= limit).take(3).map(|(_, c)| c).collect();
+        out.push((w.clone(), close));
+    }
+    out
+}
+
+/// Levenshtein distance over characters.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let cur = row[j + 1];
+            row[j + 1] = if ca == *cb { prev } else { 1 + prev.min(row[j]).min(cur) };
+            prev = cur;
+        }
+    }
+    row[b.len()]
+}
+
+/// [`unmatched_keys`] as one message, or `None` when every key matches.
+pub fn unmatched_keys_message(entries: &[Entry], wanted: &[Path]) -> Option<String> {
+    let parts: Vec<String> = unmatched_keys(entries, wanted)
+        .into_iter()
+        .map(|(k, close)| match close.as_slice() {
+            [] => format!("no key {k} in the values"),
+            c => format!("no key {k} in the values (closest: {})", c.join(", ")),
+        })
+        .collect();
+    (!parts.is_empty()).then(|| format!("{} (try without --key to see every key)", parts.join("; ")))
+}
+
 pub fn event_word(e: EventKind) -> &'static str {
     match e {
         EventKind::Overridden => "overridden",
@@ -200,6 +257,18 @@ pub fn contract_json<'a>(values: &VMap, entries: impl IntoIterator<Item = &'a En
 mod tests {
     use super::*;
     use crate::values::tree::Source;
+
+    #[test]
+    fn a_key_that_matches_nothing_names_the_closest_keys() {
+        let entry = |p: &str| Entry { path: Path::parse(p).unwrap(), value: None, source: None, overridden: Vec::new(), notes: Vec::new() };
+        let entries = [entry("grafana.enabled"), entry("grafana.ingress.enabled"), entry("image.tag")];
+        let wanted = [Path::parse("grafana.enabeld").unwrap(), Path::parse("image").unwrap(), Path::parse("zzz.qqq").unwrap()];
+        let missing = unmatched_keys(&entries, &wanted);
+        assert_eq!(missing.len(), 2, "image matches image.tag");
+        assert_eq!(missing[0].1, ["grafana.enabled"]);
+        assert!(missing[1].1.is_empty());
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
+    }
     use crate::values::coalesce::{ChartValues, coalesce_values};
     use crate::values::tree::{Origin, map_from_json};
 

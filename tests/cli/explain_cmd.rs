@@ -49,6 +49,14 @@ fn key_shows_one_subtree_with_history() {
 }
 
 #[test]
+fn a_mistyped_key_among_several_is_an_error_naming_the_closest_keys() {
+    let err = fails(&["explain", PARENT, "--key", "nested", "--key", "replicaCoutn"]);
+    assert!(err.contains("no key replicaCoutn in the values (closest: replicaCount)"), "{err}");
+    let err = fails(&["upgrade-preview", "rel", "tests/fixtures/charts/parent-v2", "--release-file", "tests/fixtures/releases/parent-3-revisions.list.json", "--values-only", "--key", "replicaCoutn"]);
+    assert!(err.contains("no key replicaCoutn in the values (closest: replicaCount"), "{err}");
+}
+
+#[test]
 fn helms_errors_are_kept() {
     let err = fails(&["explain", CHART, "--set", "a"]);
     assert_eq!(err, "error: failed parsing --set data: key \"a\" has no value\n");

@@ -14,8 +14,8 @@ use crate::values::tree::{EventKind, Kind, Source, V, VMap};
 pub fn render(args: &ExplainArgs, ctx: &Ctx, explanation: &crate::explain::Explanation) -> anyhow::Result<Outcome> {
     let keys: Vec<Path> = args.keys.iter().map(|k| Path::parse(k).map_err(anyhow::Error::msg)).collect::<anyhow::Result<_>>()?;
     let shown: Vec<&Entry> = explanation.entries.iter().filter(|e| keys.is_empty() || keys.iter().any(|k| e.path.starts_with(k))).collect();
-    if let (false, true) = (keys.is_empty(), shown.is_empty()) {
-        anyhow::bail!("no key {} in the values (try without --key to see every key)", args.keys.join(", "));
+    if let Some(message) = crate::explain::entries::unmatched_keys_message(&explanation.entries, &keys) {
+        anyhow::bail!(message);
     }
     let mut outcome = Outcome { warnings: explanation.warnings.clone(), ..Outcome::default() };
     outcome.stdout = match ctx.format() {
