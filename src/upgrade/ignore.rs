@@ -28,30 +28,117 @@ pub fn parse_ignore(text: &str) -> Result<IgnoreRule, String> {
 }
 
 impl IgnoreRule {
+    /// The rule as the user would write it.
+    pub fn text(&self) -> String {
+        match &self.kind {
+            Some(k) => format!("{k}:{}", self.path),
+            None => self.path.to_string(),
+        }
+    }
+
     pub fn applies_to(&self, kind: &str) -> bool {
         self.kind.as_deref().is_none_or(|k| k == kind)
     }
 
     /// Whether a printed drift path (`spec.replicas`, `spec.containers[0].image`) lies under this rule.
+    /// Keys are compared with their dots, so `metadata.labels.helm.sh/chart`
+    /// covers the key `helm.sh/chart` (printed `helm\.sh/chart`).
     pub fn covers(&self, printed: &str) -> bool {
-        Path::parse(printed).is_ok_and(|p| strip_indexes(&p).starts_with(&strip_indexes(&self.path)))
+        let Ok(p) = Path::parse(printed) else { return false };
+        let (field, rule) = (dotted(&p), dotted(&self.path));
+        field == rule || field.strip_prefix(&rule).is_some_and(|rest| rest.starts_with('.'))
     }
 
     /// Removes the field from a patch or apply body; maps left empty go too.
     pub fn remove_from(&self, patch: &mut Value) {
         remove(patch, &self.path.0);
     }
+
+    /// Whether the field exists in `v` (for the warning about rules that match nothing).
+    pub fn matches(&self, v: &Value) -> bool {
+        found(v, &self.path.0)
+    }
+
+    /// Gives the field of `after` the value it has in `before` (or removes
+    /// it), so that a diff no longer shows it changing.
+    pub fn reset(&self, after: &mut Value, before: Option<&Value>) {
+        reset(after, before, &self.path.0);
+    }
 }
 
-fn strip_indexes(p: &Path) -> Path {
-    Path(p.0.iter().filter(|s| matches!(s, Seg::Key(_))).cloned().collect())
+/// A path's keys joined by dots as written, list indexes left out.
+fn dotted(p: &Path) -> String {
+    p.0.iter().filter_map(|s| if let Seg::Key(k) = s { Some(k.as_str()) } else { None }).collect::<Vec<_>>().join(".")
+}
+
+/// The key of `m` that the leading keys of `path` name, and how many
+/// segments it takes: the first key as written, else several keys joined by
+/// dots (`helm` `sh/chart` -> `helm.sh/chart`), as people write label keys.
+fn resolve_key(m: &serde_json::Map<String, Value>, path: &[Seg]) -> Option<(String, usize)> {
+    let mut key = String::new();
+    for (n, seg) in path.iter().enumerate() {
+        let Seg::Key(k) = seg else { break };
+        if n > 0 {
+            key.push('.');
+        }
+        key.push_str(k);
+        if m.contains_key(&key) {
+            return Some((key, n + 1));
+        }
+    }
+    None
+}
+
+fn found(v: &Value, path: &[Seg]) -> bool {
+    let Some(first) = path.first() else { return true };
+    match (first, v) {
+        (Seg::Key(_), Value::Object(m)) => resolve_key(m, path).is_some_and(|(k, used)| found(&m[&k], &path[used..])),
+        (Seg::Key(_), Value::Array(items)) => items.iter().any(|i| found(i, path)),
+        (Seg::Index(i), Value::Array(items)) => items.get(*i).is_some_and(|x| found(x, &path[1..])),
+        _ => false,
+    }
+}
+
+fn reset(after: &mut Value, before: Option<&Value>, path: &[Seg]) {
+    let Some(first) = path.first() else { return };
+    match (first, after) {
+        (Seg::Key(_), Value::Object(m)) => {
+            let Some((k, used)) = resolve_key(m, path) else { return };
+            let before_child = before.and_then(|b| b.get(&k));
+            if used == path.len() {
+                match before_child {
+                    Some(b) => {
+                        m.insert(k, b.clone());
+                    }
+                    None => {
+                        m.remove(&k);
+                    }
+                }
+            } else if let Some(child) = m.get_mut(&k) {
+                reset(child, before_child, &path[used..]);
+            }
+        }
+        (Seg::Key(_), Value::Array(items)) => {
+            for (i, item) in items.iter_mut().enumerate() {
+                reset(item, before.and_then(|b| b.get(i)), path);
+            }
+        }
+        (Seg::Index(i), Value::Array(items)) => {
+            if let Some(item) = items.get_mut(*i) {
+                reset(item, before.and_then(|b| b.get(*i)), &path[1..]);
+            }
+        }
+        _ => {}
+    }
 }
 
 /// Removes `path` (list indexes in the rule match every element), pruning maps emptied by it.
 fn remove(v: &mut Value, path: &[Seg]) {
-    let Some((first, rest)) = path.split_first() else { return };
+    let Some(first) = path.first() else { return };
     match (first, v) {
-        (Seg::Key(k), Value::Object(m)) => {
+        (Seg::Key(_), Value::Object(m)) => {
+            let Some((k, used)) = resolve_key(m, path) else { return };
+            let (k, rest) = (&k, &path[used..]);
             if rest.is_empty() {
                 m.remove(k);
             } else if let Some(child) = m.get_mut(k) {
@@ -72,7 +159,7 @@ fn remove(v: &mut Value, path: &[Seg]) {
         }
         (Seg::Index(i), Value::Array(items)) => {
             if let Some(item) = items.get_mut(*i) {
-                remove(item, rest);
+                remove(item, &path[1..]);
             }
         }
         _ => {}
@@ -100,6 +187,28 @@ mod tests {
         parse_ignore("spec.replicas").unwrap().remove_from(&mut p);
         parse_ignore("metadata.annotations.checksum/config").unwrap().remove_from(&mut p);
         assert_eq!(p, json!({}));
+    }
+
+    #[test]
+    fn a_dotted_label_key_can_be_written_without_escapes() {
+        let r = parse_ignore("metadata.labels.helm.sh/chart").unwrap();
+        let mut p = json!({"metadata": {"labels": {"helm.sh/chart": "c-2", "app": "a"}}});
+        assert!(r.matches(&p));
+        r.remove_from(&mut p);
+        assert_eq!(p, json!({"metadata": {"labels": {"app": "a"}}}));
+        assert!(r.covers("metadata.labels.helm\\.sh/chart"));
+        assert!(!r.covers("metadata.labels.helm\\.sh/chartx"));
+        assert!(!parse_ignore("spec.replicaz").unwrap().matches(&json!({"spec": {"replicas": 1}})));
+    }
+
+    #[test]
+    fn reset_gives_the_field_its_value_before() {
+        let r = parse_ignore("spec.replicas").unwrap();
+        let mut after = json!({"spec": {"replicas": 2, "x": 1}});
+        r.reset(&mut after, Some(&json!({"spec": {"replicas": 5, "x": 0}})));
+        assert_eq!(after, json!({"spec": {"replicas": 5, "x": 1}}));
+        r.reset(&mut after, Some(&json!({"spec": {}})));
+        assert_eq!(after, json!({"spec": {"x": 1}}));
     }
 
     #[test]

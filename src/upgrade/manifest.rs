@@ -73,10 +73,20 @@ pub fn parse_manifest(text: &str, namespace: &str, discovery: &Discovery) -> Res
 /// `--ignore`: matching fields leave patches and drift; an object left with
 /// nothing to change becomes unchanged.
 pub fn apply_ignores(plan: &mut Plan, rules: &[IgnoreRule]) {
+    let mut used = vec![false; rules.len()];
     for o in plan.objects.iter_mut() {
         let mine: Vec<&IgnoreRule> = rules.iter().filter(|r| r.applies_to(&o.kind)).collect();
         if mine.is_empty() {
             continue;
+        }
+        for (i, r) in rules.iter().enumerate().filter(|(_, r)| r.applies_to(&o.kind)) {
+            used[i] |= [o.live.as_ref(), o.predicted.as_ref(), o.patch.as_ref()].into_iter().flatten().any(|v| r.matches(v));
+        }
+        // The diff no longer shows an ignored field changing.
+        if let Some(predicted) = o.predicted.as_mut() {
+            for r in &mine {
+                r.reset(predicted, o.live.as_ref());
+            }
         }
         if let Some(p) = o.patch.as_mut() {
             for r in &mine {
@@ -88,6 +98,10 @@ pub fn apply_ignores(plan: &mut Plan, rules: &[IgnoreRule]) {
             }
         }
         o.drift.retain(|d| !mine.iter().any(|r| r.covers(&d.path.to_string())));
+    }
+    for (r, _) in rules.iter().zip(&used).filter(|(_, used)| !**used) {
+        let kind = r.kind.as_deref().map(|k| format!(" of kind {k}")).unwrap_or_default();
+        plan.warnings.push(format!("--ignore {}: no object{kind} has this field (keys with dots may be written as they are: metadata.labels.helm.sh/chart)", r.text()));
     }
 }
 

@@ -354,3 +354,14 @@ fn json_has_the_plan_counts_and_a_diff_per_object() {
     assert_eq!(dep["noop_patch"], false);
     assert_eq!(object(&doc, "Service", "shop")["diff"], Value::Null);
 }
+
+#[test]
+fn an_ignored_field_leaves_the_diff_and_a_rule_that_matches_nothing_is_a_warning() {
+    let s = shop(|_| {});
+    let r = s.preview(&["--server-side", "false", "--ignore", "Deployment:spec.replicas", "--ignore", "spec.replicaz"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let dep = &r.stdout[r.stdout.find("Deployment shop/shop").unwrap()..];
+    assert!(!dep.contains("replicas: 5") && dep.contains("+        image: shop:2.0"), "{dep}");
+    assert!(r.stderr.contains("--ignore spec.replicaz: no object has this field"), "{}", r.stderr);
+    assert!(!r.stderr.contains("--ignore Deployment:spec.replicas"), "{}", r.stderr);
+}
