@@ -8,7 +8,7 @@ use std::hash::{BuildHasher, Hash, Hasher};
 
 use indexmap::IndexMap;
 
-use super::parse::{Doc, NodeKind};
+use super::doc::{Doc, NodeKind};
 use super::resolve::{self, Reading, Scalar, go_float_g, go_float_key, go_quote};
 use super::{NoteKind, Pos};
 use crate::keypath::{Path, Seg};

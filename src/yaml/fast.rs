@@ -17,7 +17,7 @@
 //! fails, it only declines.
 
 use super::Pos;
-use super::parse::{Doc, Node, NodeKind};
+use super::doc::{Doc, Node, NodeKind};
 
 /// libyaml refuses a simple key longer than this (`could not find expected ':'`).
 const MAX_SIMPLE_KEY: usize = 1024;

@@ -11,7 +11,8 @@
 //! merge key by key). The YAML syntax comes from saphyr-parser, made to agree
 //! with libyaml where they differ ([`parse`]); plain block YAML, most of any
 //! values file, is first offered to a line-at-a-time reader that gives the
-//! same document several times faster or declines ([`fast`]).
+//! same document several times faster or declines ([`fast`]). Both give the
+//! node tree of [`doc`]; [`parse_document`] chooses between them.
 //!
 //! Positions are 1-based lines and columns, columns counted in characters
 //! (a byte-order mark is not counted). A value's position is the first
@@ -22,6 +23,7 @@
 //! of the anchored text they were copied from.
 
 mod decode;
+mod doc;
 mod fast;
 mod parallel;
 mod parse;
@@ -39,6 +41,7 @@ use serde_json::{Map, Number, Value};
 use crate::keypath::Path;
 use crate::FastHash;
 use decode::{PKind, PMap, PNode};
+use doc::{Doc, SyntaxError};
 
 /// go-yaml v2's value of one document of plain block YAML (the subset the
 /// fast reader takes; see `fast.rs`), given to `f`; `None` when the text is
@@ -255,6 +258,16 @@ fn merge_documents(
     Ok((merged, notes))
 }
 
+/// Parses the first document of `text` (lines from `first_line` of the file).
+fn parse_document(text: &str, first_line: usize) -> Result<Doc, SyntaxError> {
+    let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
+    // Most values files are plain block YAML, which the fast reader takes.
+    if let Some(doc) = fast::parse(text, first_line) {
+        return Ok(doc);
+    }
+    parse::parse_document_with_saphyr(text, first_line)
+}
+
 /// One document (`text` starts at 0-based line `first_line` of the file) as
 /// `sigs.k8s.io/yaml.Unmarshal` into a map reads it.
 fn parse_document_map(text: &str, first_line: usize, source_name: &str) -> Result<DocMap, YamlError> {
@@ -265,7 +278,7 @@ fn parse_document_map(text: &str, first_line: usize, source_name: &str) -> Resul
         exact,
     };
     let mut notes = Vec::new();
-    let doc = parse::parse_document(text, first_line).map_err(|e| err(Some(e.pos), format!("{DOC}{TO_JSON}yaml: {}", e.message), e.exact))?;
+    let doc = parse_document(text, first_line).map_err(|e| err(Some(e.pos), format!("{DOC}{TO_JSON}yaml: {}", e.message), e.exact))?;
     if let Some(p) = doc.ignored_after_end {
         notes.push(Note {
             kind: NoteKind::IgnoredAfterDocumentEnd,

@@ -10,7 +10,8 @@
 //!   is put back afterwards);
 //! - text that saphyr accepts and libyaml refuses is caught afterwards: tabs
 //!   where libyaml expects indentation or a token, anchor names outside
-//!   libyaml's `[0-9A-Za-z_-]`, `\/` escapes, `?` inside a flow plain scalar.
+//!   libyaml's `[0-9A-Za-z_-]`, `\/` escapes, `?` inside a flow plain scalar
+//!   (the tab rules in `tabs`).
 //!
 //! Syntax errors carry libyaml's wording where the error is one of the common
 //! ones, and its `line N:` rule (the line of the problem, counted from 0 for
@@ -23,52 +24,10 @@ use std::collections::HashMap;
 use saphyr_parser::{Event, Parser, ScalarStyle, ScanError, Span};
 
 use super::Pos;
+use super::doc::{Doc, Node, NodeKind, SyntaxError};
+use tabs::check_tabs;
 
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) enum NodeKind {
-    Scalar {
-        text: String,
-        /// Full tag (`tag:yaml.org,2002:str`, `!`, `!foo`), `None` when untagged.
-        tag: Option<String>,
-        /// Written plain (unquoted, not a block scalar).
-        plain: bool,
-    },
-    Seq(Vec<usize>),
-    Map(Vec<(usize, usize)>),
-    Alias {
-        target: usize,
-        name: String,
-    },
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) struct Node {
-    pub kind: NodeKind,
-    /// First character of the node as written (its anchor or tag if any; the
-    /// `|`/`>` of a block scalar; `[`/`{`; a block collection's first entry).
-    pub pos: Pos,
-    pub anchor: Option<String>,
-}
-
-#[derive(Debug, Default, PartialEq)]
-pub(crate) struct Doc {
-    pub nodes: Vec<Node>,
-    pub root: Option<usize>,
-    /// An explicit `...` after which the document's text goes on: go-yaml
-    /// reads only the first document of what it is given.
-    pub ignored_after_end: Option<Pos>,
-    /// Something libyaml refuses, seen while building.
-    pub(crate) violation: Option<SyntaxError>,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct SyntaxError {
-    pub pos: Pos,
-    /// go-yaml's message after `yaml: ` (with its `line N: ` when it has one).
-    pub message: String,
-    /// Whether `message` is libyaml's wording (otherwise saphyr's).
-    pub exact: bool,
-}
+mod tabs;
 
 /// Character index <-> byte offset and positions for a document's text.
 pub(crate) struct Src<'a> {
@@ -482,17 +441,8 @@ impl Builder<'_, '_> {
     }
 }
 
-/// Parses the first document of `text` (lines from `first_line` of the file).
-pub(crate) fn parse_document(text: &str, first_line: usize) -> Result<Doc, SyntaxError> {
-    let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
-    // Most values files are plain block YAML, which the fast reader takes.
-    if let Some(doc) = super::fast::parse(text, first_line) {
-        return Ok(doc);
-    }
-    parse_document_with_saphyr(text, first_line)
-}
-
-/// [`parse_document`] through saphyr-parser alone (`text` without a BOM).
+/// The first document of `text` (lines from `first_line` of the file)
+/// through saphyr-parser alone (`text` without a BOM).
 pub(crate) fn parse_document_with_saphyr(text: &str, first_line: usize) -> Result<Doc, SyntaxError> {
     let src = Src::new(text, first_line);
     let mut patched: Option<String> = None;
@@ -685,199 +635,9 @@ fn check_libyaml(src: &Src, doc: &Doc, scalars: &[ScalarSpan]) -> Result<(), Syn
     check_tabs(src, scalars)
 }
 
-fn advance(chars: &[char], i: &mut usize, line: &mut usize, col: &mut usize, to: usize) {
-    while *i < to && *i < chars.len() {
-        if chars[*i] == '\n' {
-            *line += 1;
-            *col = 0;
-        } else {
-            *col += 1;
-        }
-        *i += 1;
-    }
-}
-
 fn line_col(src: &Src, ci: usize) -> (usize, usize) {
     let before = src.slice(0, ci);
     let line = before.matches('\n').count();
     let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count());
     (line, col)
-}
-
-/// libyaml's tab rules in block context, over the text between scalars:
-/// a tab is skipped like a space only where no simple key may start (after
-/// a key's `:`, after a scalar, an anchor, a tag); at the start of a line or
-/// after `-`, `?` it "cannot start any token". After a plain scalar libyaml
-/// keeps reading blank lines, where a tab left of the indentation "violates
-/// indentation".
-fn check_tabs(src: &Src, scalars: &[ScalarSpan]) -> Result<(), SyntaxError> {
-    if !src.text.contains('\t') {
-        return Ok(());
-    }
-    let chars: Vec<char> = src.text.chars().collect();
-    let mut i = 0usize;
-    let mut line = 0usize;
-    let mut col = 0usize;
-    let mut flow = 0usize;
-    let mut sk = true; // simple_key_allowed
-    let mut key_on_line = false; // a simple-key candidate since the last line break
-    let mut next_scalar = 0usize;
-    while i < chars.len() {
-        // skip whitespace as libyaml's scan_to_next_token does
-        let c = chars[i];
-        if c == ' ' {
-            { let to = i + 1; advance(&chars, &mut i, &mut line, &mut col, to); }
-            continue;
-        }
-        if c == '\t' {
-            if flow > 0 || !sk {
-                { let to = i + 1; advance(&chars, &mut i, &mut line, &mut col, to); }
-                continue;
-            }
-            return Err(syntax(src, line, col, Stage::Scanner, "found character that cannot start any token", true));
-        }
-        if c == '#' {
-            while i < chars.len() && chars[i] != '\n' {
-                { let to = i + 1; advance(&chars, &mut i, &mut line, &mut col, to); }
-            }
-            continue;
-        }
-        if c == '\n' || c == '\r' {
-            { let to = i + 1; advance(&chars, &mut i, &mut line, &mut col, to); }
-            if flow == 0 {
-                sk = true;
-            }
-            key_on_line = false;
-            continue;
-        }
-        // a scalar (with its anchor/tag) starting here?
-        while next_scalar < scalars.len() && scalars[next_scalar].end <= i {
-            next_scalar += 1;
-        }
-        let at_scalar = next_scalar < scalars.len() && scalars[next_scalar].start <= i;
-        let block_header = (c == '|' || c == '>') && flow == 0;
-        if at_scalar || block_header {
-            if !at_scalar {
-                // header of a block scalar: its content is the next scalar span (if any)
-                let header_end = chars[i..].iter().position(|c| *c == '\n').map_or(chars.len(), |p| i + p);
-                let mut end = header_end;
-                if next_scalar < scalars.len() && matches!(scalars[next_scalar].style, ScalarStyle::Literal | ScalarStyle::Folded) {
-                    end = scalars[next_scalar].end.max(header_end);
-                    next_scalar += 1;
-                }
-                { let to = end; advance(&chars, &mut i, &mut line, &mut col, to); }
-                sk = true;
-                key_on_line = false;
-                continue;
-            }
-            let s = scalars[next_scalar].clone();
-            next_scalar += 1;
-            if sk {
-                key_on_line = true;
-            }
-            if s.style == ScalarStyle::Plain {
-                // libyaml's plain scanner: inside the scalar and on through the
-                // blanks and line breaks after it, a tab in a line's leading
-                // blanks left of the indentation is an error.
-                let indent = s.indent.map_or(0, |c| c + 1);
-                let (mut j, mut l, mut cc) = (i, line, col);
-                let mut leading = false;
-                let mut breaks_after = false;
-                while j < chars.len() {
-                    let ch = chars[j];
-                    if j >= s.end && !matches!(ch, ' ' | '\t' | '\n' | '\r') {
-                        break;
-                    }
-                    match ch {
-                        '\n' => {
-                            leading = true;
-                            if j >= s.end {
-                                breaks_after = true;
-                            }
-                            l += 1;
-                            cc = 0;
-                            j += 1;
-                            continue;
-                        }
-                        '\t' if leading && cc < indent => {
-                            return Err(syntax(src, l, cc, Stage::Scanner, "found a tab character that violates indentation", true));
-                        }
-                        ' ' | '\t' | '\r' => {}
-                        _ => leading = false,
-                    }
-                    cc += 1;
-                    j += 1;
-                }
-                if breaks_after {
-                    { let to = j; advance(&chars, &mut i, &mut line, &mut col, to); }
-                    if flow == 0 {
-                        sk = true;
-                    }
-                    key_on_line = false;
-                } else {
-                    { let to = s.end; advance(&chars, &mut i, &mut line, &mut col, to); }
-                    sk = false;
-                }
-            } else {
-                { let to = s.end; advance(&chars, &mut i, &mut line, &mut col, to); }
-                sk = matches!(s.style, ScalarStyle::Literal | ScalarStyle::Folded);
-            }
-            continue;
-        }
-        match c {
-            '-' if flow == 0 && matches!(chars.get(i + 1), None | Some(' ' | '\t' | '\n' | '\r')) && !(col == 0 && chars.get(i + 1) == Some(&'-')) => {
-                sk = true;
-                key_on_line = false;
-            }
-            '?' if matches!(chars.get(i + 1), None | Some(' ' | '\t' | '\n' | '\r')) || flow > 0 => {
-                sk = flow == 0;
-                key_on_line = false;
-            }
-            ':' => {
-                if key_on_line {
-                    sk = false;
-                } else {
-                    sk = flow == 0;
-                }
-                key_on_line = false;
-            }
-            '[' | '{' => {
-                if sk {
-                    key_on_line = true;
-                }
-                flow += 1;
-                sk = true;
-            }
-            ']' | '}' => {
-                flow = flow.saturating_sub(1);
-                sk = false;
-            }
-            ',' => sk = true,
-            '&' | '*' | '!' => {
-                if sk {
-                    key_on_line = true;
-                }
-                while i < chars.len() && !matches!(chars[i], ' ' | '\t' | '\n' | '\r' | ',' | '[' | ']' | '{' | '}') {
-                    { let to = i + 1; advance(&chars, &mut i, &mut line, &mut col, to); }
-                }
-                sk = false;
-                continue;
-            }
-            '-' | '.' if col == 0 => {
-                // document markers
-                { let to = i + 3; advance(&chars, &mut i, &mut line, &mut col, to); }
-                sk = false;
-                continue;
-            }
-            '%' if col == 0 => {
-                while i < chars.len() && chars[i] != '\n' {
-                    { let to = i + 1; advance(&chars, &mut i, &mut line, &mut col, to); }
-                }
-                continue;
-            }
-            _ => {}
-        }
-        { let to = i + 1; advance(&chars, &mut i, &mut line, &mut col, to); }
-    }
-    Ok(())
 }
