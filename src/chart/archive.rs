@@ -83,7 +83,7 @@ pub(crate) fn load_archive_files(
         if n == "." {
             return Err(format!(
                 "chart illegally contains content outside the base directory: {}",
-                super::metadata::go_quote(&raw_name)
+                crate::go::quote::quote(&raw_name)
             ));
         }
         if n.starts_with("..") {
@@ -106,7 +106,7 @@ pub(crate) fn load_archive_files(
         if size > limits.max_file_size {
             return Err(format!(
                 "decompressed chart file {} is larger than the maximum file size {}",
-                super::metadata::go_quote(&raw_name),
+                crate::go::quote::quote(&raw_name),
                 limits.max_file_size
             ));
         }

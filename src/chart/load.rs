@@ -496,7 +496,7 @@ fn walk(
         if meta.len() > limits.max_file_size {
             return Err(ChartError::FileTooLarge {
                 path: child_display,
-                name: metadata::go_quote(&name.to_string_lossy()),
+                name: crate::go::quote::quote(&name.to_string_lossy()),
                 limit: limits.max_file_size,
             });
         }

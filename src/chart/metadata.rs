@@ -12,6 +12,7 @@
 
 use super::yaml::{Node, Yaml, go_format_float32};
 use crate::go::fmt::go_v;
+use crate::go::quote::{is_print, quote as go_quote};
 use serde_json::Value;
 use std::collections::BTreeMap;
 
@@ -820,39 +821,13 @@ pub(crate) fn sanitize(s: &str) -> String {
         .filter_map(|c| {
             if c.is_whitespace() {
                 Some(' ')
-            } else if go_is_print(c) {
+            } else if is_print(c) {
                 Some(c)
             } else {
                 None
             }
         })
         .collect()
-}
-
-/// Go's unicode.IsPrint: letters, marks, numbers, punctuation, symbols and
-/// the ASCII space.
-pub(crate) fn go_is_print(c: char) -> bool {
-    use unicode_general_category::{GeneralCategory as G, get_general_category};
-    if c == ' ' {
-        return true;
-    }
-    !matches!(
-        get_general_category(c),
-        G::Control
-            | G::Format
-            | G::Surrogate
-            | G::PrivateUse
-            | G::Unassigned
-            | G::SpaceSeparator
-            | G::LineSeparator
-            | G::ParagraphSeparator
-    )
-}
-
-/// Go's `%q` for a string (strconv.Quote).
-pub(crate) fn go_quote(s: &str) -> String {
-    // One implementation of strconv.Quote for the crate.
-    crate::values::strvals::go_quote(s)
 }
 
 /// Go's `filepath.Base` on a Unix system.

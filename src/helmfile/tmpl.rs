@@ -22,7 +22,7 @@
 use std::collections::BTreeMap;
 
 use crate::go::json::{format_go_float64, write_go_string};
-use crate::values::strvals::go_quote;
+use crate::go::quote::quote as go_quote;
 use crate::values::tree::{Kind, Origin, V, VMap};
 
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]

@@ -471,37 +471,6 @@ pub(crate) fn go_float_g(f: f64) -> String {
     crate::go::fmt::go_float(f)
 }
 
-
-/// Go's `strconv.Quote`, as `%#v` prints strings.
-pub(crate) fn go_quote(s: &str) -> String {
-    let mut out = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            '\r' => out.push_str("\\r"),
-            '\u{07}' => out.push_str("\\a"),
-            '\u{08}' => out.push_str("\\b"),
-            '\u{0C}' => out.push_str("\\f"),
-            '\u{0B}' => out.push_str("\\v"),
-            c if (c as u32) < 0x20 || c as u32 == 0x7F => out.push_str(&format!("\\x{:02x}", c as u32)),
-            '\u{FFFD}' => out.push_str("\\ufffd"),
-            c if c.is_control() || matches!(c, '\u{2028}' | '\u{2029}' | '\u{85}' | '\u{A0}' | '\u{FEFF}') => {
-                if (c as u32) < 0x10000 {
-                    out.push_str(&format!("\\u{:04x}", c as u32));
-                } else {
-                    out.push_str(&format!("\\U{:08x}", c as u32));
-                }
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
