@@ -1,7 +1,8 @@
 //! Go's formatting and parsing, byte for byte, one implementation each:
 //! `strconv.Quote` and `IsPrint` ([`quote`]), `fmt`'s `%v`/`%g` of decoded
 //! values ([`fmt`]), `encoding/json` output ([`json`]) and decoding
-//! ([`json_decode`]), and `sort.Sort`/`sort.SliceStable` ([`sort`]). Helm's
+//! ([`json_decode`]), `sort.Sort`/`sort.SliceStable` ([`sort`]), and the
+//! value model the printers walk ([`value`]). Helm's
 //! messages and wire bytes come from Go, so every module that reproduces
 //! them uses these.
 
@@ -10,3 +11,4 @@ pub mod json;
 pub mod json_decode;
 pub mod quote;
 pub mod sort;
+pub mod value;

@@ -21,7 +21,8 @@
 
 use std::collections::BTreeMap;
 
-use crate::go::json::{format_go_float64, write_go_string};
+use crate::go::json::{GoNumbers, JsonError, write_json};
+use crate::go::value::{GoShape, GoValue};
 use crate::go::quote::quote as go_quote;
 use crate::values::tree::{Kind, Origin, V, VMap};
 
@@ -91,6 +92,36 @@ impl Tv {
     fn with_origin(mut self, o: Option<Origin>) -> Tv {
         self.origin = o;
         self
+    }
+}
+
+/// A template value as Go's printers see it: `fmt` refuses structs and
+/// pointers (it would print their fields or an address), `encoding/json`
+/// follows the pointer and refuses structs.
+impl GoValue for Tv {
+    type Error = String;
+
+    fn go_shape(&self) -> Result<GoShape<'_, Tv>, String> {
+        Ok(match &self.val {
+            Val::Struct(ty, _) => return Err(format!("printing a struct ({ty})")),
+            Val::Ptr(_) => return Err("printing a pointer (`.StateValues`)".into()),
+            Val::Nil => GoShape::Nil,
+            Val::Bool(b) => GoShape::Bool(*b),
+            Val::Int(i) => GoShape::Int(*i),
+            Val::Float(f) => GoShape::Float(*f),
+            Val::Str(s) => GoShape::Str(s),
+            Val::List(l) => GoShape::List(l),
+            Val::Map(m) => GoShape::Map(m.iter().map(|(k, v)| (k.as_str(), v)).collect()),
+            Val::StrMap(m) => GoShape::StrMap(m.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect()),
+        })
+    }
+
+    fn json_shape(&self) -> Result<GoShape<'_, Tv>, String> {
+        match &self.val {
+            Val::Struct(ty, _) => Err(format!("a struct ({ty})")),
+            Val::Ptr(p) => p.json_shape(),
+            _ => self.go_shape(),
+        }
     }
 }
 
@@ -1044,48 +1075,7 @@ fn strval(v: &Tv) -> Result<String, String> {
 
 /// `fmt.Sprint` of a value (top level: a string prints bare).
 fn go_sprint(v: &Tv) -> Result<String, String> {
-    let mut out = String::new();
-    go_v(v, &mut out)?;
-    Ok(out)
-}
-
-fn go_v(v: &Tv, out: &mut String) -> Result<(), String> {
-    match &v.val {
-        Val::Nil => out.push_str("<nil>"),
-        Val::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-        Val::Int(i) => out.push_str(&i.to_string()),
-        Val::Float(f) => out.push_str(&crate::go::fmt::go_float(*f)),
-        Val::Str(s) => out.push_str(s),
-        Val::List(l) => {
-            out.push('[');
-            for (i, x) in l.iter().enumerate() {
-                if i > 0 {
-                    out.push(' ');
-                }
-                go_v(x, out)?;
-            }
-            out.push(']');
-        }
-        Val::Map(m) => {
-            out.push_str("map[");
-            for (i, (k, x)) in m.iter().enumerate() {
-                if i > 0 {
-                    out.push(' ');
-                }
-                out.push_str(k);
-                out.push(':');
-                go_v(x, out)?;
-            }
-            out.push(']');
-        }
-        Val::StrMap(m) => {
-            let body: Vec<String> = m.iter().map(|(k, x)| format!("{k}:{x}")).collect();
-            out.push_str(&format!("map[{}]", body.join(" ")));
-        }
-        Val::Struct(ty, _) => return Err(format!("printing a struct ({ty})")),
-        Val::Ptr(_) => return Err("printing a pointer (`.StateValues`)".into()),
-    }
-    Ok(())
+    crate::go::fmt::try_go_v(v)
 }
 
 /// `strings.ToUpper` / `ToLower`: Go maps rune by rune (simple case mapping).
@@ -1101,55 +1091,11 @@ fn go_case(s: &str, upper: bool) -> String {
 /// sprig's `toJson` (`encoding/json`: keys sorted, `<`, `>`, `&`, U+2028 and U+2029 escaped).
 fn to_json(v: &Tv) -> Result<String, String> {
     let mut out = String::new();
-    json_into(v, &mut out)?;
+    write_json(&mut out, v, GoNumbers::default()).map_err(|e| match e {
+        JsonError::NonFinite(_) => "a NaN or infinite number".to_string(),
+        JsonError::Value(what) => what,
+    })?;
     Ok(out)
-}
-
-fn json_into(v: &Tv, out: &mut String) -> Result<(), String> {
-    match &v.val {
-        Val::Nil => out.push_str("null"),
-        Val::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-        Val::Int(i) => out.push_str(&i.to_string()),
-        Val::Float(f) => out.push_str(&format_go_float64(*f).ok_or("a NaN or infinite number")?),
-        Val::Str(s) => write_go_string(out, s),
-        Val::List(l) => {
-            out.push('[');
-            for (i, x) in l.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                json_into(x, out)?;
-            }
-            out.push(']');
-        }
-        Val::Map(m) => {
-            out.push('{');
-            for (i, (k, x)) in m.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                write_go_string(out, k);
-                out.push(':');
-                json_into(x, out)?;
-            }
-            out.push('}');
-        }
-        Val::StrMap(m) => {
-            out.push('{');
-            for (i, (k, x)) in m.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                write_go_string(out, k);
-                out.push(':');
-                write_go_string(out, x);
-            }
-            out.push('}');
-        }
-        Val::Ptr(p) => json_into(p, out)?,
-        Val::Struct(ty, _) => return Err(format!("a struct ({ty})")),
-    }
-    Ok(())
 }
 
 /// helmfile's `toYaml` (yaml.v3's encoder, indent 2, trailing newline kept),
