@@ -10,8 +10,8 @@
 //! (requirements.yaml is decoded into the metadata Chart.yaml filled), and
 //! a type mismatch is reported after the rest has been decoded.
 
-use super::yaml::{Node, Yaml, go_format_float32};
-use crate::go::fmt::go_v;
+use super::yaml::{Node, Yaml};
+use crate::go::fmt::{go_float32, go_v};
 use crate::go::quote::{is_print, quote as go_quote};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -233,7 +233,7 @@ fn decode_string(node: &Node, out: &mut String, ctx: &mut Ctx, strukt: &str, pat
         Yaml::Str(s) => *out = s.clone(),
         Yaml::Int(i) => *out = i.to_string(),
         Yaml::UInt(u) => *out = u.to_string(),
-        Yaml::Float(f) => *out = go_format_float32(*f),
+        Yaml::Float(f) => *out = go_float32(*f),
         Yaml::Bool(b) => *out = b.to_string(),
         Yaml::Seq(_) | Yaml::Map(_) => {
             scan_non_finite(node, ctx);

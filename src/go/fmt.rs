@@ -110,6 +110,33 @@ pub fn go_float(f: f64) -> String {
     go_g_shortest(&format!("{f:e}"))
 }
 
+/// Go's `strconv.FormatFloat(f, 'g', -1, 32)`: the shortest digits that
+/// read back as the same float32, in `%e` form when the exponent is below -4
+/// or at least 6 (as sigs.k8s.io/yaml writes a float into a string field:
+/// `appVersion: 1.10` becomes `"1.1"`).
+pub fn go_float32(f: f64) -> String {
+    let x = f as f32;
+    if x.is_nan() {
+        return "NaN".into();
+    }
+    if x.is_infinite() {
+        return if x > 0.0 { "+Inf".into() } else { "-Inf".into() };
+    }
+    go_g_shortest(&format!("{x:e}"))
+}
+
+/// A float map key as sigs.k8s.io/yaml spells it when it turns YAML into
+/// JSON: `FormatFloat(f, 'g', -1, 32)`, with `.inf`, `-.inf` and `.nan` for
+/// the specials.
+pub fn yaml_float_key(f: f64) -> String {
+    match go_float32(f).as_str() {
+        "+Inf" => ".inf".into(),
+        "-Inf" => "-.inf".into(),
+        "NaN" => ".nan".into(),
+        s => s.into(),
+    }
+}
+
 /// Turns Rust's shortest `{:e}` form (`-1.2345e6`, of an f64 or an f32)
 /// into Go's shortest `%g`.
 pub fn go_g_shortest(e: &str) -> String {
@@ -181,6 +208,20 @@ mod tests {
         let big = serde_json::json!({"i": 12345678901234567_i64, "f": 1.5});
         assert_eq!(go_v_with(&big, GoNumbers::Int64OrFloat64), "map[f:1.5 i:12345678901234567]");
         assert_eq!(go_v_with(&big, GoNumbers::Float64), "map[f:1.5 i:1.2345678901234568e+16]");
+    }
+
+    #[test]
+    fn formats_float32_like_go() {
+        assert_eq!(go_float32(1.1), "1.1");
+        assert_eq!(go_float32(1.0), "1");
+        assert_eq!(go_float32(1.23456789), "1.2345679");
+        assert_eq!(go_float32(1e7), "1e+07");
+        assert_eq!(go_float32(123456.0), "123456");
+        assert_eq!(go_float32(0.00001), "1e-05");
+        assert_eq!(go_float32(-0.0), "-0");
+        assert_eq!(yaml_float_key(1e39), ".inf");
+        assert_eq!(yaml_float_key(-1e39), "-.inf");
+        assert_eq!(yaml_float_key(f64::NAN), ".nan");
     }
 
     #[test]

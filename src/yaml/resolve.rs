@@ -456,14 +456,7 @@ pub(crate) fn resolve_node(text: &str, tag: Option<&str>, plain: bool) -> Result
 /// Go `strconv.FormatFloat(f, 'g', -1, 32)` as sigs.k8s.io/yaml spells float
 /// map keys (`.inf`, `-.inf`, `.nan` for the specials).
 pub(crate) fn go_float_key(f: f64) -> String {
-    let x = f as f32;
-    if x.is_nan() {
-        return ".nan".into();
-    }
-    if x.is_infinite() {
-        return if x > 0.0 { ".inf".into() } else { "-.inf".into() };
-    }
-    crate::go::fmt::go_g_shortest(&format!("{x:e}"))
+    crate::go::fmt::yaml_float_key(f)
 }
 
 /// Go `%v` / `FormatFloat(f, 'g', -1, 64)` of a float64.
