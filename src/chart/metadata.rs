@@ -685,7 +685,7 @@ pub(crate) fn validate(mut md: RawMetadata) -> Result<Metadata, String> {
             go_quote(&md.name)
         ));
     }
-    if md.name != go_base(&md.name) {
+    if md.name != crate::go::path::base(&md.name) {
         return fail(format!(
             "chart.metadata.name {} is invalid",
             go_quote(&md.name)
@@ -828,21 +828,6 @@ pub(crate) fn sanitize(s: &str) -> String {
             }
         })
         .collect()
-}
-
-/// Go's `filepath.Base` on a Unix system.
-fn go_base(path: &str) -> &str {
-    if path.is_empty() {
-        return ".";
-    }
-    let trimmed = path.trim_end_matches('/');
-    if trimmed.is_empty() {
-        return "/";
-    }
-    match trimmed.rfind('/') {
-        Some(i) => &trimmed[i + 1..],
-        None => trimmed,
-    }
 }
 
 /// Masterminds semver v3 `NewVersion` (the coercing default Helm uses):

@@ -1,14 +1,16 @@
 //! Go's formatting and parsing, byte for byte, one implementation each:
 //! `strconv.Quote` and `IsPrint` ([`quote`]), `fmt`'s `%v`/`%g` of decoded
 //! values ([`fmt`]), `encoding/json` output ([`json`]) and decoding
-//! ([`json_decode`]), `sort.Sort`/`sort.SliceStable` ([`sort`]), and the
-//! value model the printers walk ([`value`]). Helm's
-//! messages and wire bytes come from Go, so every module that reproduces
-//! them uses these.
+//! ([`json_decode`]), `sort.Sort`/`sort.SliceStable` ([`sort`]),
+//! `path.Clean` and `filepath.Base` ([`path`]), and the value model the
+//! printers walk ([`value`]). Helm's messages and wire bytes come from Go,
+//! so every module that reproduces them uses these; this is the ground
+//! floor and imports nothing else of the crate.
 
 pub mod fmt;
 pub mod json;
 pub mod json_decode;
+pub mod path;
 pub mod quote;
 pub mod sort;
 pub mod value;
