@@ -295,49 +295,7 @@ fn load_files(
         subcharts.into_iter().filter(|(n, _)| !n.starts_with('_') && !n.starts_with('.')).collect();
     let threads = if place.rel_root.is_empty() { crate::parallel::available_threads() } else { 1 };
     let size = |(_, files): &(String, Vec<BufferedFile>)| files.iter().map(|f| f.data.len()).sum();
-    let loaded = crate::parallel::map_in_order(subcharts, threads, size, |(n, files)| -> Result<Chart, ChartError> {
-        let wrap = |e: ChartError| ChartError::Subchart {
-            name: n.clone(),
-            parent: parent_name.clone(),
-            source: Box::new(e),
-        };
-        let sub = if extension(&n) == ".tgz" {
-            let file = &files[0];
-            if file.name != n {
-                return Err(ChartError::SubchartTarMismatch {
-                    parent: parent_name.clone(),
-                    expected: n,
-                    got: file.name.clone(),
-                });
-            }
-            let (inner, root) = load_archive_files(&file.data, &file.display, &file.rel, limits)
-                .map_err(|message| wrap(ChartError::NotAnArchive { message }))?;
-            let place = Place {
-                path: format!("{}:{root}", file.display),
-                display_root: format!("{}:{root}/", file.display),
-                rel_root: format!("{}:{root}/", file.rel),
-            };
-            load_files(inner, place, generation, None, limits).map_err(wrap)?
-        } else {
-            let inner: Vec<BufferedFile> = files
-                .into_iter()
-                .filter_map(|f| {
-                    let (_, rest) = f.name.split_once('/')?;
-                    Some(BufferedFile {
-                        name: rest.to_string(),
-                        ..f
-                    })
-                })
-                .collect();
-            let place = Place {
-                path: format!("{}charts/{n}", place.display_root),
-                display_root: format!("{}charts/{n}/", place.display_root),
-                rel_root: format!("{}charts/{n}/", place.rel_root),
-            };
-            load_files(inner, place, generation, None, limits).map_err(wrap)?
-        };
-        Ok(sub)
-    });
+    let loaded = crate::parallel::map_in_order(subcharts, threads, size, |(n, files)| load_subchart(n, files, &place, &parent_name, generation, limits));
     let dependencies = loaded.into_iter().collect::<Result<Vec<Chart>, ChartError>>()?;
 
     Ok(Chart {
@@ -355,6 +313,59 @@ fn load_files(
         crds,
         werf_files,
     })
+}
+
+/// One subchart of the chart at `place`: a `charts/NAME.tgz` archive or a
+/// `charts/NAME/` directory, its errors wrapped with the names.
+fn load_subchart(
+    n: String,
+    files: Vec<BufferedFile>,
+    place: &Place,
+    parent_name: &str,
+    generation: Generation,
+    limits: &Limits,
+) -> Result<Chart, ChartError> {
+    let wrap = |e: ChartError| ChartError::Subchart {
+        name: n.clone(),
+        parent: parent_name.to_string(),
+        source: Box::new(e),
+    };
+    let sub = if extension(&n) == ".tgz" {
+        let file = &files[0];
+        if file.name != n {
+            return Err(ChartError::SubchartTarMismatch {
+                parent: parent_name.to_string(),
+                expected: n,
+                got: file.name.clone(),
+            });
+        }
+        let (inner, root) = load_archive_files(&file.data, &file.display, &file.rel, limits)
+            .map_err(|message| wrap(ChartError::NotAnArchive { message }))?;
+        let place = Place {
+            path: format!("{}:{root}", file.display),
+            display_root: format!("{}:{root}/", file.display),
+            rel_root: format!("{}:{root}/", file.rel),
+        };
+        load_files(inner, place, generation, None, limits).map_err(wrap)?
+    } else {
+        let inner: Vec<BufferedFile> = files
+            .into_iter()
+            .filter_map(|f| {
+                let (_, rest) = f.name.split_once('/')?;
+                Some(BufferedFile {
+                    name: rest.to_string(),
+                    ..f
+                })
+            })
+            .collect();
+        let place = Place {
+            path: format!("{}charts/{n}", place.display_root),
+            display_root: format!("{}charts/{n}/", place.display_root),
+            rel_root: format!("{}charts/{n}/", place.rel_root),
+        };
+        load_files(inner, place, generation, None, limits).map_err(wrap)?
+    };
+    Ok(sub)
 }
 
 /// `.yaml`, `.yml` or `.json`, any case (Helm's `hasManifestExtension`).
