@@ -8,6 +8,7 @@
 //! Helm's apply: 5 MiB per file and 100 MiB in all, decompressed.
 
 use super::Limits;
+use crate::go::path::clean as go_path_clean;
 use flate2::read::MultiGzDecoder;
 use std::io::Read;
 
@@ -83,7 +84,7 @@ pub(crate) fn load_archive_files(
         if n == "." {
             return Err(format!(
                 "chart illegally contains content outside the base directory: {}",
-                super::metadata::go_quote(&raw_name)
+                crate::go::quote::quote(&raw_name)
             ));
         }
         if n.starts_with("..") {
@@ -106,7 +107,7 @@ pub(crate) fn load_archive_files(
         if size > limits.max_file_size {
             return Err(format!(
                 "decompressed chart file {} is larger than the maximum file size {}",
-                super::metadata::go_quote(&raw_name),
+                crate::go::quote::quote(&raw_name),
                 limits.max_file_size
             ));
         }
@@ -203,34 +204,6 @@ fn detect_content_type(head: &[u8]) -> &'static str {
         "application/octet-stream"
     } else {
         "text/plain; charset=utf-8"
-    }
-}
-
-/// Go's path.Clean.
-pub(crate) fn go_path_clean(p: &str) -> String {
-    if p.is_empty() {
-        return ".".into();
-    }
-    let rooted = p.starts_with('/');
-    let mut out: Vec<&str> = Vec::new();
-    for part in p.split('/') {
-        match part {
-            "" | "." => {}
-            ".." => {
-                if out.last().is_some_and(|l| *l != "..") {
-                    out.pop();
-                } else if !rooted {
-                    out.push("..");
-                }
-            }
-            other => out.push(other),
-        }
-    }
-    let body = out.join("/");
-    match (rooted, body.is_empty()) {
-        (true, _) => format!("/{body}"),
-        (false, true) => ".".into(),
-        (false, false) => body,
     }
 }
 

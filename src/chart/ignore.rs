@@ -95,7 +95,7 @@ impl Rules {
         }
         for p in &self.patterns {
             let subject = match p.kind {
-                MatchKind::BaseName => go_base(path),
+                MatchKind::BaseName => crate::go::path::base(path),
                 MatchKind::Rooted | MatchKind::Structural => path,
             };
             // A pattern that fails to match at evaluation is a non-match.
@@ -118,15 +118,6 @@ impl Rules {
         }
         false
     }
-}
-
-/// Go's filepath.Base on `/`-separated paths.
-fn go_base(path: &str) -> &str {
-    let trimmed = path.trim_end_matches('/');
-    if trimmed.is_empty() {
-        return if path.is_empty() { "." } else { "/" };
-    }
-    trimmed.rsplit('/').next().unwrap_or(trimmed)
 }
 
 const BAD_PATTERN: &str = "syntax error in pattern";

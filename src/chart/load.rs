@@ -188,56 +188,9 @@ fn load_files(
     files: Vec<BufferedFile>,
     place: Place,
     generation: Generation,
-    decoded: Option<(&[u8], RawMetadata)>,
+    mut decoded: Option<(&[u8], RawMetadata)>,
     limits: &Limits,
 ) -> Result<Chart, ChartError> {
-    let ChartYaml { metadata: mut md, file: chart_file, display: chart_display } =
-        read_chart_yaml(&files, &place, generation, decoded)?;
-    let parts = sort_files(files, &place, generation, &mut md)?;
-
-    let Some(md) = md else {
-        return Err(ChartError::ChartYamlMissing { path: place.path });
-    };
-    let metadata = metadata::validate(md).map_err(|message| ChartError::Validation {
-        file: chart_display.clone(),
-        message,
-    })?;
-    let dependencies = load_subcharts(parts.subcharts, &place, generation, &metadata.name, limits)?;
-
-    Ok(Chart {
-        metadata,
-        values_text: parts.values_text,
-        values_file: parts.values_file,
-        schema: parts.schema,
-        schema_error: parts.schema_error,
-        schema_file: parts.schema_file,
-        chart_file,
-        dependencies,
-        path: place.path,
-        warnings: parts.warnings,
-        templates: parts.templates,
-        crds: parts.crds,
-        werf_files: parts.werf_files,
-    })
-}
-
-/// A chart's Chart.yaml as [`load_files`] reads it.
-struct ChartYaml {
-    /// `None` when the chart has no Chart.yaml.
-    metadata: Option<RawMetadata>,
-    /// Its name relative to the top chart, and its display name.
-    file: String,
-    display: String,
-}
-
-/// Chart.yaml first, wherever it is in the list (`LoadFiles` reads it before
-/// the other files); its `apiVersion` defaults by the loader's generation.
-fn read_chart_yaml(
-    files: &[BufferedFile],
-    place: &Place,
-    generation: Generation,
-    mut decoded: Option<(&[u8], RawMetadata)>,
-) -> Result<ChartYaml, ChartError> {
     let default_api = match generation {
         Generation::V2 => "v1",
         Generation::V3 => "v3",
@@ -245,6 +198,7 @@ fn read_chart_yaml(
     let mut md: Option<RawMetadata> = None;
     let mut chart_file = format!("{}Chart.yaml", place.rel_root);
     let mut chart_display = format!("{}Chart.yaml", place.display_root);
+    // Chart.yaml first, wherever it is in the list.
     for f in files.iter().filter(|f| f.name == "Chart.yaml") {
         let m = match (md.as_mut(), decoded.take()) {
             (None, Some((data, known))) if data == f.data.as_slice() => md.insert(known),
@@ -263,88 +217,60 @@ fn read_chart_yaml(
         chart_file = f.rel.clone();
         chart_display = f.display.clone();
     }
-    Ok(ChartYaml { metadata: md, file: chart_file, display: chart_display })
-}
 
-/// A chart's other files by what they mean to Helm.
-struct ChartParts {
-    values_text: Option<String>,
-    values_file: String,
-    schema: Option<serde_json::Value>,
-    schema_error: Option<String>,
-    schema_file: String,
-    warnings: Vec<String>,
-    /// The files under `charts/`, by subchart (directory or archive) name.
-    subcharts: BTreeMap<String, Vec<BufferedFile>>,
-    templates: Vec<ChartFile>,
-    crds: Vec<ChartFile>,
-    werf_files: Vec<ChartFile>,
-}
-
-/// `LoadFiles`' switch over the files, in order; `requirements.yaml` (of
-/// apiVersion v1 charts) adds its dependencies to `md`.
-fn sort_files(
-    files: Vec<BufferedFile>,
-    place: &Place,
-    generation: Generation,
-    md: &mut Option<RawMetadata>,
-) -> Result<ChartParts, ChartError> {
-    let mut parts = ChartParts {
-        values_text: None,
-        values_file: format!("{}values.yaml", place.rel_root),
-        schema: None,
-        schema_error: None,
-        schema_file: format!("{}values.schema.json", place.rel_root),
-        warnings: Vec::new(),
-        subcharts: BTreeMap::new(),
-        templates: Vec::new(),
-        crds: Vec::new(),
-        werf_files: Vec::new(),
-    };
+    let mut values_text = None;
+    let mut values_file = format!("{}values.yaml", place.rel_root);
+    let mut schema = None;
+    let mut schema_error = None;
+    let mut schema_file = format!("{}values.schema.json", place.rel_root);
+    let mut warnings = Vec::new();
+    let mut subcharts: BTreeMap<String, Vec<BufferedFile>> = BTreeMap::new();
+    let mut templates = Vec::new();
+    let mut crds = Vec::new();
+    let mut werf_files = Vec::new();
     for f in files {
         match f.name.as_str() {
-            "Chart.yaml" | "secret-values.yaml" => parts.werf_files.push(ChartFile::from_buffered(&f)),
+            "Chart.yaml" | "secret-values.yaml" => werf_files.push(ChartFile::from_buffered(&f)),
             "Chart.lock" => check_lock(&f, "Chart.lock")?,
             "values.yaml" => {
-                parts.values_text = Some(decode_text(&f.data, &f.display, "values.yaml")?);
-                parts.values_file = f.rel.clone();
+                values_text = Some(decode_text(&f.data, &f.display, "values.yaml")?);
+                values_file = f.rel.clone();
             }
             "values.schema.json" => {
-                parts.schema_file = f.rel.clone();
-                (parts.schema, parts.schema_error) = parse_schema(&f);
+                schema_file = f.rel.clone();
+                (schema, schema_error) = parse_schema(&f);
             }
             "requirements.yaml" if generation == Generation::V2 => {
                 let m = md.get_or_insert_with(RawMetadata::default);
                 if m.api_version != "v1" {
-                    parts.warnings.push(
+                    warnings.push(
                         "Warning: Dependencies are handled in Chart.yaml since apiVersion \"v2\". We recommend migrating dependencies to Chart.yaml."
                             .to_string(),
                     );
                 }
                 decode_into(m, &f.data, &f.display, "requirements.yaml")?;
-                parts.werf_files.push(ChartFile::from_buffered(&f));
+                werf_files.push(ChartFile::from_buffered(&f));
             }
             "requirements.lock" if generation == Generation::V2 => {
                 check_lock(&f, "requirements.lock")?;
                 let m = md.get_or_insert_with(RawMetadata::default);
                 if m.api_version != "v1" {
-                    parts.warnings.push(
+                    warnings.push(
                         "Warning: Dependency locking is handled in Chart.lock since apiVersion \"v2\". We recommend migrating to Chart.lock."
                             .to_string(),
                     );
                 }
             }
-            name if name.starts_with("templates/") => parts.templates.push(ChartFile::from_buffered(&f)),
+            name if name.starts_with("templates/") => templates.push(ChartFile::from_buffered(&f)),
             // helm: pkg/chart/v2/chart.go CRDObjects (hasManifestExtension)
-            name if name.starts_with("crds/") && is_manifest_extension(name) => parts.crds.push(ChartFile::from_buffered(&f)),
+            name if name.starts_with("crds/") && is_manifest_extension(name) => crds.push(ChartFile::from_buffered(&f)),
             name if name.starts_with("charts/") => {
                 if extension(name) == ".prov" {
                     continue;
                 }
                 let fname = name["charts/".len()..].to_string();
                 let cname = fname.split('/').next().unwrap_or_default().to_string();
-                parts
-                    .subcharts
+                subcharts
                     .entry(cname)
                     .or_default()
                     .push(BufferedFile { name: fname, ..f });
@@ -352,39 +278,51 @@ fn sort_files(
             _ => {}
         }
     }
-    Ok(parts)
-}
 
-/// The subcharts of the chart at `place`, named `_*` and `.*` skipped.
-///
-/// Subcharts load side by side (Chart.yaml parsing is most of a small
-/// chart's cost); the first error in name order is the one reported, as
-/// with Helm's loop.
-fn load_subcharts(
-    subcharts: BTreeMap<String, Vec<BufferedFile>>,
-    place: &Place,
-    generation: Generation,
-    parent_name: &str,
-    limits: &Limits,
-) -> Result<Vec<Chart>, ChartError> {
+    let Some(md) = md else {
+        return Err(ChartError::ChartYamlMissing { path: place.path });
+    };
+    let metadata = metadata::validate(md).map_err(|message| ChartError::Validation {
+        file: chart_display.clone(),
+        message,
+    })?;
+    let parent_name = metadata.name.clone();
+
+    // Subcharts load side by side (Chart.yaml parsing is most of a small
+    // chart's cost); the first error in name order is the one reported, as
+    // with Helm's loop.
     let subcharts: Vec<(String, Vec<BufferedFile>)> =
         subcharts.into_iter().filter(|(n, _)| !n.starts_with('_') && !n.starts_with('.')).collect();
     let threads = if place.rel_root.is_empty() { crate::parallel::available_threads() } else { 1 };
     let size = |(_, files): &(String, Vec<BufferedFile>)| files.iter().map(|f| f.data.len()).sum();
-    let loaded = crate::parallel::map_in_order(subcharts, threads, size, |(n, files)| {
-        load_subchart(n, files, place, generation, parent_name, limits)
-    });
-    loaded.into_iter().collect::<Result<Vec<Chart>, ChartError>>()
+    let loaded = crate::parallel::map_in_order(subcharts, threads, size, |(n, files)| load_subchart(n, files, &place, &parent_name, generation, limits));
+    let dependencies = loaded.into_iter().collect::<Result<Vec<Chart>, ChartError>>()?;
+
+    Ok(Chart {
+        metadata,
+        values_text,
+        values_file,
+        schema,
+        schema_error,
+        schema_file,
+        chart_file,
+        dependencies,
+        path: place.path,
+        warnings,
+        templates,
+        crds,
+        werf_files,
+    })
 }
 
-/// Subchart `n` of the chart at `place`: an archive (`n.tgz`, one file) or
-/// a directory's files; its errors name the parent.
+/// One subchart of the chart at `place`: a `charts/NAME.tgz` archive or a
+/// `charts/NAME/` directory, its errors wrapped with the names.
 fn load_subchart(
     n: String,
     files: Vec<BufferedFile>,
     place: &Place,
-    generation: Generation,
     parent_name: &str,
+    generation: Generation,
     limits: &Limits,
 ) -> Result<Chart, ChartError> {
     let wrap = |e: ChartError| ChartError::Subchart {
@@ -569,7 +507,7 @@ fn walk(
         if meta.len() > limits.max_file_size {
             return Err(ChartError::FileTooLarge {
                 path: child_display,
-                name: metadata::go_quote(&name.to_string_lossy()),
+                name: crate::go::quote::quote(&name.to_string_lossy()),
                 limit: limits.max_file_size,
             });
         }

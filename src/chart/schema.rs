@@ -524,7 +524,7 @@ fn display(v: &Value) -> String {
 
 /// jsonschema v6 `quote`: Go's `%q` in single quotes.
 fn quote(s: &str) -> String {
-    let q = super::metadata::go_quote(s);
+    let q = crate::go::quote::quote(s);
     let inner = &q[1..q.len() - 1];
     format!("'{}'", inner.replace("\\\"", "\"").replace('\'', "\\'"))
 }

@@ -10,6 +10,7 @@
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_saphyr::Spanned;
 
+use crate::go::fmt::yaml_float_key;
 use crate::yaml::{DecodedKind, DecodedValue, GoKey, Scalar};
 use std::fmt;
 
@@ -152,7 +153,7 @@ fn from_go_value(v: &DecodedValue<'_>, lines: &[&str]) -> Option<Node> {
                     GoKey::Bool(b) => b.to_string(),
                     GoKey::Int(i) => i.to_string(),
                     GoKey::Uint(u) => u.to_string(),
-                    GoKey::Float(f) => float_key(*f),
+                    GoKey::Float(f) => yaml_float_key(*f),
                     GoKey::Str(s) => s.clone(),
                 };
                 let mut value = from_go_value(&e.value, lines)?;
@@ -180,16 +181,6 @@ fn from_go_value(v: &DecodedValue<'_>, lines: &[&str]) -> Option<Node> {
         }
     };
     Some(Node { value, line: line as u64, column: column as u64 })
-}
-
-/// A float map key as sigs.k8s.io/yaml writes it.
-fn float_key(f: f64) -> String {
-    match go_format_float32(f).as_str() {
-        "+Inf" => ".inf".to_string(),
-        "-Inf" => "-.inf".to_string(),
-        "NaN" => ".nan".to_string(),
-        s => s.to_string(),
-    }
 }
 
 /// The text of the first document: everything up to the line that ends it
@@ -319,47 +310,13 @@ impl<'de> Deserialize<'de> for Key {
             Yaml::Bool(b) => Some(b.to_string()),
             Yaml::Int(i) => Some(i.to_string()),
             Yaml::UInt(u) => Some(u.to_string()),
-            Yaml::Float(f) => Some(float_key(f)),
+            Yaml::Float(f) => Some(yaml_float_key(f)),
             Yaml::Str(s) => Some(s),
             // Go fails on these (a map or slice cannot be a Go map key).
             Yaml::Seq(_) | Yaml::Map(_) => {
                 return Err(de::Error::custom("invalid map key: a sequence or mapping"));
             }
         }))
-    }
-}
-
-/// Go's `strconv.FormatFloat(f, 'g', -1, 32)`: the shortest digits that
-/// read back as the same float32, in `%e` form when the exponent is below -4
-/// or at least 6 (as sigs.k8s.io/yaml writes a float into a string field:
-/// `appVersion: 1.10` becomes `"1.1"`).
-pub(crate) fn go_format_float32(f: f64) -> String {
-    let f = f as f32;
-    if f.is_nan() {
-        return "NaN".into();
-    }
-    if f.is_infinite() {
-        return if f > 0.0 {
-            "+Inf".into()
-        } else {
-            "-Inf".into()
-        };
-    }
-    if f == 0.0 {
-        return if f.is_sign_negative() {
-            "-0".into()
-        } else {
-            "0".into()
-        };
-    }
-    let sci = format!("{f:e}");
-    let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
-    let exp: i32 = exp.parse().unwrap_or(0);
-    if !(-4..6).contains(&exp) {
-        let sign = if exp < 0 { '-' } else { '+' };
-        format!("{mantissa}e{sign}{:02}", exp.abs())
-    } else {
-        format!("{f}")
     }
 }
 
@@ -544,15 +501,5 @@ mod tests {
     #[test]
     fn an_out_of_range_float_stays_text_as_in_go() {
         assert_eq!(parse("v: 1e999\n"), Yaml::Map(vec![("v".into(), Node { value: Yaml::Str("1e999".into()), line: 1, column: 4 })]));
-    }
-
-    #[test]
-    fn formats_float32_like_go() {
-        assert_eq!(go_format_float32(1.1), "1.1");
-        assert_eq!(go_format_float32(1.0), "1");
-        assert_eq!(go_format_float32(1.23456789), "1.2345679");
-        assert_eq!(go_format_float32(1e7), "1e+07");
-        assert_eq!(go_format_float32(123456.0), "123456");
-        assert_eq!(go_format_float32(0.00001), "1e-05");
     }
 }

@@ -1,27 +1,100 @@
-//! Go's `%v` rendering of JSON-decoded values, used verbatim in Helm's
-//! messages (maps as `map[k:v]` with sorted keys, nil as `<nil>`, float64 in
-//! `%g` shortest form). The crate's one implementation of float64 `%v`.
+//! Go's `fmt` `%v` of decoded values, used verbatim in Helm's messages
+//! (maps as `map[k:v]` with sorted keys, lists as `[a b]`, nil as `<nil>`,
+//! strings bare, float64 in `%g` shortest form), written once over the
+//! [`GoValue`] model, and the crate's one implementation of float64 (and
+//! float32) `%v`.
+
+use std::convert::Infallible;
+use std::fmt::Write as _;
 
 use serde_json::Value;
 
-/// Go's `%v` of a JSON-decoded value (every number a float64).
-pub fn go_v(value: &Value) -> String {
-    match value {
-        Value::Null => "<nil>".into(),
-        Value::Bool(b) => b.to_string(),
-        // JSON-decoded numbers are float64 in Go, integers included.
-        Value::Number(n) => n.as_f64().map_or_else(|| n.to_string(), go_float),
-        Value::String(s) => s.clone(),
-        Value::Array(a) => format!("[{}]", a.iter().map(go_v).collect::<Vec<_>>().join(" ")),
-        Value::Object(m) => {
-            let mut keys: Vec<&String> = m.keys().collect();
-            keys.sort();
-            let body: Vec<String> = keys.into_iter().map(|k| format!("{k}:{}", go_v(&m[k]))).collect();
-            format!("map[{}]", body.join(" "))
+use super::json::go_float64;
+use super::value::{GoNumbers, GoShape, GoValue, sort_entries};
+
+/// Appends Go's `%v` of `v`; `numbers` says how a JSON number in it was
+/// typed when decoded.
+pub fn write_v<T: GoValue>(out: &mut String, v: &T, numbers: GoNumbers) -> Result<(), T::Error> {
+    match v.go_shape()? {
+        GoShape::Nil => out.push_str("<nil>"),
+        GoShape::Bool(b) => out.push_str(if b { "true" } else { "false" }),
+        GoShape::Int(i) => {
+            let _ = write!(out, "{i}");
         }
+        GoShape::Float(f) => out.push_str(&go_float(f)),
+        GoShape::Number(n) => match n.as_i64() {
+            Some(i) if numbers == GoNumbers::Int64OrFloat64 => {
+                let _ = write!(out, "{i}");
+            }
+            _ => out.push_str(&go_float(go_float64(n))),
+        },
+        GoShape::Str(s) => out.push_str(s),
+        GoShape::List(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(' ');
+                }
+                write_v(out, item, numbers)?;
+            }
+            out.push(']');
+        }
+        GoShape::Map(mut entries) => {
+            sort_entries(&mut entries);
+            out.push_str("map[");
+            for (i, (k, item)) in entries.into_iter().enumerate() {
+                if i > 0 {
+                    out.push(' ');
+                }
+                out.push_str(k);
+                out.push(':');
+                write_v(out, item, numbers)?;
+            }
+            out.push(']');
+        }
+        GoShape::StrMap(mut entries) => {
+            sort_entries(&mut entries);
+            out.push_str("map[");
+            for (i, (k, s)) in entries.into_iter().enumerate() {
+                if i > 0 {
+                    out.push(' ');
+                }
+                out.push_str(k);
+                out.push(':');
+                out.push_str(s);
+            }
+            out.push(']');
+        }
+    }
+    Ok(())
+}
+
+/// Go's `%v` of `v`, or why it has none; a JSON number in it is a float64
+/// (`encoding/json`'s decoding into `interface{}`).
+pub fn try_go_v<T: GoValue>(v: &T) -> Result<String, T::Error> {
+    let mut out = String::new();
+    write_v(&mut out, v, GoNumbers::Float64)?;
+    Ok(out)
+}
+
+/// Go's `%v` of a value that always has one (a JSON number in it is a
+/// float64, as `encoding/json` decodes).
+pub fn go_v<T: GoValue<Error = Infallible>>(v: &T) -> String {
+    match try_go_v(v) {
+        Ok(s) => s,
+        Err(never) => match never {},
     }
 }
 
+/// Go's `%v` of the Go value `v` stands for, its numbers typed as `numbers`
+/// says (int64 in decimal, float64 as `%g`).
+pub fn go_v_with(v: &Value, numbers: GoNumbers) -> String {
+    let mut out = String::new();
+    match write_v(&mut out, v, numbers) {
+        Ok(()) => out,
+        Err(never) => match never {},
+    }
+}
 
 /// Go's `strconv.FormatFloat(f, 'g', -1, 64)` as `%v` uses it: shortest
 /// digits, exponent form when the exponent is < -4 or >= 6 (strconv uses
@@ -35,6 +108,33 @@ pub fn go_float(f: f64) -> String {
     }
     // Rust's `{:e}` gives the shortest round-trip digits, as Go's -1 precision does.
     go_g_shortest(&format!("{f:e}"))
+}
+
+/// Go's `strconv.FormatFloat(f, 'g', -1, 32)`: the shortest digits that
+/// read back as the same float32, in `%e` form when the exponent is below -4
+/// or at least 6 (as sigs.k8s.io/yaml writes a float into a string field:
+/// `appVersion: 1.10` becomes `"1.1"`).
+pub fn go_float32(f: f64) -> String {
+    let x = f as f32;
+    if x.is_nan() {
+        return "NaN".into();
+    }
+    if x.is_infinite() {
+        return if x > 0.0 { "+Inf".into() } else { "-Inf".into() };
+    }
+    go_g_shortest(&format!("{x:e}"))
+}
+
+/// A float map key as sigs.k8s.io/yaml spells it when it turns YAML into
+/// JSON: `FormatFloat(f, 'g', -1, 32)`, with `.inf`, `-.inf` and `.nan` for
+/// the specials.
+pub fn yaml_float_key(f: f64) -> String {
+    match go_float32(f).as_str() {
+        "+Inf" => ".inf".into(),
+        "-Inf" => "-.inf".into(),
+        "NaN" => ".nan".into(),
+        s => s.into(),
+    }
 }
 
 /// Turns Rust's shortest `{:e}` form (`-1.2345e6`, of an f64 or an f32)
@@ -91,6 +191,7 @@ pub fn go_g_shortest(e: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn formats_like_go_percent_v() {
@@ -104,5 +205,38 @@ mod tests {
         assert_eq!(go_float(0.00001), "1e-05");
         assert_eq!(go_float(f64::INFINITY), "+Inf");
         assert_eq!(go_v(&serde_json::json!({"b": 1, "a": [true, "x"], "n": null})), "map[a:[true x] b:1 n:<nil>]");
+        let big = serde_json::json!({"i": 12345678901234567_i64, "f": 1.5});
+        assert_eq!(go_v_with(&big, GoNumbers::Int64OrFloat64), "map[f:1.5 i:12345678901234567]");
+        assert_eq!(go_v_with(&big, GoNumbers::Float64), "map[f:1.5 i:1.2345678901234568e+16]");
+    }
+
+    #[test]
+    fn formats_float32_like_go() {
+        assert_eq!(go_float32(1.1), "1.1");
+        assert_eq!(go_float32(1.0), "1");
+        assert_eq!(go_float32(1.23456789), "1.2345679");
+        assert_eq!(go_float32(1e7), "1e+07");
+        assert_eq!(go_float32(123456.0), "123456");
+        assert_eq!(go_float32(0.00001), "1e-05");
+        assert_eq!(go_float32(-0.0), "-0");
+        assert_eq!(yaml_float_key(1e39), ".inf");
+        assert_eq!(yaml_float_key(-1e39), "-.inf");
+        assert_eq!(yaml_float_key(f64::NAN), ".nan");
+    }
+
+    #[test]
+    fn go_fmt_v_of_map_sorted_with_g_floats() {
+        let v = json!({"b": [1, "x", null, true], "a": {"n": 1.5, "big": 1e21, "m": 1000000.0}});
+        assert_eq!(
+            go_v_with(&v, GoNumbers::Int64OrFloat64),
+            "map[a:map[big:1e+21 m:1e+06 n:1.5] b:[1 x <nil> true]]"
+        );
+        assert_eq!(crate::go::json::format_go_float64_g(100000.0).unwrap(), "100000");
+        assert_eq!(crate::go::json::format_go_float64_g(0.0001).unwrap(), "0.0001");
+        assert_eq!(crate::go::json::format_go_float64_g(0.00001).unwrap(), "1e-05");
+        assert_eq!(
+            crate::go::json::format_go_float64_g(1.2345678901234567e19).unwrap(),
+            "1.2345678901234567e+19"
+        );
     }
 }

@@ -36,20 +36,11 @@
 //! them; and serde_json reads `-0` as a float (`-0`), where Go's int64 path
 //! reads integer 0.
 
-use serde_json::{Map, Number, Value};
+use serde_json::{Number, Value};
 use std::fmt::Write as _;
 
-/// The Go type a JSON number was decoded into (see the module docs).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum GoNumbers {
-    /// `k8s.io/apimachinery/pkg/util/json`: an integer that fits an int64 is
-    /// an int64, every other number (fraction, exponent, or an integer out of
-    /// the int64 range) a float64.
-    #[default]
-    Int64OrFloat64,
-    /// `encoding/json` into `interface{}`: every number is a float64.
-    Float64,
-}
+use super::value::{GoShape, GoValue, sort_entries};
+pub use super::value::GoNumbers;
 
 /// Go's `json.Marshal` of `v`, numbers as int64 or float64
 /// ([`GoNumbers::Int64OrFloat64`]).
@@ -72,42 +63,74 @@ pub fn to_go_json_with(v: &Value, numbers: GoNumbers) -> String {
 
 /// Appends Go's `json.Marshal` of `v` to `out`.
 pub fn write_go_json(out: &mut String, v: &Value, numbers: GoNumbers) {
-    match v {
-        Value::Null => out.push_str("null"),
-        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-        Value::Number(n) => write_go_number(out, n, numbers),
-        Value::String(s) => write_go_string(out, s),
-        Value::Array(items) => {
+    match write_json(out, v, numbers) {
+        Ok(()) => {}
+        Err(JsonError::Value(never)) => match never {},
+        // A `Value`'s numbers are `GoShape::Number`, never a bare float64.
+        Err(JsonError::NonFinite(_)) => {}
+    }
+}
+
+/// Why [`write_json`] wrote no JSON for a value.
+#[derive(Debug, Clone, PartialEq)]
+pub enum JsonError<E> {
+    /// A NaN or infinite float64 (Go: "json: unsupported value").
+    NonFinite(f64),
+    /// The value type's own refusal ([`GoValue::Error`]).
+    Value(E),
+}
+
+/// Appends Go's `json.Marshal` of any [`GoValue`]: compact, map keys sorted
+/// bytewise, strings as [`write_go_string`]; `numbers` types its JSON
+/// numbers.
+pub fn write_json<T: GoValue>(out: &mut String, v: &T, numbers: GoNumbers) -> Result<(), JsonError<T::Error>> {
+    match v.json_shape().map_err(JsonError::Value)? {
+        GoShape::Nil => out.push_str("null"),
+        GoShape::Bool(b) => out.push_str(if b { "true" } else { "false" }),
+        GoShape::Int(i) => {
+            let _ = write!(out, "{i}");
+        }
+        GoShape::Float(f) => out.push_str(&format_go_float64(f).ok_or(JsonError::NonFinite(f))?),
+        GoShape::Number(n) => write_go_number(out, n, numbers),
+        GoShape::Str(s) => write_go_string(out, s),
+        GoShape::List(items) => {
             out.push('[');
             for (i, item) in items.iter().enumerate() {
                 if i > 0 {
                     out.push(',');
                 }
-                write_go_json(out, item, numbers);
+                write_json(out, item, numbers)?;
             }
             out.push(']');
         }
-        Value::Object(map) => {
+        GoShape::Map(mut entries) => {
+            sort_entries(&mut entries);
             out.push('{');
-            for (i, (k, item)) in sorted_entries(map).into_iter().enumerate() {
+            for (i, (k, item)) in entries.into_iter().enumerate() {
                 if i > 0 {
                     out.push(',');
                 }
                 write_go_string(out, k);
                 out.push(':');
-                write_go_json(out, item, numbers);
+                write_json(out, item, numbers)?;
+            }
+            out.push('}');
+        }
+        GoShape::StrMap(mut entries) => {
+            sort_entries(&mut entries);
+            out.push('{');
+            for (i, (k, s)) in entries.into_iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_go_string(out, k);
+                out.push(':');
+                write_go_string(out, s);
             }
             out.push('}');
         }
     }
-}
-
-/// The entries of `map` in Go's map-key order (bytewise, like
-/// `strings.Compare`; Rust's `str` ordering is the same).
-fn sorted_entries(map: &Map<String, Value>) -> Vec<(&String, &Value)> {
-    let mut entries: Vec<_> = map.iter().collect();
-    entries.sort_unstable_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
-    entries
+    Ok(())
 }
 
 /// Appends the Go spelling of a number.
@@ -219,12 +242,14 @@ pub fn write_go_string(out: &mut String, s: &str) {
     out.push('"');
 }
 
-/// Go's JSON text of a string (see [`write_go_string`]).
-pub fn go_quote(s: &str) -> String {
+/// Go's JSON text of a string (see [`write_go_string`]); not
+/// `strconv.Quote`, which is [`super::quote::quote`].
+pub fn json_quote(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     write_go_string(&mut out, s);
     out
 }
+
 
 /// `v` with every number replaced by the float64 Go would decode it into
 /// ([`GoNumbers::Float64`]), in canonical form: integral values of magnitude
@@ -254,51 +279,6 @@ pub fn float64_number(n: &Number) -> Number {
         Number::from(f as i64)
     } else {
         Number::from_f64(f).unwrap_or_else(|| n.clone())
-    }
-}
-
-/// Go's `fmt` `%v` of the Go value `v` stands for (used in error messages):
-/// `map[k:v k2:v2]` with sorted keys, `[a b]`, `<nil>`, strings unquoted,
-/// int64 in decimal, float64 as `%g`.
-pub fn to_go_fmt_v(v: &Value, numbers: GoNumbers) -> String {
-    let mut out = String::new();
-    write_go_fmt_v(&mut out, v, numbers);
-    out
-}
-
-fn write_go_fmt_v(out: &mut String, v: &Value, numbers: GoNumbers) {
-    match v {
-        Value::Null => out.push_str("<nil>"),
-        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-        Value::Number(n) => match n.as_i64() {
-            Some(i) if numbers == GoNumbers::Int64OrFloat64 => {
-                let _ = write!(out, "{i}");
-            }
-            _ => out.push_str(&format_go_float64_g(go_float64(n)).unwrap_or_default()),
-        },
-        Value::String(s) => out.push_str(s),
-        Value::Array(items) => {
-            out.push('[');
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push(' ');
-                }
-                write_go_fmt_v(out, item, numbers);
-            }
-            out.push(']');
-        }
-        Value::Object(map) => {
-            out.push_str("map[");
-            for (i, (k, item)) in sorted_entries(map).into_iter().enumerate() {
-                if i > 0 {
-                    out.push(' ');
-                }
-                out.push_str(k);
-                out.push(':');
-                write_go_fmt_v(out, item, numbers);
-            }
-            out.push(']');
-        }
     }
 }
 
@@ -342,35 +322,35 @@ mod tests {
 
     #[test]
     fn html_characters_escaped() {
-        assert_eq!(go_quote("<a&b>"), r#""\u003ca\u0026b\u003e""#);
+        assert_eq!(json_quote("<a&b>"), r#""\u003ca\u0026b\u003e""#);
     }
 
     #[test]
     fn line_and_paragraph_separators_escaped() {
-        assert_eq!(go_quote("a\u{2028}b\u{2029}c"), r#""a\u2028b\u2029c""#);
+        assert_eq!(json_quote("a\u{2028}b\u{2029}c"), r#""a\u2028b\u2029c""#);
     }
 
     #[test]
     fn quote_and_backslash_escaped() {
-        assert_eq!(go_quote(r#"a"b\c/d"#), r#""a\"b\\c/d""#);
+        assert_eq!(json_quote(r#"a"b\c/d"#), r#""a\"b\\c/d""#);
     }
 
     #[test]
     fn short_escapes_for_newline_return_tab_backspace_formfeed() {
-        assert_eq!(go_quote("\n\r\t\u{8}\u{c}"), r#""\n\r\t\b\f""#);
+        assert_eq!(json_quote("\n\r\t\u{8}\u{c}"), r#""\n\r\t\b\f""#);
     }
 
     #[test]
     fn other_control_characters_as_lowercase_u00xx() {
         assert_eq!(
-            go_quote("\u{0}\u{1}\u{1b}\u{1f}"),
+            json_quote("\u{0}\u{1}\u{1b}\u{1f}"),
             r#""\u0000\u0001\u001b\u001f""#
         );
     }
 
     #[test]
     fn delete_and_non_ascii_written_raw() {
-        assert_eq!(go_quote("\u{7f}é€😀\u{feff}"), "\"\u{7f}é€😀\u{feff}\"");
+        assert_eq!(json_quote("\u{7f}é€😀\u{feff}"), "\"\u{7f}é€😀\u{feff}\"");
     }
 
     #[test]
@@ -523,21 +503,5 @@ mod tests {
         ] {
             assert_eq!(self::go(text), go, "{text}");
         }
-    }
-
-    #[test]
-    fn go_fmt_v_of_map_sorted_with_g_floats() {
-        let v = json!({"b": [1, "x", null, true], "a": {"n": 1.5, "big": 1e21, "m": 1000000.0}});
-        assert_eq!(
-            to_go_fmt_v(&v, GoNumbers::Int64OrFloat64),
-            "map[a:map[big:1e+21 m:1e+06 n:1.5] b:[1 x <nil> true]]"
-        );
-        assert_eq!(format_go_float64_g(100000.0).unwrap(), "100000");
-        assert_eq!(format_go_float64_g(0.0001).unwrap(), "0.0001");
-        assert_eq!(format_go_float64_g(0.00001).unwrap(), "1e-05");
-        assert_eq!(
-            format_go_float64_g(1.2345678901234567e19).unwrap(),
-            "1.2345678901234567e+19"
-        );
     }
 }

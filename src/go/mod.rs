@@ -2,14 +2,17 @@
 //! `strconv.Quote` and `IsPrint` ([`quote`]), `fmt`'s `%v`/`%g` of decoded
 //! values ([`fmt`]), `encoding/json` output ([`json`]) and decoding
 //! ([`json_decode`]), the indented JSON with Go's numbers of this program's
-//! own output ([`json_pretty`]), and `sort.Sort`/`sort.SliceStable`
-//! ([`sort`]). Helm's messages and wire bytes come from Go, so every module
-//! that reproduces them uses these. The ground floor: of the crate it
-//! imports only `keypath` (the JSON writer writes value paths).
+//! own output ([`json_pretty`]), `sort.Sort`/`sort.SliceStable` ([`sort`]),
+//! `path.Clean` and `filepath.Base` ([`path`]), and the value model the
+//! printers walk ([`value`]). Helm's messages and wire bytes come from Go,
+//! so every module that reproduces them uses these. The ground floor: of
+//! the crate it imports only `keypath` (the JSON writer writes value paths).
 
 pub mod fmt;
 pub mod json;
 pub mod json_decode;
 pub mod json_pretty;
+pub mod path;
 pub mod quote;
 pub mod sort;
+pub mod value;

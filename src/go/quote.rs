@@ -306,4 +306,39 @@ mod tests {
         assert!(!is_print('\u{e000}') && !is_print('\u{feff}') && !is_print('\u{3000}'));
         assert!(!is_print('\u{10ffff}'));
     }
+
+    /// The code points where the crate's former copies of `strconv.Quote`
+    /// (`yaml::resolve`, which escaped only `Cc` and a few listed points) and
+    /// of `IsPrint` (`chart::metadata`, Unicode 16 categories) disagreed with
+    /// this one. This side matches Go: the table equals `IsPrint`'s definition
+    /// on Unicode 15.0 for every code point, and Go prints a valid U+FFFD
+    /// (category So) as it is.
+    #[test]
+    fn former_copies_disagreed_here() {
+        // Format characters (Cf): escaped.
+        for c in ['\u{ad}', '\u{600}', '\u{61c}', '\u{6dd}', '\u{70f}', '\u{890}', '\u{8e2}', '\u{180e}', '\u{200b}', '\u{200f}'] {
+            assert_eq!(quote(&c.to_string()), format!("\"\\u{:04x}\"", c as u32), "{:04X}", c as u32);
+        }
+        for c in ['\u{202a}', '\u{2060}', '\u{2066}', '\u{fff9}', '\u{110bd}', '\u{13430}', '\u{13439}', '\u{1bca0}', '\u{1d173}', '\u{e0001}', '\u{e007f}'] {
+            assert!(!is_print(c), "{:04X}", c as u32);
+        }
+        assert_eq!(quote("\u{e0001}"), r#""\U000e0001""#);
+        // Space separators other than the ASCII space (Zs): escaped.
+        for c in ['\u{1680}', '\u{2000}', '\u{200a}', '\u{202f}', '\u{205f}', '\u{3000}'] {
+            assert!(!is_print(c), "{:04X}", c as u32);
+        }
+        assert_eq!(quote("a\u{2000}b"), r#""a\u2000b""#);
+        // Private use (Co) and unassigned (Cn), noncharacters included.
+        for c in ['\u{e000}', '\u{f8ff}', '\u{f0000}', '\u{10fffd}', '\u{378}', '\u{fffe}', '\u{e0000}'] {
+            assert!(!is_print(c), "{:04X}", c as u32);
+        }
+        assert_eq!(quote("\u{f0000}"), r#""\U000f0000""#);
+        // Assigned only from Unicode 16 on: unassigned for Go 1.26.
+        for c in ['\u{897}', '\u{1b4e}', '\u{1c89}', '\u{2427}', '\u{2ffc}', '\u{a7cb}', '\u{105c0}', '\u{1cc00}', '\u{1fa89}', '\u{2ebf0}'] {
+            assert!(!is_print(c), "{:04X}", c as u32);
+        }
+        // U+FFFD is a symbol (So): printed as it is.
+        assert!(is_print('\u{fffd}'));
+        assert_eq!(quote("\u{fffd}"), "\"\u{fffd}\"");
+    }
 }

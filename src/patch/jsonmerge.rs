@@ -339,7 +339,7 @@ pub fn create_three_way(
     if let Some(p) = preconditions.iter().find(|p| !p.holds(&patch)) {
         return Err(JsonMergeError::PreconditionFailed {
             precondition: p.clone(),
-            patch: gojson::to_go_fmt_v(&k8s_typed(&patch), GoNumbers::Int64OrFloat64),
+            patch: crate::go::fmt::go_v_with(&k8s_typed(&patch), GoNumbers::Int64OrFloat64),
         });
     }
     Ok(patch)

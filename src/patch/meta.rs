@@ -159,14 +159,9 @@ pub enum MetaError {
     UnexpectedPatchStrategy(Vec<String>),
 }
 
-/// Go's `%q` of a string (`strconv.Quote`): double quotes, backslash escapes
-/// for `"` and `\`, short escapes for control characters that have one,
-/// `\xXX` for other control bytes, `\uXXXX` for other non-printable
-/// characters.
-pub(crate) fn go_quote(s: &str) -> String {
-    // One implementation of strconv.Quote for the crate.
-    crate::values::strvals::go_quote(s)
-}
+/// Go's `%q` of a string (`strconv.Quote`), under the name the patch code
+/// (and `ssa`) uses.
+pub(crate) use crate::go::quote::quote as go_quote;
 
 #[cfg(test)]
 mod tests {

@@ -5,7 +5,6 @@
 //! helm: pkg/chart/common/util/coalesce.go
 
 
-use crate::go::fmt::go_float;
 use crate::keypath::Path;
 use super::tree::{EventKind, Kind, Origin, Recorder, Source, V, VMap, get, get_mut};
 
@@ -341,22 +340,9 @@ fn clean_nils(m: &mut VMap) {
     }
 }
 
-/// Go's `%v` of a value (maps with sorted keys, nil as `<nil>`).
-pub fn go_v(v: &V) -> String {
-    match &v.kind {
-        Kind::Null => "<nil>".into(),
-        Kind::Bool(b) => b.to_string(),
-        Kind::Int(i) => i.to_string(),
-        Kind::Float(f) => go_float(*f),
-        Kind::Str(s) => s.clone(),
-        Kind::List(l) => format!("[{}]", l.iter().map(go_v).collect::<Vec<_>>().join(" ")),
-        Kind::Map(m) => {
-            let mut keys: Vec<&String> = m.keys().collect();
-            keys.sort();
-            format!("map[{}]", keys.into_iter().map(|k| format!("{k}:{}", go_v(&m[k]))).collect::<Vec<_>>().join(" "))
-        }
-    }
-}
+/// Go's `%v` of a value (maps with sorted keys, nil as `<nil>`): the one
+/// `%v` in [`crate::go::fmt`], through the tree's [`crate::go::value::GoValue`].
+pub use crate::go::fmt::go_v;
 
 #[cfg(test)]
 mod tests {

@@ -38,6 +38,25 @@ pub struct V {
 
 pub type VMap = IndexMap<String, V, FastHash>;
 
+/// The tree as Go's printers see it ([`crate::go::fmt`]'s `%v`): `Int` is an
+/// int64, `Float` a float64.
+impl crate::go::value::GoValue for V {
+    type Error = std::convert::Infallible;
+
+    fn go_shape(&self) -> Result<crate::go::value::GoShape<'_, V>, Self::Error> {
+        use crate::go::value::GoShape;
+        Ok(match &self.kind {
+            Kind::Null => GoShape::Nil,
+            Kind::Bool(b) => GoShape::Bool(*b),
+            Kind::Int(i) => GoShape::Int(*i),
+            Kind::Float(f) => GoShape::Float(*f),
+            Kind::Str(s) => GoShape::Str(s),
+            Kind::List(l) => GoShape::List(l),
+            Kind::Map(m) => GoShape::Map(m.iter().map(|(k, v)| (k.as_str(), v)).collect()),
+        })
+    }
+}
+
 
 impl V {
     pub fn new(kind: Kind, origin: Origin) -> V {

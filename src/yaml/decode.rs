@@ -9,8 +9,9 @@ use std::hash::{BuildHasher, Hash, Hasher};
 use indexmap::IndexMap;
 
 use super::doc::{Doc, NodeKind};
-use super::resolve::{self, Reading, Scalar, go_float_g, go_float_key, go_quote};
+use super::resolve::{self, Reading, Scalar, go_float_g, go_float_key};
 use super::{NoteKind, Pos};
+use crate::go::quote::quote as go_quote;
 use crate::keypath::{Path, Seg};
 use crate::FastHash;
 

@@ -456,50 +456,12 @@ pub(crate) fn resolve_node(text: &str, tag: Option<&str>, plain: bool) -> Result
 /// Go `strconv.FormatFloat(f, 'g', -1, 32)` as sigs.k8s.io/yaml spells float
 /// map keys (`.inf`, `-.inf`, `.nan` for the specials).
 pub(crate) fn go_float_key(f: f64) -> String {
-    let x = f as f32;
-    if x.is_nan() {
-        return ".nan".into();
-    }
-    if x.is_infinite() {
-        return if x > 0.0 { ".inf".into() } else { "-.inf".into() };
-    }
-    crate::go::fmt::go_g_shortest(&format!("{x:e}"))
+    crate::go::fmt::yaml_float_key(f)
 }
 
 /// Go `%v` / `FormatFloat(f, 'g', -1, 64)` of a float64.
 pub(crate) fn go_float_g(f: f64) -> String {
     crate::go::fmt::go_float(f)
-}
-
-
-/// Go's `strconv.Quote`, as `%#v` prints strings.
-pub(crate) fn go_quote(s: &str) -> String {
-    let mut out = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            '\r' => out.push_str("\\r"),
-            '\u{07}' => out.push_str("\\a"),
-            '\u{08}' => out.push_str("\\b"),
-            '\u{0C}' => out.push_str("\\f"),
-            '\u{0B}' => out.push_str("\\v"),
-            c if (c as u32) < 0x20 || c as u32 == 0x7F => out.push_str(&format!("\\x{:02x}", c as u32)),
-            '\u{FFFD}' => out.push_str("\\ufffd"),
-            c if c.is_control() || matches!(c, '\u{2028}' | '\u{2029}' | '\u{85}' | '\u{A0}' | '\u{FEFF}') => {
-                if (c as u32) < 0x10000 {
-                    out.push_str(&format!("\\u{:04x}", c as u32));
-                } else {
-                    out.push_str(&format!("\\U{:08x}", c as u32));
-                }
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@ use super::fieldpath::{FieldPath, FieldSet};
 use super::managed::{ManagedEntry, Operation, applier_identifier};
 use super::tree::Tree;
 use super::value::smd_eq;
-use crate::patch::meta::go_quote;
+use crate::go::quote::quote as go_quote;
 use serde_json::Value;
 use std::cmp::Ordering;
 use std::collections::BTreeMap;

@@ -4,8 +4,8 @@
 
 use super::value::{as_go_decoded, smd_cmp, smd_to_string};
 use super::{SsaError, apply_body};
-use crate::go::json::{go_quote as json_quote, to_go_json};
-use crate::patch::meta::go_quote;
+use crate::go::json::{json_quote, to_go_json};
+use crate::go::quote::quote as go_quote;
 use serde_json::{Map, Value};
 use std::cmp::Ordering;
 use std::collections::BTreeSet;

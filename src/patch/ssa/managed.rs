@@ -4,7 +4,7 @@
 
 use super::SsaError;
 use super::fieldpath::{FieldSet, parse_fields_v1};
-use crate::go::json::go_quote as json_quote;
+use crate::go::json::json_quote;
 use serde_json::Value;
 
 /// `metav1.ManagedFieldsOperationType`.

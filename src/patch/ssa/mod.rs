@@ -41,7 +41,7 @@ pub use fieldpath::{FieldPath, FieldSet, PathElement, parse_fields_v1, parse_pat
 pub use managed::{ManagedEntry, Operation, parse_managed_fields, upgrade_client_side_managers};
 pub use schema::{BuiltinSsaSchema, ListKeysSchema, ListType, SsaSchema, builtin_list_map_keys, builtin_ssa_schema};
 
-use crate::patch::meta::go_quote;
+use crate::go::quote::quote as go_quote;
 use conflicts::{conflicts_of, removals_of};
 use serde_json::{Map, Value};
 use thiserror::Error;

@@ -4,7 +4,7 @@
 //! Path elements and conflict detection both compare through these.
 
 use crate::go::json::format_go_float64_g;
-use crate::patch::meta::go_quote;
+use crate::go::quote::quote as go_quote;
 use serde_json::{Number, Value};
 use std::cmp::Ordering;
 

@@ -8,7 +8,8 @@
 //! above `i64::MAX`) is a float64 — and int64(1) and float64(1) are
 //! different types, never equal.
 
-use crate::go::json::{GoNumbers, format_go_float64_g, go_float64, to_go_fmt_v};
+use crate::go::fmt::go_v_with;
+use crate::go::json::{GoNumbers, format_go_float64_g, go_float64};
 use serde_json::{Map, Number, Value};
 
 /// `reflect.TypeOf(v)` of a decoded JSON value.
@@ -103,7 +104,7 @@ pub(crate) fn go_eq_opt(a: Option<&Value>, b: Option<&Value>) -> bool {
 
 /// `fmt.Sprintf("%v", v)`.
 pub(crate) fn fmt_v(v: &Value) -> String {
-    to_go_fmt_v(v, GoNumbers::Int64OrFloat64)
+    go_v_with(v, GoNumbers::Int64OrFloat64)
 }
 
 /// `fmt.Sprintf("%v", v)` where `v` may be absent (nil).

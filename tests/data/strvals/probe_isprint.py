@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Reads Go's strconv.IsPrint off the Helm build the oracle wraps.
 
-src/values/strvals/goquote.rs holds the table this prints: every code point
+src/go/quote.rs holds the table this prints: every code point
 from U+0080 up that Go quotes as an escape. It feeds all of them, in chunks,
 to strvals as keys without a value; Helm answers `key "<%q of the key>" has
 no value`, and every escaped character in that is a non-printable one.

@@ -1,0 +1,78 @@
+//! The Go value model that `fmt` ([`super::fmt`]) and `encoding/json`
+//! ([`super::json`]) print: one level of a decoded Go value ([`GoShape`]),
+//! which each of the crate's value types describes through [`GoValue`]. The
+//! printers are written once against it; `serde_json::Value` is described
+//! here, the provenance tree and the template values next to their types.
+
+use serde_json::{Number, Value};
+use std::convert::Infallible;
+
+/// The Go type a JSON number was decoded into (see [`super::json`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum GoNumbers {
+    /// `k8s.io/apimachinery/pkg/util/json`: an integer that fits an int64 is
+    /// an int64, every other number (fraction, exponent, or an integer out of
+    /// the int64 range) a float64.
+    #[default]
+    Int64OrFloat64,
+    /// `encoding/json` into `interface{}`: every number is a float64.
+    Float64,
+}
+
+/// One level of a Go value.
+#[derive(Debug)]
+pub enum GoShape<'a, T> {
+    /// An `interface{}` holding nil.
+    Nil,
+    Bool(bool),
+    /// An int64 (or `int`).
+    Int(i64),
+    Float(f64),
+    /// A JSON number, an int64 or a float64 as the printer's [`GoNumbers`]
+    /// says (always finite).
+    Number(&'a Number),
+    Str(&'a str),
+    /// `[]interface{}`.
+    List(&'a [T]),
+    /// `map[string]interface{}`, entries in any order: Go prints map keys
+    /// sorted.
+    Map(Vec<(&'a str, &'a T)>),
+    /// `map[string]string`, entries in any order.
+    StrMap(Vec<(&'a str, &'a str)>),
+}
+
+/// A value type the Go printers can walk.
+pub trait GoValue: Sized {
+    /// Why a value has no text (a Go type the model leaves out).
+    type Error;
+
+    /// The value as `fmt` sees it.
+    fn go_shape(&self) -> Result<GoShape<'_, Self>, Self::Error>;
+
+    /// The value as `encoding/json` sees it; the same unless the type holds
+    /// pointers, which `json.Marshal` follows and `fmt` prints as addresses.
+    fn json_shape(&self) -> Result<GoShape<'_, Self>, Self::Error> {
+        self.go_shape()
+    }
+}
+
+impl GoValue for Value {
+    type Error = Infallible;
+
+    fn go_shape(&self) -> Result<GoShape<'_, Value>, Infallible> {
+        Ok(match self {
+            Value::Null => GoShape::Nil,
+            Value::Bool(b) => GoShape::Bool(*b),
+            Value::Number(n) => GoShape::Number(n),
+            Value::String(s) => GoShape::Str(s),
+            Value::Array(items) => GoShape::List(items),
+            Value::Object(map) => GoShape::Map(map.iter().map(|(k, v)| (k.as_str(), v)).collect()),
+        })
+    }
+}
+
+/// Map entries in Go's key order (bytewise, like `strings.Compare`; keys of
+/// one map are distinct, so an unstable sort is exact).
+pub(crate) fn sort_entries<V>(entries: &mut [(&str, V)]) {
+    entries.sort_unstable_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+}

@@ -1,0 +1,100 @@
+//! A safe, exactly-defined subset of Go's `text/template` as helmfile runs
+//! it on `.gotmpl` values files (helmfile pkg/tmpl at ecf604d: sprig's
+//! functions plus helmfile's own, option `missingkey=error`).
+//!
+//! The subset: text; comments `{{/* */}}`; trim markers `{{-` / `-}}`;
+//! `.`, `$` and field chains on them (`.Values.a.b`, `$.Release.Name`);
+//! string, number, `true`/`false`/`nil` literals; parenthesised pipelines;
+//! pipelines of the functions `index`, `get`, `getOrNil`, `env` and
+//! `requiredEnv` (on an environment map the caller gives), `quote`, `squote`,
+//! `default`, `required`, `toYaml`, `toJson`, `indent`, `nindent`, `upper`,
+//! `lower`, `trim`, `not`, `eq`, `ne`, `and`, `or`; `if`/`else if`/`else`/`end`,
+//! `with`/`else`/`end`, and `range` (no variables) over lists and maps.
+//! Anything else (variables, `exec`, `readFile`, other functions, ...)
+//! is [`TmplError::Unsupported`], naming file:line:column and the construct:
+//! releasex never guesses what a template would print.
+//!
+//! Rendering also returns [`Span`]s: which template text or action produced
+//! each byte of the output, so the rendered YAML's positions map back to the
+//! template, and a scalar printed whole by one action keeps the state
+//! value's own origin.
+//!
+//! Layout: `lex` splits the source into text and action tokens, `parse`
+//! builds the node tree, `exec` walks it, `funcs` holds the template
+//! functions, `value` the values a template sees (and how Go prints and
+//! compares them), `encode` `toYaml` and `toJson`.
+
+use std::collections::BTreeMap;
+
+use crate::values::tree::Origin;
+
+mod encode;
+mod exec;
+mod funcs;
+mod lex;
+mod parse;
+mod value;
+
+pub use value::{Tv, Val};
+
+use exec::Exec;
+use parse::Parser;
+
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum TmplError {
+    /// Outside the subset: helmfile might succeed, releasex cannot say what it prints.
+    #[error("{file}:{line}:{column}: {construct}: not in the Go template subset releasex evaluates (use --skip-templated to explain the rest)")]
+    Unsupported { file: String, line: usize, column: usize, construct: String },
+    /// helmfile fails here too (missing key, `required`, wrong type, ...).
+    #[error("{file}:{line}:{column}: template: {message}")]
+    Exec { file: String, line: usize, column: usize, message: String },
+}
+
+/// Which template text or action produced `out` (byte range of the output).
+#[derive(Debug, Clone)]
+pub struct Span {
+    pub out: std::ops::Range<usize>,
+    /// Byte offset in the template of the first output byte (text), or of the action's `{{`.
+    pub src: usize,
+    /// `None` for copied text; for an action, the origin of the value it printed.
+    pub action: Option<Option<Origin>>,
+}
+
+/// A rendered template.
+#[derive(Debug, Clone)]
+pub struct Rendered {
+    pub text: String,
+    pub spans: Vec<Span>,
+}
+
+/// The process environment `env` and `requiredEnv` read, given by the caller.
+pub type Environ = BTreeMap<String, String>;
+
+/// Renders `src` (the contents of `file`) with `data` as `.` and `$`;
+/// `environ` is what `env` / `requiredEnv` read (`None`: they are unsupported).
+pub fn render(file: &str, src: &str, data: &Tv, environ: Option<&Environ>) -> Result<Rendered, TmplError> {
+    let nodes = Parser::new(file, src).parse_all()?;
+    let mut ex = Exec::new(file, src, data, environ);
+    ex.walk(&nodes, data)?;
+    Ok(ex.finish())
+}
+
+/// Whether `src` holds any template action or comment.
+pub fn has_actions(src: &str) -> bool {
+    src.contains("{{")
+}
+
+/// 1-based line and column (in characters) of byte offset `at` in `text`.
+pub fn line_col(text: &str, at: usize) -> (usize, usize) {
+    let at = at.min(text.len());
+    let before = text.get(..at).unwrap_or(text);
+    let line = before.matches('\n').count() + 1;
+    let start = before.rfind('\n').map_or(0, |i| i + 1);
+    (line, before[start..].chars().count() + 1)
+}
+
+/// Marks a template data field releasex does not model: reading it is unsupported.
+pub const UNMODELLED: &str = "\u{0}unmodelled";
+
+#[cfg(test)]
+mod tests;

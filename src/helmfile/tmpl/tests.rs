@@ -1,0 +1,246 @@
+//! Expected outputs were produced by Go 1.19's text/template with sprig
+//! v3, yaml.v3 (indent 2) and `missingkey=error`, on the same values.
+use super::encode::yaml_plain;
+use super::*;
+use crate::values::tree::{Source, VMap};
+
+const VALUES: &str = r#"s: hello
+num: 5
+big: 1000000
+bigf: 1000000.0
+f: 1.5
+e: 1e6
+nul: null
+b: true
+m: {b: 2, a: "x y", z: [1, two]}
+l: [a, 1, null]
+emptys: ""
+nested: {inner: {k: v}, a10: 1, a2: 2, B: 3, _x: 4}
+uni: "é\u00a0\u200b\t\"<&>"
+nested2: [[1, 2], {a: [x]}, [], {}]
+"#;
+
+fn values() -> VMap {
+    let m = crate::values::tree::load_tree(VALUES, "v.yaml", &|_, pos| Source::Helmfile {
+        layer: "environment".into(),
+        file: Some("v.yaml".into()),
+        line: Some(pos.line),
+        column: Some(pos.column),
+        expr: None,
+        secret: false,
+        via: None,
+    })
+    .unwrap();
+    crate::helmfile::state::integers(m, VALUES)
+}
+
+fn data() -> Tv {
+    let v = Tv::from_map(&values());
+    Tv::new(Val::Struct("data", vec![("Values", v.clone()), ("StateValues", Tv::new(Val::Ptr(Box::new(v))))]))
+}
+
+fn out(t: &str) -> String {
+    render("t.gotmpl", t, &data(), None).unwrap_or_else(|e| panic!("{t}: {e}")).text
+}
+
+fn err(t: &str) -> TmplError {
+    render("t.gotmpl", t, &data(), None).expect_err(t)
+}
+
+fn unsupported(t: &str) -> (usize, usize, String) {
+    match err(t) {
+        TmplError::Unsupported { line, column, construct, .. } => (line, column, construct),
+        other => panic!("{t}: {other:?}"),
+    }
+}
+
+fn exec_err(t: &str) -> (usize, usize, String) {
+    match err(t) {
+        TmplError::Exec { line, column, message, .. } => (line, column, message),
+        other => panic!("{t}: {other:?}"),
+    }
+}
+
+#[test]
+fn printing_follows_fmt_print() {
+    // Integers written as integers stay ints; float literals print in %g (1e+06).
+    assert_eq!(out("{{ .Values.s }} {{ .Values.num }} {{ .Values.big }} {{ .Values.bigf }} {{ .Values.f }} {{ .Values.e }}"), "hello 5 1000000 1e+06 1.5 1e+06");
+    // nil prints <no value> at the top, <nil> inside; maps sorted.
+    assert_eq!(out("{{ .Values.nul }} {{ .Values.b }} {{ .Values.m }} {{ .Values.l }}"), "<no value> true map[a:x y b:2 z:[1 two]] [a 1 <nil>]");
+    assert_eq!(out("{{ $.Values.s }}"), "hello");
+    assert_eq!(out("{{ .StateValues.s }}"), "hello");
+}
+
+#[test]
+fn text_comments_and_trim_markers() {
+    assert_eq!(out("8 {{- \"  trimmed  \" -}} |x"), "8  trimmed  |x");
+    assert_eq!(out("13 {{/* comment */}}{{- /* c2 */ -}} after"), "13 after");
+    assert_eq!(out("a:\n  {{- /* gone */}}\nb"), "a:\nb");
+    assert_eq!(out("plain: text\n"), "plain: text\n");
+}
+
+#[test]
+fn quote_squote_and_strconv_escapes() {
+    assert_eq!(out("{{ .Values.s | quote }} {{ .Values.num | quote }} {{ .Values.nul | quote }} {{ .Values.m | quote }} {{ .Values.s | squote }}"), "\"hello\" \"5\"  \"map[a:x y b:2 z:[1 two]]\" 'hello'");
+    assert_eq!(out("{{ .Values.uni | quote }}"), r#""é\u00a0\u200b\t\"<&>""#);
+}
+
+#[test]
+fn to_json_like_encoding_json() {
+    assert_eq!(out("{{ .Values.m | toJson }}"), r#"{"a":"x y","b":2,"z":[1,"two"]}"#);
+    assert_eq!(out("{{ .Values.uni | toJson }}"), "\"é\u{a0}\u{200b}\\t\\\"\\u003c\\u0026\\u003e\"");
+    assert_eq!(out("{{ .Values.bigf | toJson }} {{ 1e21 | toJson }} {{ 0.0000001 | toJson }}"), "1000000 1e+21 1e-7");
+}
+
+#[test]
+fn default_uses_sprig_empty() {
+    assert_eq!(out(r#"{{ .Values.emptys | default "d" }} {{ .Values.num | default 7 }} {{ 0 | default 7 }} {{ .Values.nul | default "z" }}"#), "d 5 7 z");
+}
+
+#[test]
+fn index_get_and_get_or_nil() {
+    assert_eq!(out(r#"{{ index .Values "m" "a" }} {{ index .Values "nope" }} {{ index .Values.l 1 }}"#), "x y <no value> 1");
+    assert_eq!(out(r#"{{ index .StateValues "s" }}"#), "hello");
+    assert_eq!(out(r#"{{ get "m.a" .Values }} {{ get "m.nope" "dflt" .Values }} {{ getOrNil "m.nope" .Values }} {{ .Values | get "nested.inner.k" }}"#), "x y dflt <no value> v");
+    // A default covers a missing key only: through a string or a nil it is an error.
+    let (_, _, m) = exec_err(r#"{{ get "s.x" "d" .Values }}"#);
+    assert!(m.contains("unexpected type(string)"), "{m}");
+    assert_eq!(out(r#"{{ getOrNil "s.x" .Values }}|{{ getOrNil "nul.x" .Values }}"#), "<no value>|<no value>");
+    let (l, c, m) = exec_err("\n  {{ get \"nope\" .Values }}");
+    assert_eq!((l, c), (2, 6));
+    assert!(m.contains("no value exist for key \"nope\""), "{m}");
+    let (_, _, m) = exec_err(r#"{{ index .Values "nope" "deeper" }}"#);
+    assert!(m.contains("index of nil pointer"), "{m}");
+}
+
+#[test]
+fn string_functions_want_strings() {
+    assert_eq!(out(r#"|{{ "  x  " | trim }}|{{ "aB" | upper }}{{ "aB" | lower }}"#), "|x|ABab");
+    let (_, _, m) = exec_err("{{ .Values.num | upper }}");
+    assert!(m.contains("expected string; got int"), "{m}");
+    let (_, _, m) = exec_err("{{ .Values.nul | upper }}");
+    assert!(m.contains("invalid value; expected string"), "{m}");
+}
+
+#[test]
+fn to_yaml_like_yaml_v3_with_indent_2() {
+    assert_eq!(out("{{ .Values.nested | toYaml }}"), "_x: 4\nB: 3\na2: 2\na10: 1\ninner:\n  k: v\n");
+    assert_eq!(out("{{ .Values.m.z | toYaml }}{{ .Values.l | toYaml }}"), "- 1\n- two\n- a\n- 1\n- null\n");
+    assert_eq!(out("x: {{ .Values.nested | toYaml | nindent 2 }}"), "x: \n  _x: 4\n  B: 3\n  a2: 2\n  a10: 1\n  inner:\n    k: v\n  ");
+    assert_eq!(out("{{ .Values.bigf | toYaml }}{{ .Values.f | toYaml }}{{ .Values.s | toYaml }}"), "1e+06\n1.5\nhello\n");
+    assert_eq!(out("{{ .Values.nested2 | toYaml }}"), "- - 1\n  - 2\n- a:\n    - x\n- []\n- {}\n");
+    // A string yaml.v3 might quote is refused, not guessed.
+    assert_eq!(out("{{ .Values.m | toYaml }}"), "a: x y\nb: 2\nz:\n  - 1\n  - two\n");
+    // Strings yaml.v3 quotes (\"\" and escapes here) are refused, not guessed.
+    let (_, _, c) = unsupported("{{ .Values.emptys | toYaml }}");
+    assert_eq!(c, "toYaml of the string \"\" (yaml.v3 may quote it)");
+    assert!(unsupported("{{ .Values.uni | toYaml }}").2.starts_with("toYaml of the string"));
+    // Digit-first strings yaml.v3 leaves plain, and those it would quote.
+    for (s, plain) in [("100m", true), ("1.2.3", true), ("1e5x", true), ("12ab", true), ("08", false), ("1.", false), ("1e5", false), ("0x1G", false), ("2024-01-01x", false)] {
+        assert_eq!(yaml_plain(s).is_ok(), plain, "{s}");
+    }
+}
+
+#[test]
+fn control_structures() {
+    assert_eq!(
+        out("{{ if .Values.b }}yes{{ else }}no{{ end }} {{ with .Values.m }}{{ .b }}{{ end }} {{ range .Values.m.z }}[{{ . }}]{{ end }} {{ range .Values.m }}<{{ . }}>{{ end }}"),
+        "yes 2 [1][two] <x y><2><[1 two]>"
+    );
+    assert_eq!(out("{{ if .Values.emptys }}a{{ else if .Values.num }}b{{ else }}c{{ end }}"), "b");
+    assert_eq!(out("{{ if .Values.emptys }}a{{ else if .Values.nul }}b{{ else }}c{{ end }}"), "c");
+    assert_eq!(out("{{ with .Values.nul }}a{{ else with .Values.m }}{{ .b }}{{ end }}"), "2");
+    assert_eq!(out("{{ range .Values.nul }}x{{ else }}none{{ end }}"), "none");
+}
+
+#[test]
+fn more_cases_checked_against_go() {
+    let (_, _, m) = exec_err("{{ index .Values.l 5 }}");
+    assert!(m.contains("index out of range: 5"), "{m}");
+    assert_eq!(out(r#"{{ and .Values.b "x" }}|{{ or .Values.nul .Values.emptys }}|"#), "x||");
+    assert_eq!(out("{{ with .Values.nul }}x{{ else }}y{{ end }}|{{ with .Values.m }}{{ .a }}{{ else }}n{{ end }}"), "y|x y");
+    assert_eq!(out("{{-3}}|{{ 1.0 }}|{{ 1e6 }}|{{ -0 }}"), "-3|1|1e+06|0");
+    assert_eq!(out("{{ .Values.f | quote }}|{{ .Values.bigf | quote }}|{{ .Values.l | quote }}|{{ quote .Values.s .Values.num }}"), r#""1.5"|"1e+06"|"[a 1 <nil>]"|"hello" "5""#);
+    assert_eq!(out(r#"{{ .Values.s | upper | quote }}|{{ "x" | default .Values.s }}"#), r#""HELLO"|x"#);
+    assert_eq!(out("{{ .Values.m.z | toJson }}|{{ .Values.nul | toJson }}|{{ .Values.l | toJson }}"), r#"[1,"two"]|null|["a",1,null]"#);
+    assert_eq!(out(r#"{{ eq .Values.num 5 }}|{{ ne .Values.s "x" }}|{{ eq .Values.s "a" "hello" }}"#), "true|true|true");
+    assert_eq!(out(r#"{{ if and .Values.b (eq .Values.s "hello") }}ok{{ end }}"#), "ok");
+    assert_eq!(out("{{ range .Values.l }}{{ . }},{{ end }}"), "a,1,<no value>,");
+    assert_eq!(out("{{ \"a\\tb\" | squote }}|{{ `raw\\n` }}"), "'a\tb'|raw\\n");
+    assert_eq!(out("{{ .Values.e | toJson }}|{{ .Values.big | toJson }}"), "1000000|1000000");
+    assert_eq!(out("{{ eq .Values.f 1.5 }}"), "true");
+    let (_, _, m) = exec_err("{{ eq .Values.num 5.0 }}");
+    assert!(m.contains("incompatible types for comparison"), "{m}");
+    let (_, _, m) = exec_err("{{ .Values.num | indent 2 }}");
+    assert!(m.contains("expected string; got int"), "{m}");
+}
+
+#[test]
+fn logic_functions() {
+    assert_eq!(out(r#"{{ eq .Values.s "hello" }} {{ and 1 0 }} {{ or 0 "" "x" }} {{ not .Values.b }}"#), "true 0 x false");
+}
+
+#[test]
+fn missing_keys_and_nil_receivers_are_errors() {
+    let (l, c, m) = exec_err("a: 1\nb: {{ .Values.nope }}");
+    assert_eq!((l, c), (2, 7));
+    assert_eq!(m, "map has no entry for key \"nope\"");
+    let (_, _, m) = exec_err("{{ .Values.nul.x }}");
+    assert_eq!(m, "nil pointer evaluating interface {}.x");
+    let (_, _, m) = exec_err("{{ .Values.s.x }}");
+    assert_eq!(m, "can't evaluate field x in type interface {}");
+    let (_, _, m) = exec_err("{{ .Nope }}");
+    assert!(m.contains("can't evaluate field Nope"), "{m}");
+    let (_, _, m) = exec_err(r#"{{ required "need it" .Values.emptys }}"#);
+    assert!(m.contains("need it"), "{m}");
+    assert_eq!(out(r#"{{ required "need it" .Values.s }}"#), "hello");
+}
+
+#[test]
+fn everything_else_is_unsupported_with_its_position() {
+    assert_eq!(unsupported("a\n  {{ env \"HOME\" }}"), (2, 6, "the function `env` (no environment was given)".into()));
+    assert_eq!(unsupported("{{ requiredEnv \"X\" }}").2, "the function `requiredEnv` (no environment was given)");
+    assert_eq!(unsupported("{{ envExec \"X\" }}").2, "the function `envExec`");
+    assert_eq!(unsupported("{{ exec \"ls\" (list) }}").2, "the function `exec`");
+    assert_eq!(unsupported("{{ readFile \"x\" }}").2, "the function `readFile`");
+    assert_eq!(unsupported("{{ fetchSecretValue \"x\" }}").2, "the function `fetchSecretValue`");
+    assert_eq!(unsupported("{{ $x := 1 }}").2, "the variable `$x`");
+    assert_eq!(unsupported("{{ template \"x\" }}").2, "`template`");
+    assert_eq!(unsupported("{{ .Values.s").2, "an unclosed action");
+    assert_eq!(unsupported("{{ if .Values.b }}x").2, "`if` without `end`");
+    assert_eq!(unsupported("x\n{{ end }}"), (2, 4, "`{{end}}` without an opening `if`, `with` or `range`".into()));
+    assert_eq!(unsupported("{{ else }}").2, "`{{else}}` without an opening `if`, `with` or `range`");
+    assert_eq!(unsupported("{{ range .Values.l }}{{ else if .Values.b }}{{ end }}").2, "this `else` form");
+    assert!(unsupported("{{ .StateValues }}").2.contains("pointer"));
+    assert_eq!(unsupported("{{ 0x10 }}").2, "the number `0x10`");
+}
+
+#[test]
+fn env_and_required_env_read_the_given_map() {
+    let environ: Environ = [("TAG".to_string(), "v1".to_string()), ("EMPTY".to_string(), String::new())].into();
+    let r = |t: &str| render("t.gotmpl", t, &data(), Some(&environ));
+    assert_eq!(r(r#"{{ env "TAG" }}|{{ env "UNSET" }}|{{ env "EMPTY" | default "d" }}|{{ requiredEnv "TAG" }}"#).unwrap().text, "v1||d|v1");
+    for t in [r#"{{ requiredEnv "UNSET" }}"#, r#"{{ requiredEnv "EMPTY" }}"#] {
+        match r(t) {
+            Err(TmplError::Exec { message, .. }) => assert!(message.contains("required env var"), "{message}"),
+            other => panic!("{t}: {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn spans_map_output_back_to_the_template() {
+    let r = render("t.gotmpl", "a: {{ .Values.s }}\nb: x\n", &data(), None).unwrap();
+    assert_eq!(r.text, "a: hello\nb: x\n");
+    let action = r.spans.iter().find(|s| s.action.is_some()).unwrap();
+    assert_eq!(&r.text[action.out.clone()], "hello");
+    assert_eq!(action.src, 3);
+    let origin = action.action.clone().flatten().unwrap();
+    assert!(matches!(&*origin, Source::Helmfile { line: Some(1), column: Some(4), .. }), "{origin:?}");
+    // quote keeps the origin of the one value it quotes.
+    let r = render("t.gotmpl", "a: {{ .Values.num | quote }}", &data(), None).unwrap();
+    assert!(matches!(r.spans[1].action.clone().flatten().as_deref(), Some(Source::Helmfile { line: Some(2), .. })));
+    // A literal has no origin.
+    let r = render("t.gotmpl", "a: {{ \"lit\" }}", &data(), None).unwrap();
+    assert!(r.spans[1].action.clone().flatten().is_none());
+}

@@ -1,0 +1,157 @@
+//! The values a template sees ([`Tv`]: a Go value and the origin of state
+//! values), how Go's `fmt` and `encoding/json` print them (their
+//! [`GoValue`] shape), and the Go semantics the executor needs: `isTrue`,
+//! sprig's `empty`, `eq` on basic values and the type names in messages.
+
+use std::collections::BTreeMap;
+
+use crate::go::value::{GoShape, GoValue};
+use crate::values::tree::{Kind, Origin, V, VMap};
+
+/// A Go value as a template sees it, with the origin of state values.
+#[derive(Debug, Clone)]
+pub struct Tv {
+    pub val: Val,
+    pub origin: Option<Origin>,
+}
+
+#[derive(Debug, Clone)]
+pub enum Val {
+    /// An untyped nil (a missing value or a YAML null).
+    Nil,
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+    Str(String),
+    List(Vec<Tv>),
+    /// `map[string]any` (Go ranges and prints keys sorted).
+    Map(BTreeMap<String, Tv>),
+    /// `map[string]string` (`.Release.Labels`).
+    StrMap(BTreeMap<String, String>),
+    /// A struct (`.`, `.Environment`, `.Release`): its type name and fields.
+    Struct(&'static str, Vec<(&'static str, Tv)>),
+    /// `*map[string]any` (`.StateValues`).
+    Ptr(Box<Tv>),
+}
+
+impl Tv {
+    pub fn new(val: Val) -> Tv {
+        Tv { val, origin: None }
+    }
+
+    pub fn str(s: &str) -> Tv {
+        Tv::new(Val::Str(s.into()))
+    }
+
+    /// A values tree as the template sees it (every node keeps its origin).
+    pub fn from_v(v: &V) -> Tv {
+        let val = match &v.kind {
+            Kind::Null => Val::Nil,
+            Kind::Bool(b) => Val::Bool(*b),
+            Kind::Int(i) => Val::Int(*i),
+            Kind::Float(f) => Val::Float(*f),
+            Kind::Str(s) => Val::Str(s.clone()),
+            Kind::List(l) => Val::List(l.iter().map(Tv::from_v).collect()),
+            Kind::Map(m) => return Tv::from_map(m).with_origin(Some(v.origin.clone())),
+        };
+        Tv { val, origin: Some(v.origin.clone()) }
+    }
+
+    pub fn from_map(m: &VMap) -> Tv {
+        Tv::new(Val::Map(m.iter().map(|(k, v)| (k.clone(), Tv::from_v(v))).collect()))
+    }
+
+    fn with_origin(mut self, o: Option<Origin>) -> Tv {
+        self.origin = o;
+        self
+    }
+}
+
+/// A template value as Go's printers see it: `fmt` refuses structs and
+/// pointers (it would print their fields or an address), `encoding/json`
+/// follows the pointer and refuses structs.
+impl GoValue for Tv {
+    type Error = String;
+
+    fn go_shape(&self) -> Result<GoShape<'_, Tv>, String> {
+        Ok(match &self.val {
+            Val::Struct(ty, _) => return Err(format!("printing a struct ({ty})")),
+            Val::Ptr(_) => return Err("printing a pointer (`.StateValues`)".into()),
+            Val::Nil => GoShape::Nil,
+            Val::Bool(b) => GoShape::Bool(*b),
+            Val::Int(i) => GoShape::Int(*i),
+            Val::Float(f) => GoShape::Float(*f),
+            Val::Str(s) => GoShape::Str(s),
+            Val::List(l) => GoShape::List(l),
+            Val::Map(m) => GoShape::Map(m.iter().map(|(k, v)| (k.as_str(), v)).collect()),
+            Val::StrMap(m) => GoShape::StrMap(m.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect()),
+        })
+    }
+
+    fn json_shape(&self) -> Result<GoShape<'_, Tv>, String> {
+        match &self.val {
+            Val::Struct(ty, _) => Err(format!("a struct ({ty})")),
+            Val::Ptr(p) => p.json_shape(),
+            _ => self.go_shape(),
+        }
+    }
+}
+
+/// `fmt.Sprint` of a value (top level: a string prints bare).
+pub(super) fn go_sprint(v: &Tv) -> Result<String, String> {
+    crate::go::fmt::try_go_v(v)
+}
+
+/// `eq` on basic values: `None` for two basic values of different kinds
+/// (Go: "incompatible types for comparison"); comparing nil with a value,
+/// a map or a list is refused.
+pub(super) fn basic_eq(a: &Val, b: &Val) -> Result<Option<bool>, String> {
+    let basic = |v: &Val| matches!(v, Val::Bool(_) | Val::Int(_) | Val::Float(_) | Val::Str(_));
+    Ok(Some(match (a, b) {
+        (Val::Nil, Val::Nil) => true,
+        (Val::Bool(x), Val::Bool(y)) => x == y,
+        (Val::Int(x), Val::Int(y)) => x == y,
+        (Val::Float(x), Val::Float(y)) => x == y,
+        (Val::Str(x), Val::Str(y)) => x == y,
+        (x, y) if basic(x) && basic(y) => return Ok(None),
+        (x, y) => return Err(format!("eq of {} and {}", go_type(x), go_type(y))),
+    }))
+}
+
+/// Go's `isTrue`.
+pub(super) fn truth(v: &Val) -> bool {
+    match v {
+        Val::Nil => false,
+        Val::Bool(b) => *b,
+        Val::Int(i) => *i != 0,
+        Val::Float(f) => *f != 0.0,
+        Val::Str(s) => !s.is_empty(),
+        Val::List(l) => !l.is_empty(),
+        Val::Map(m) => !m.is_empty(),
+        Val::StrMap(m) => !m.is_empty(),
+        Val::Struct(..) | Val::Ptr(_) => true,
+    }
+}
+
+/// sprig's `empty` (what `default` replaces).
+pub(super) fn empty(v: &Val) -> bool {
+    match v {
+        Val::Struct(..) | Val::Ptr(_) => false,
+        other => !truth(other),
+    }
+}
+
+pub(super) fn go_type(v: &Val) -> &'static str {
+    match v {
+        Val::Nil => "nil",
+        Val::Bool(_) => "bool",
+        Val::Int(_) => "int",
+        Val::Float(_) => "float64",
+        Val::Str(_) => "string",
+        Val::List(_) => "[]interface {}",
+        Val::Map(_) => "map[string]interface {}",
+        Val::StrMap(_) => "map[string]string",
+        Val::Struct(t, _) => t,
+        Val::Ptr(_) => "*map[string]interface {}",
+    }
+}
