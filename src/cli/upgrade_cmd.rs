@@ -42,12 +42,12 @@ pub fn run(args: &UpgradePreviewArgs, ctx: &Ctx) -> anyhow::Result<Outcome> {
         let outcomes: Vec<ModeOutcome> = Mode::ALL.iter().map(|m| preview_mode(&up, *m)).collect::<Result<_, _>>()?;
         let advice = recommend(&outcomes, start.base.revision);
         outcome.stdout = match ctx.format() {
-            OutputFormat::Text => compare_text(&head, &outcomes, &advice, &keys, ctx),
+            OutputFormat::Text => compare_text(&head, &outcomes, &advice.reason, &keys, ctx),
             format => {
                 let modes: Map<String, Value> = outcomes.iter().map(|o| (o.mode.word().to_string(), mode_json(&head, o, &keys))).collect();
                 let mut doc = head_json(&head);
                 doc.insert("modes".into(), Value::Object(modes));
-                doc.insert("recommendation".into(), Value::String(advice));
+                doc.insert("recommendation".into(), serde_json::json!({"mode": advice.mode.map(Mode::word), "reason": advice.reason}));
                 serialize(&Value::Object(doc), format)?
             }
         };

@@ -367,14 +367,24 @@ fn int_sets(map: &VMap, prefix: &str, out: &mut Vec<String>) {
 
 /// The one-line advice of `--compare-modes`: the mode that keeps the user's
 /// values and takes the new chart's defaults.
-pub fn recommend(outcomes: &[ModeOutcome], revision: i64) -> String {
+/// The mode `--compare-modes` recommends (none when no mode is clean), and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Recommendation {
+    pub mode: Option<Mode>,
+    pub reason: String,
+}
+
+pub fn recommend(outcomes: &[ModeOutcome], revision: i64) -> Recommendation {
     let of = |m: Mode| outcomes.iter().find(|o| o.mode == m);
     let clean = |o: &ModeOutcome| {
         o.dropped_config_values == 0 && o.ignored_new_defaults == 0 && !o.changes.iter().any(|c| c.kind == ChangeKind::NullNotApplied)
     };
     if let Some(d) = of(Mode::Default) {
         if clean(d) {
-            return "the default mode keeps every stored value this command does not change and takes the new chart's defaults: no value-mode flag is needed".into();
+            return Recommendation {
+                mode: Some(Mode::Default),
+                reason: "the default mode keeps every stored value this command does not change and takes the new chart's defaults: no value-mode flag is needed".into(),
+            };
         }
     }
     let dropped = of(Mode::Default).map_or(0, |d| d.dropped_config_values);
@@ -388,10 +398,16 @@ pub fn recommend(outcomes: &[ModeOutcome], revision: i64) -> String {
     };
     for m in [Mode::ResetThenReuse, Mode::Reuse] {
         if let Some(o) = of(m).filter(|o| clean(o)) {
-            return format!("use {}: it keeps revision {revision}'s config under this command's values and takes the new chart's defaults{why}", o.mode.flag());
+            return Recommendation {
+                mode: Some(o.mode),
+                reason: format!("use {}: it keeps revision {revision}'s config under this command's values and takes the new chart's defaults{why}", o.mode.flag()),
+            };
         }
     }
-    format!("no mode keeps every stored value and takes every new default here: repeat revision {revision}'s -f files and --set flags with this command (see `kubectl releasex release decode NAME --show values`){why}")
+    Recommendation {
+        mode: None,
+        reason: format!("no mode keeps every stored value and takes every new default here: repeat revision {revision}'s -f files and --set flags with this command (see `kubectl releasex release decode NAME --show values`){why}"),
+    }
 }
 
 struct CauseContext {

@@ -150,7 +150,8 @@ fn json_contract_has_the_documented_keys() {
         assert_eq!(&m["mode"], word);
         assert!(m.get("values").is_some() && m.get("config").is_some() && m.get("changes").is_some());
     }
-    assert!(all["recommendation"].as_str().unwrap().contains("--reset-then-reuse-values"), "{}", all["recommendation"]);
+    assert_eq!(all["recommendation"]["mode"], "reset-then-reuse", "{}", all["recommendation"]);
+    assert!(all["recommendation"]["reason"].as_str().unwrap().contains("--reset-then-reuse-values"), "{}", all["recommendation"]);
 }
 
 #[test]

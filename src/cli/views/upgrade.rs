@@ -332,7 +332,7 @@ fn changes_text(h: &Head, o: &ModeOutcome, keys: &[Path], view: &PreviewView, ct
         out.push_str(&format!("      {}\n", t.dim(&brief)));
     };
     // A value whose type changes is risky whatever its cause: first in its group.
-    let type_changes = |c: &Change| matches!((&c.before, &c.after), (Some(a), Some(b)) if json_type(a) != json_type(b));
+    let type_changes = |c: &Change| matches!((&c.before, &c.after), (Some(a), Some(b)) if std::mem::discriminant(a) != std::mem::discriminant(b));
     for (kinds, heading) in CHANGE_GROUPS {
         let mut group: Vec<&&Change> = changes.iter().filter(|c| kinds.contains(&c.kind)).collect();
         group.sort_by_key(|c| !type_changes(c));
@@ -368,15 +368,4 @@ fn changes_text(h: &Head, o: &ModeOutcome, keys: &[Path], view: &PreviewView, ct
         }
     }
     out
-}
-
-fn json_type(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "boolean",
-        Value::Number(_) => "number",
-        Value::String(_) => "string",
-        Value::Array(_) => "list",
-        Value::Object(_) => "map",
-    }
 }
