@@ -238,6 +238,9 @@ pub struct ExplainArgs {
     /// Also show what each key overrode
     #[arg(long)]
     pub show_overridden: bool,
+    /// Only the keys you set (values files, --set flags, the release config, helmfile and werf layers), with what they overrode
+    #[arg(long)]
+    pub user: bool,
     /// Skip values.schema.json validation, as Helm's --skip-schema-validation
     #[arg(long)]
     pub skip_schema_validation: bool,

@@ -310,3 +310,29 @@ pub enum Voice {
     /// werf's notes on its documented order.
     Werf,
 }
+
+impl Source {
+    /// Whether the user gave this value (a values file, a flag, the stored
+    /// config of a release, a helmfile or werf layer), not a chart default
+    /// or something Helm or werf derived from one.
+    pub fn is_user_given(&self) -> bool {
+        match self {
+            Source::ValuesFile { .. }
+            | Source::SetFlag { .. }
+            | Source::ReleaseConfig { .. }
+            | Source::WerfSecretValues { chart_default: false, .. }
+            | Source::WerfEnv { .. } => true,
+            // Every helmfile layer is the user's (state values, release values).
+            Source::Helmfile { .. } => true,
+            Source::ChartDefault { .. }
+            | Source::StoredChart { .. }
+            | Source::ParentValues { .. }
+            | Source::ImportValues { .. }
+            | Source::Global { .. }
+            | Source::Helm { .. }
+            | Source::WerfSecretValues { .. }
+            | Source::WerfAuxiliary { .. }
+            | Source::ExportValues { .. } => false,
+        }
+    }
+}

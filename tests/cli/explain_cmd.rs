@@ -95,3 +95,15 @@ fn helms_coalescing_warnings_go_to_stderr_as_helm_prints_them() {
     assert_eq!(port["overridden"][0]["event"], "skipped-type-mismatch");
     assert_eq!(port["overridden"][0]["value"], 8080);
 }
+
+#[test]
+fn user_shows_only_the_keys_the_user_set_with_what_they_overrode() {
+    let out = ok(&["explain", PARENT, "-f", "tests/oracle/charts/overrides/nulls.yaml", "--set", "replicaCount=7", "--user"]);
+    assert!(out.lines().any(|l| l.starts_with("replicaCount") && l.contains("--set[0] replicaCount=7")), "{out}");
+    assert!(out.contains("overrode"), "with what it overrode: {out}");
+    for line in out.lines().filter(|l| !l.starts_with(' ')) {
+        assert!(!line.ends_with("default)"), "a chart default is not the user's: {line}");
+    }
+    let all = ok(&["explain", PARENT, "-f", "tests/oracle/charts/overrides/nulls.yaml", "--set", "replicaCount=7"]);
+    assert!(out.lines().count() < all.lines().count());
+}

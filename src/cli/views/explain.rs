@@ -13,13 +13,22 @@ use crate::values::tree::{EventKind, Kind, Source, V, VMap};
 
 pub fn render(args: &ExplainArgs, ctx: &Ctx, explanation: &crate::explain::Explanation) -> anyhow::Result<Outcome> {
     let keys: Vec<Path> = args.keys.iter().map(|k| Path::parse(k).map_err(anyhow::Error::msg)).collect::<anyhow::Result<_>>()?;
-    let shown: Vec<&Entry> = explanation.entries.iter().filter(|e| keys.is_empty() || keys.iter().any(|k| e.path.starts_with(k))).collect();
+    // --user: the keys whose winning source is the user's, and those a null of the user's deleted.
+    let by_user = |e: &Entry| {
+        e.source.as_ref().is_some_and(|s| s.is_user_given()) || e.overridden.iter().any(|l| l.by.as_ref().is_some_and(|b| b.is_user_given()))
+    };
+    let shown: Vec<&Entry> = explanation
+        .entries
+        .iter()
+        .filter(|e| keys.is_empty() || keys.iter().any(|k| e.path.starts_with(k)))
+        .filter(|e| !args.user || by_user(e))
+        .collect();
     if let Some(message) = crate::explain::entries::unmatched_keys_message(&explanation.entries, &keys) {
         anyhow::bail!(message);
     }
     let mut outcome = Outcome { warnings: explanation.warnings.clone(), ..Outcome::default() };
     outcome.stdout = match ctx.format() {
-        OutputFormat::Text => text(&shown, args.show_overridden || !keys.is_empty(), ctx),
+        OutputFormat::Text => text(&shown, args.show_overridden || args.user || !keys.is_empty(), ctx),
         OutputFormat::Json => contract_json_go(&explanation.values, &shown, &explanation.warnings),
         OutputFormat::Yaml => {
             let doc = contract_json(&explanation.values, shown.iter().copied(), &explanation.warnings);
