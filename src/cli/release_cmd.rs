@@ -62,7 +62,8 @@ fn history_cmd(args: &HistoryArgs, ctx: &Ctx) -> anyhow::Result<Outcome> {
     }
     let releases: Vec<&release::Release> = records.iter().map(|r| &r.release).collect();
     let name = releases.first().map(|r| r.name().to_string()).unwrap_or_default();
-    let state = history::explain_state(&name, &releases);
+    let verdict = history::verdict(&name, &releases);
+    let state = (verdict.state != "ok").then(|| verdict.text());
     let skip = releases.len().saturating_sub(args.max);
     let rows: Vec<history::HistoryRow> = releases[skip..].iter().map(|r| history::HistoryRow::of(r)).collect();
     match ctx.format() {
@@ -73,7 +74,12 @@ fn history_cmd(args: &HistoryArgs, ctx: &Ctx) -> anyhow::Result<Outcome> {
             }
         }
         format => {
-            outcome.stdout = views::serialize(&rows, format)?;
+            let doc = serde_json::json!({
+                "release": name,
+                "revisions": rows,
+                "verdict": {"state": verdict.state, "message": verdict.message, "remedy": verdict.remedy},
+            });
+            outcome.stdout = views::serialize(&doc, format)?;
             outcome.notes.extend(state);
         }
     }

@@ -90,44 +90,92 @@ pub fn baseline(name: &str, releases: &[&Release]) -> Result<Baseline, BaselineE
     Err(BaselineError::NoDeployed { name: name.to_string(), last_status: Some(last_status) })
 }
 
-/// What the state of a history means for the next `helm upgrade`, and the safe
-/// remedy when it would fail. `None` when the latest revision is deployed.
-pub fn explain_state(name: &str, releases: &[&Release]) -> Option<String> {
-    let deployed: Vec<i64> = releases.iter().filter(|r| r.status() == Status::Deployed).map(|r| r.version()).collect();
-    match baseline(name, releases) {
-        Ok(Baseline { reason: BaselineReason::LastIsDeployed, .. }) => {
-            (deployed.len() > 1).then(|| {
-                format!(
-                    "several revisions are marked deployed ({}); the history was interrupted or edited. Helm uses the highest as the upgrade baseline",
-                    join(&deployed)
-                )
-            })
+/// What the state of a history means for the next `helm upgrade`: a word
+/// for scripts, the explanation, and the safe remedy when the upgrade would fail.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Verdict {
+    /// `ok`, `several-deployed`, `last-not-deployed`, `never-deployed`, `pending` or `no-deployed`.
+    pub state: &'static str,
+    pub message: String,
+    pub remedy: Option<String>,
+}
+
+impl Verdict {
+    /// The verdict as one text (the message, then the remedy).
+    pub fn text(&self) -> String {
+        match &self.remedy {
+            Some(r) => format!("{}{r}", self.message),
+            None => self.message.clone(),
         }
-        Ok(Baseline { revision, reason: BaselineReason::NewestDeployed { last, last_status }, next_revision }) => Some(format!(
-            "revision {last} is {last_status}; the next `helm upgrade` starts from revision {revision}, the newest deployed one (its values, chart and manifest), and will write revision {next_revision}"
-        )),
-        Ok(Baseline { revision, reason: BaselineReason::LastWithoutDeployed { status }, next_revision }) => Some(format!(
-            "no revision was ever deployed; revision {revision} is {status} and the next `helm upgrade` starts from it (its values and manifest) and will write revision {next_revision}"
-        )),
+    }
+}
+
+/// The [`Verdict`] of a history; `state` is `ok` (and the message empty)
+/// when the latest revision is the only deployed one.
+pub fn verdict(name: &str, releases: &[&Release]) -> Verdict {
+    let deployed: Vec<i64> = releases.iter().filter(|r| r.status() == Status::Deployed).map(|r| r.version()).collect();
+    let v = |state, message: String, remedy: Option<String>| Verdict { state, message, remedy };
+    match baseline(name, releases) {
+        Ok(Baseline { reason: BaselineReason::LastIsDeployed, .. }) if deployed.len() > 1 => v(
+            "several-deployed",
+            format!(
+                "several revisions are marked deployed ({}); the history was interrupted or edited. Helm uses the highest as the upgrade baseline",
+                join(&deployed)
+            ),
+            None,
+        ),
+        Ok(Baseline { reason: BaselineReason::LastIsDeployed, .. }) => v("ok", String::new(), None),
+        Ok(Baseline { revision, reason: BaselineReason::NewestDeployed { last, last_status }, next_revision }) => v(
+            "last-not-deployed",
+            format!(
+                "revision {last} is {last_status}; the next `helm upgrade` starts from revision {revision}, the newest deployed one (its values, chart and manifest), and will write revision {next_revision}"
+            ),
+            None,
+        ),
+        Ok(Baseline { revision, reason: BaselineReason::LastWithoutDeployed { status }, next_revision }) => v(
+            "never-deployed",
+            format!(
+                "no revision was ever deployed; revision {revision} is {status} and the next `helm upgrade` starts from it (its values and manifest) and will write revision {next_revision}"
+            ),
+            None,
+        ),
         Err(BaselineError::Pending { revision, status }) => {
             let target = deployed.last().map_or_else(
                 || "or, if nothing was ever deployed, `helm uninstall` and install again".to_string(),
                 |d| format!("`helm rollback {name} {d}` (revision {d} is the last deployed one)"),
             );
-            Some(format!(
-                "revision {revision} is {status}: Helm treats the release as locked and refuses `helm upgrade` with \"another operation (install/upgrade/rollback) is in progress\". First make sure no helm process (a CI job, another terminal) is still working on this release. If none is, the operation died midway; the safe remedy is {target}. Do not delete the record by hand"
-            ))
+            v(
+                "pending",
+                format!(
+                    "revision {revision} is {status}: Helm treats the release as locked and refuses `helm upgrade` with \"another operation (install/upgrade/rollback) is in progress\". "
+                ),
+                Some(format!(
+                    "First make sure no helm process (a CI job, another terminal) is still working on this release. If none is, the operation died midway; the safe remedy is {target}. Do not delete the record by hand"
+                )),
+            )
         }
-        Err(BaselineError::NoDeployed { last_status, .. }) => Some(match last_status {
-            Some(Status::Uninstalled) => format!(
-                "the release was uninstalled with --keep-history; `helm upgrade` fails with `{name:?} has no deployed releases`. `helm upgrade --install` installs it again (replacing the uninstalled revision), or `helm rollback {name} N` restores a former revision"
+        Err(BaselineError::NoDeployed { last_status, .. }) => match last_status {
+            Some(Status::Uninstalled) => v(
+                "no-deployed",
+                format!("the release was uninstalled with --keep-history; `helm upgrade` fails with `{name:?} has no deployed releases`. "),
+                Some(format!(
+                    "`helm upgrade --install` installs it again (replacing the uninstalled revision), or `helm rollback {name} N` restores a former revision"
+                )),
             ),
-            Some(s) => format!(
-                "the last revision is {s} and no revision is deployed; `helm upgrade` fails with `{name:?} has no deployed releases`. Check that no uninstall is still running; then `helm uninstall {name}` and install again"
+            Some(s) => v(
+                "no-deployed",
+                format!("the last revision is {s} and no revision is deployed; `helm upgrade` fails with `{name:?} has no deployed releases`. "),
+                Some(format!("Check that no uninstall is still running; then `helm uninstall {name}` and install again")),
             ),
-            None => format!("no revisions: `helm upgrade` fails with `{name:?} has no deployed releases`"),
-        }),
+            None => v("no-deployed", format!("no revisions: `helm upgrade` fails with `{name:?} has no deployed releases`"), None),
+        },
     }
+}
+
+/// [`verdict`] as one text; `None` when the latest revision is deployed.
+pub fn explain_state(name: &str, releases: &[&Release]) -> Option<String> {
+    let v = verdict(name, releases);
+    (v.state != "ok").then(|| v.text())
 }
 
 fn join(v: &[i64]) -> String {

@@ -75,7 +75,7 @@ fn history_from_the_cluster_ignores_other_releases_and_namespaces() {
     let s = setup("team-a");
     let r = run(s.cmd().args(["release", "history", "demo", "-o", "json"]));
     assert_eq!(r.code, 0, "{}", r.stderr);
-    let revs: Vec<i64> = json(&r.stdout).as_array().unwrap().iter().map(|x| x["revision"].as_i64().unwrap()).collect();
+    let revs: Vec<i64> = json(&r.stdout)["revisions"].as_array().unwrap().iter().map(|x| x["revision"].as_i64().unwrap()).collect();
     assert_eq!(revs, [1, 2, 3]);
     s.api.assert_read_only();
 }
@@ -85,11 +85,11 @@ fn namespace_comes_from_flag_then_context() {
     let s = setup("other-ns");
     let r = run(s.cmd().args(["release", "history", "demo", "-o", "json"]));
     assert_eq!(r.code, 0, "{}", r.stderr);
-    assert_eq!(json(&r.stdout).as_array().unwrap().len(), 1, "context namespace other-ns holds one revision");
+    assert_eq!(json(&r.stdout)["revisions"].as_array().unwrap().len(), 1, "context namespace other-ns holds one revision");
     let r = run(s.cmd().args(["release", "history", "demo", "-n", "team-a", "-o", "json"]));
-    assert_eq!(json(&r.stdout).as_array().unwrap().len(), 3);
+    assert_eq!(json(&r.stdout)["revisions"].as_array().unwrap().len(), 3);
     let r = run(s.cmd().args(["release", "history", "demo", "--context", "other", "-n", "team-a", "-o", "json"]));
-    assert_eq!(json(&r.stdout).as_array().unwrap().len(), 3);
+    assert_eq!(json(&r.stdout)["revisions"].as_array().unwrap().len(), 3);
     s.api.assert_read_only();
 }
 
@@ -110,7 +110,7 @@ fn helm_plugin_environment_supplies_namespace_context_and_driver() {
     assert!(s.api.requests().iter().all(|q| q.path == "/api/v1/namespaces/team-a/configmaps"));
     // Without HELM_PLUGIN_NAME, HELM_NAMESPACE is not ours to read.
     let r = run(s.cmd().args(["release", "history", "demo", "-o", "json"]).env("HELM_NAMESPACE", "team-a"));
-    assert_eq!(json(&r.stdout).as_array().unwrap().len(), 1);
+    assert_eq!(json(&r.stdout)["revisions"].as_array().unwrap().len(), 1);
     s.api.assert_read_only();
 }
 

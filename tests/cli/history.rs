@@ -11,8 +11,11 @@ fn history_table_of_a_healthy_release() {
 
 #[test]
 fn history_json_has_the_documented_keys() {
-    let rows = json(&ok(&["release", "history", "-f", "tests/fixtures/releases/secret-hook.list.json", "-o", "json"]));
-    let rows = rows.as_array().unwrap();
+    let doc = json(&ok(&["release", "history", "-f", "tests/fixtures/releases/secret-hook.list.json", "-o", "json"]));
+    let top: Vec<&String> = doc.as_object().unwrap().keys().collect();
+    assert_eq!(top, ["release", "revisions", "verdict"]);
+    assert_eq!(doc["verdict"]["state"], "ok");
+    let rows = doc["revisions"].as_array().unwrap();
     assert_eq!(rows.len(), 3);
     let keys: Vec<&String> = rows[0].as_object().unwrap().keys().collect();
     assert_eq!(keys, ["revision", "updated", "status", "chart", "app_version", "apply_method", "description"]);
@@ -48,7 +51,7 @@ fn rollback_history() {
 #[test]
 fn max_keeps_the_latest_revisions() {
     let rows = json(&ok(&["release", "history", "-f", "tests/fixtures/releases/secret-hook.list.json", "--max", "2", "-o", "json"]));
-    let revs: Vec<i64> = rows.as_array().unwrap().iter().map(|r| r["revision"].as_i64().unwrap()).collect();
+    let revs: Vec<i64> = rows["revisions"].as_array().unwrap().iter().map(|r| r["revision"].as_i64().unwrap()).collect();
     assert_eq!(revs, [2, 3]);
 }
 
@@ -56,4 +59,12 @@ fn max_keeps_the_latest_revisions() {
 fn history_without_name_or_file_is_a_usage_error() {
     let err = fails(&["release", "history"]);
     assert!(err.contains("name the release to read from the cluster (NAME), or read records from a file with -f FILE"), "{err}");
+}
+
+#[test]
+fn history_json_carries_the_verdict_with_its_remedy() {
+    let doc = json(&ok(&["release", "history", "-f", "tests/fixtures/releases/history/pending.list.json", "-o", "json"]));
+    assert_eq!(doc["verdict"]["state"], "pending");
+    assert!(doc["verdict"]["message"].as_str().unwrap().contains("locked"), "{doc}");
+    assert!(doc["verdict"]["remedy"].as_str().unwrap().contains("helm rollback demo 2"), "{doc}");
 }
