@@ -55,6 +55,8 @@ pub enum OutputFormat {
     Text,
     Json,
     Yaml,
+    /// upgrade-preview only: the report for a pull-request comment
+    Markdown,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -90,13 +90,28 @@ pub fn run(argv: Vec<OsString>, env: Env) -> ExitCode {
     };
     let theme = Theme { enabled: output::color_enabled(cli.global.color, &env, output::stdout_is_terminal()) };
     let ctx = Ctx { global: cli.global.clone(), env, theme };
-    let result = match &cli.command {
-        Command::Release(cmd) => release_cmd::run(cmd, &ctx),
-        Command::Patch(args) => patch_cmd::run(args, &ctx),
-        Command::Values(args::ValuesCommand::Explain(args)) | Command::Explain(args) => explain_cmd::run(args, &ctx),
-        Command::UpgradePreview(args) => upgrade_cmd::run(args, &ctx),
-        Command::Completion { shell } => completion::run(*shell),
+    let markdown_ok = matches!(&cli.command, Command::UpgradePreview(a) if !a.compare_modes);
+    let result = if ctx.format() == args::OutputFormat::Markdown && !markdown_ok {
+        Err(anyhow::anyhow!("-o markdown is for upgrade-preview (without --compare-modes); use -o text, json or yaml here"))
+    } else {
+        run_command(&cli, &ctx)
     };
+    finish(result, debug, started)
+}
+
+/// One function per command.
+fn run_command(cli: &Cli, ctx: &Ctx) -> anyhow::Result<Outcome> {
+    match &cli.command {
+        Command::Release(cmd) => release_cmd::run(cmd, ctx),
+        Command::Patch(args) => patch_cmd::run(args, ctx),
+        Command::Values(args::ValuesCommand::Explain(args)) | Command::Explain(args) => explain_cmd::run(args, ctx),
+        Command::UpgradePreview(args) => upgrade_cmd::run(args, ctx),
+        Command::Completion { shell } => completion::run(*shell),
+    }
+}
+
+/// Prints the outcome (or the error) and chooses the exit code.
+fn finish(result: anyhow::Result<Outcome>, debug: bool, started: std::time::Instant) -> ExitCode {
     match result {
         Ok(outcome) => {
             let mut stderr = std::io::stderr().lock();

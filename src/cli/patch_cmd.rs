@@ -48,6 +48,7 @@ pub fn run(args: &PatchArgs, ctx: &Ctx) -> anyhow::Result<Outcome> {
             });
             if ctx.global.output == Some(OutputFormat::Json) { to_json(&v)? } else { to_yaml(&v)? }
         }
+        Some(OutputFormat::Markdown) => anyhow::bail!("-o markdown is for upgrade-preview"),
         Some(OutputFormat::Text) => text(&patch, ctx),
     };
     Ok(Outcome { stdout, ..Outcome::default() })

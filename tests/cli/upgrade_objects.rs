@@ -365,3 +365,25 @@ fn an_ignored_field_leaves_the_diff_and_a_rule_that_matches_nothing_is_a_warning
     assert!(r.stderr.contains("--ignore spec.replicaz: no object has this field"), "{}", r.stderr);
     assert!(!r.stderr.contains("--ignore Deployment:spec.replicas"), "{}", r.stderr);
 }
+
+#[test]
+fn markdown_is_a_pull_request_comment_under_githubs_size_limit() {
+    let s = shop(|_| {});
+    let r = s.preview(&["--server-side", "false", "-o", "markdown"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    insta::assert_snapshot!(r.stdout);
+    // A render of 3,000 new objects: the comment stays under the limit and says what it left out.
+    let big: String = (0..3000)
+        .map(|i| format!("---\n# Source: shop/templates/many.yaml\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: many-{i}\ndata:\n  text: \"{}\"\n", "x".repeat(200)))
+        .collect();
+    let path = s.dir.path().join("big.yaml");
+    std::fs::write(&path, big).unwrap();
+    let path = path.display().to_string();
+    let r = run(releasex().env("KUBECONFIG", &s.kubeconfig).args(["upgrade-preview", "shop", V2, "--manifest", &path, "-o", "markdown"]));
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.chars().count() < 65_000, "{} characters", r.stdout.chars().count());
+    assert!(r.stdout.contains("more objects not shown here"), "{}", &r.stdout[r.stdout.len().saturating_sub(2000)..]);
+    assert!(r.stdout.contains("| create | update |"));
+    let err = crate::support::fails(&["explain", V2, "-o", "markdown"]);
+    assert!(err.contains("-o markdown is for upgrade-preview"), "{err}");
+}

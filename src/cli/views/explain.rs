@@ -37,6 +37,7 @@ pub fn render(args: &ExplainArgs, ctx: &Ctx, explanation: &crate::explain::Expla
             std::mem::forget(doc);
             text
         }
+        OutputFormat::Markdown => anyhow::bail!("-o markdown is for upgrade-preview"),
     };
     // The warnings are part of the JSON document; in text they go to stderr.
     if ctx.format() != OutputFormat::Text {

@@ -2,7 +2,9 @@
 //! (stable contracts). Only formatting here; the reports come from the
 //! library.
 
+pub mod changes;
 pub mod explain;
+pub mod markdown;
 pub mod plan;
 pub mod release;
 pub mod upgrade;

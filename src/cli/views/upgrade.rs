@@ -13,8 +13,9 @@ use crate::cli::output::{go_yaml_numbers, table, to_json_go, to_yaml};
 use crate::explain::entries::Entry;
 use crate::keypath::Path;
 use crate::release::history::{Baseline, BaselineReason};
+use super::changes::{ChangeWords, MASKED_NOTE};
 use super::plan::{ObjectsView, objects_json, objects_text, plan_line};
-use crate::upgrade::{ApplyMethod, Change, ChangeKind, Mode, ModeOutcome, ObjectsReport, why_config_is_dropped};
+use crate::upgrade::{ApplyMethod, Change, Mode, ModeOutcome, ObjectsReport};
 use crate::values::sorted;
 use crate::values::tree::map_to_json;
 
@@ -56,7 +57,7 @@ pub fn head_json(h: &Head) -> Map<String, Value> {
     m
 }
 
-fn shown(path: &Path, keys: &[Path]) -> bool {
+pub(super) fn shown(path: &Path, keys: &[Path]) -> bool {
     keys.is_empty() || keys.iter().any(|k| path.starts_with(k))
 }
 
@@ -90,7 +91,7 @@ pub fn serialize(doc: &Value, format: OutputFormat) -> anyhow::Result<String> {
     Ok(if format == OutputFormat::Json { to_json_go(doc) } else { to_yaml(&go_yaml_numbers(doc)).context("cannot write YAML")? })
 }
 
-fn title(h: &Head, ctx: &Ctx) -> String {
+pub(super) fn title(h: &Head, ctx: &Ctx) -> String {
     format!(
         "{} {} (namespace {}): from revision {} ({}: {}) to revision {}\n",
         ctx.theme.heading("Upgrade of"),
@@ -103,7 +104,7 @@ fn title(h: &Head, ctx: &Ctx) -> String {
     )
 }
 
-fn mode_line(o: &ModeOutcome, revision: i64) -> String {
+pub(super) fn mode_line(o: &ModeOutcome, revision: i64) -> String {
     match o.mode {
         Mode::Default if o.reused_config => format!(
             "mode: default (no value-mode flag). No value flag gave a value, so Helm reuses revision {revision}'s config as it is"
@@ -226,6 +227,14 @@ pub fn preview(head: &Head, o: &ModeOutcome, keys: &[Path], objects: Option<&Obj
             }
             preview_text(head, o, keys, objects, view, ctx)
         }
+        OutputFormat::Markdown => {
+            warnings.extend(o.warnings.iter().cloned());
+            if let Some(ObjectsReport { plan, manifest, .. }) = objects {
+                warnings.extend(plan.warnings.iter().cloned());
+                warnings.extend(manifest.warnings.iter().cloned());
+            }
+            super::markdown::preview_markdown(head, o, keys, objects, &view.objects, view.show_secrets)
+        }
         format => {
             let mut doc = mode_json(head, o, keys);
             if let (Some(ObjectsReport { plan, manifest, method, .. }), Some(m)) = (objects, doc.as_object_mut()) {
@@ -277,82 +286,34 @@ fn preview_text(h: &Head, o: &ModeOutcome, keys: &[Path], objects: Option<&Objec
     out
 }
 
-/// The groups of value changes, the risky ones first.
-const CHANGE_GROUPS: &[(&[ChangeKind], &str)] = &[
-    (&[ChangeKind::Dropped], "Stored values the value mode drops"),
-    (&[ChangeKind::IgnoredNewDefault], "New chart defaults the value mode does not apply"),
-    (&[ChangeKind::Deleted, ChangeKind::NullNotApplied], "Nulls"),
-    (&[ChangeKind::Removed], "Keys the new chart no longer has"),
-    (&[ChangeKind::Set, ChangeKind::Kept], "Changed values"),
-];
-
-/// Key names whose values are masked in the value changes unless
-/// `--show-secrets` (matched case-insensitively anywhere in the last key):
-/// preview output goes to CI logs.
-const SECRET_KEY_WORDS: &[&str] = &["password", "passwd", "secret", "token", "apikey", "api_key", "credential", "privatekey", "private_key"];
-
-fn looks_secret(path: &Path) -> bool {
-    let last = path.to_string().rsplit('.').next().unwrap_or_default().to_ascii_lowercase();
-    SECRET_KEY_WORDS.iter().any(|w| last.contains(w))
-}
-
 fn changes_text(h: &Head, o: &ModeOutcome, keys: &[Path], view: &PreviewView, ctx: &Ctx) -> String {
     let t = &ctx.theme;
-    let changes: Vec<&Change> = o.changes.iter().filter(|c| shown(&c.path, keys)).collect();
-    let mut out = format!("{} ({})\n", t.heading(&format!("Value changes against revision {}", h.base.revision)), changes.len());
+    let words = ChangeWords::new(h, o, keys, view.show_secrets);
+    let mut out = format!("{} ({})\n", t.heading(&format!("Value changes against revision {}", h.base.revision)), words.changes.len());
     out.push_str(&format!("  {}\n", t.dim(&mode_line(o, h.base.revision))));
-    if changes.is_empty() {
+    if words.changes.is_empty() {
         out.push_str("  none: the templates see the same values as the baseline\n");
         return out;
     }
-    let masked = |c: &Change| !view.show_secrets && looks_secret(&c.path);
-    let show = |c: &Change, v: &Option<Value>| match v {
-        None => "(absent)".to_string(),
-        Some(_) if masked(c) => "<masked>".to_string(),
-        Some(v) => short(v),
-    };
-    let sources: std::collections::HashMap<&Path, &Entry> = o.entries.iter().map(|e| (&e.path, e)).collect();
     let line = |out: &mut String, c: &Change| {
-        out.push_str(&format!("    {}: {} → {}\n", t.heading(&c.path.to_string()), show(c, &c.before), show(c, &c.after)));
-        // The group heading says why stored values are dropped; each line says where the value now comes from.
-        let brief = match (c.kind, sources.get(&c.path).and_then(|e| e.source.as_ref())) {
-            (ChangeKind::Dropped, Some(now)) => {
-                let mut text = format!("was in revision {}'s config; now ", h.base.revision);
-                now.describe_into(&mut text);
-                text
-            }
-            (ChangeKind::Dropped, None) => format!("was in revision {}'s config; now absent", h.base.revision),
-            // A flag's expression holds the value: keep the flag and the key, not the value.
-            _ if masked(c) => match c.cause.split_once('=') {
-                Some((flag_and_key, _)) => format!("{flag_and_key}=<masked>"),
-                None => c.cause.clone(),
-            },
-            _ => c.cause.clone(),
-        };
-        out.push_str(&format!("      {}\n", t.dim(&brief)));
+        let (before, after) = words.values(c);
+        out.push_str(&format!("    {}: {before} → {after}\n", t.heading(&c.path.to_string())));
+        out.push_str(&format!("      {}\n", t.dim(&words.brief(c))));
     };
-    // A value whose type changes is risky whatever its cause: first in its group.
-    let type_changes = |c: &Change| matches!((&c.before, &c.after), (Some(a), Some(b)) if std::mem::discriminant(a) != std::mem::discriminant(b));
-    for (kinds, heading) in CHANGE_GROUPS {
-        let mut group: Vec<&&Change> = changes.iter().filter(|c| kinds.contains(&c.kind)).collect();
-        group.sort_by_key(|c| !type_changes(c));
-        if group.is_empty() {
-            continue;
+    for g in words.groups() {
+        let title = format!("{} ({})", g.heading, g.changes.len());
+        out.push_str(&format!("  {}\n", if g.risky { t.warn(&title) } else { t.heading(&title) }));
+        if let Some(why) = g.why {
+            out.push_str(&format!("    {}\n", t.dim(&format!("{why}:"))));
         }
-        let risky = matches!(kinds[0], ChangeKind::Dropped | ChangeKind::IgnoredNewDefault | ChangeKind::Deleted);
-        let title = format!("{heading} ({})", group.len());
-        out.push_str(&format!("  {}\n", if risky { t.warn(&title) } else { t.heading(&title) }));
-        if kinds[0] == ChangeKind::Dropped {
-            out.push_str(&format!("    {}\n", t.dim(&format!("{}:", why_config_is_dropped(o.mode)))));
-        }
-        for c in group {
+        for c in g.changes {
             line(&mut out, c);
         }
     }
-    if changes.iter().any(|c| masked(c)) {
-        out.push_str(&format!("  {}\n", t.dim("values under keys that look secret are masked (--show-secrets shows them)")));
+    if words.any_masked() {
+        out.push_str(&format!("  {}\n", t.dim(MASKED_NOTE)));
     }
-    let new_defaults: Vec<&&Change> = changes.iter().filter(|c| c.kind == ChangeKind::NewDefault).collect();
+    let new_defaults = words.new_defaults();
     if !new_defaults.is_empty() {
         if view.show_values {
             out.push_str(&format!("  {}\n", t.heading(&format!("New chart defaults ({})", new_defaults.len()))));
@@ -360,11 +321,7 @@ fn changes_text(h: &Head, o: &ModeOutcome, keys: &[Path], view: &PreviewView, ct
                 line(&mut out, c);
             }
         } else {
-            let and = if new_defaults.len() == changes.len() { "" } else { "and " };
-            out.push_str(&format!(
-                "  {}\n",
-                t.dim(&format!("{and}{} new chart default{} (--show-values lists them, with every value the templates see)", new_defaults.len(), if new_defaults.len() == 1 { "" } else { "s" }))
-            ));
+            out.push_str(&format!("  {}\n", t.dim(&words.new_defaults_line())));
         }
     }
     out
