@@ -127,11 +127,11 @@ _kubectl__releasex() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "text json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json yaml markdown" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "text json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json yaml markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -169,11 +169,11 @@ _kubectl__releasex() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "text json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json yaml markdown" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "text json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json yaml markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -188,7 +188,7 @@ _kubectl__releasex() {
             return 0
             ;;
         kubectl__subcmd__releasex__subcmd__explain)
-            opts="-e -f -n -o -h --helmfile --environment --state-values-set --state-values-set-string --state-values-file --skip-secrets --skip-templated --show-secrets --release --revision --release-file --driver --sql-connection --values --set --set-string --set-json --set-file --set-literal --key --show-overridden --skip-schema-validation --werf --env --secret-values --no-default-values --no-default-secret-values --ignore-secret-key --werf-images --kubeconfig --context --namespace --output --color --help"
+            opts="-e -f -n -o -h --helmfile --environment --state-values-set --state-values-set-string --state-values-file --skip-secrets --skip-templated --show-secrets --release --revision --release-file --driver --sql-connection --values --set --set-string --set-json --set-file --set-literal --key --show-overridden --user --skip-schema-validation --werf --env --secret-values --no-default-values --no-default-secret-values --ignore-secret-key --werf-images --kubeconfig --context --namespace --output --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -299,11 +299,11 @@ _kubectl__releasex() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "text json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json yaml markdown" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "text json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json yaml markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -503,11 +503,11 @@ _kubectl__releasex() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "text json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json yaml markdown" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "text json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json yaml markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -545,11 +545,11 @@ _kubectl__releasex() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "text json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json yaml markdown" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "text json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json yaml markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -615,11 +615,11 @@ _kubectl__releasex() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "text json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json yaml markdown" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "text json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json yaml markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -733,11 +733,11 @@ _kubectl__releasex() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "text json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json yaml markdown" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "text json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json yaml markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -847,11 +847,11 @@ _kubectl__releasex() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "text json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json yaml markdown" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "text json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json yaml markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -889,11 +889,11 @@ _kubectl__releasex() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "text json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json yaml markdown" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "text json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json yaml markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -908,7 +908,7 @@ _kubectl__releasex() {
             return 0
             ;;
         kubectl__subcmd__releasex__subcmd__values__subcmd__explain)
-            opts="-e -f -n -o -h --helmfile --environment --state-values-set --state-values-set-string --state-values-file --skip-secrets --skip-templated --show-secrets --release --revision --release-file --driver --sql-connection --values --set --set-string --set-json --set-file --set-literal --key --show-overridden --skip-schema-validation --werf --env --secret-values --no-default-values --no-default-secret-values --ignore-secret-key --werf-images --kubeconfig --context --namespace --output --color --help"
+            opts="-e -f -n -o -h --helmfile --environment --state-values-set --state-values-set-string --state-values-file --skip-secrets --skip-templated --show-secrets --release --revision --release-file --driver --sql-connection --values --set --set-string --set-json --set-file --set-literal --key --show-overridden --user --skip-schema-validation --werf --env --secret-values --no-default-values --no-default-secret-values --ignore-secret-key --werf-images --kubeconfig --context --namespace --output --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1019,11 +1019,11 @@ _kubectl__releasex() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "text json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json yaml markdown" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "text json yaml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json yaml markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)

@@ -29,7 +29,8 @@ complete -c kubectl-releasex -n "__fish_kubectl_releasex_needs_command" -l conte
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_needs_command" -s n -l namespace -d 'Namespace (default: the context\'s namespace, else "default"; $HELM_NAMESPACE under Helm)' -r -f -a '(__kubectl_releasex_dynamic)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_needs_command" -s o -l output -d 'Output format (default: text; `patch` prints the raw patch bytes by default)' -r -f -a "text\t''
 json\t''
-yaml\t''"
+yaml\t''
+markdown\t'upgrade-preview only: the report for a pull-request comment'"
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_needs_command" -l color -d 'When to use colors (auto honours NO_COLOR, CLICOLOR, CLICOLOR_FORCE, HELM_COLOR and the terminal)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -47,11 +48,12 @@ complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand releas
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and not __fish_seen_subcommand_from decode history help" -s n -l namespace -d 'Namespace (default: the context\'s namespace, else "default"; $HELM_NAMESPACE under Helm)' -r -f -a '(__kubectl_releasex_dynamic)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and not __fish_seen_subcommand_from decode history help" -s o -l output -d 'Output format (default: text; `patch` prints the raw patch bytes by default)' -r -f -a "text\t''
 json\t''
-yaml\t''"
+yaml\t''
+markdown\t'upgrade-preview only: the report for a pull-request comment'"
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and not __fish_seen_subcommand_from decode history help" -l color -d 'When to use colors (auto honours NO_COLOR, CLICOLOR, CLICOLOR_FORCE, HELM_COLOR and the terminal)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and not __fish_seen_subcommand_from decode history help" -s h -l help -d 'Print help'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and not __fish_seen_subcommand_from decode history help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and not __fish_seen_subcommand_from decode history help" -f -a "decode" -d 'Decode one revision of a release record and show a view of it'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and not __fish_seen_subcommand_from decode history help" -f -a "history" -d 'One row per revision of a release, and what its state means for the next upgrade'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and not __fish_seen_subcommand_from decode history help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -74,7 +76,8 @@ complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand releas
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and __fish_seen_subcommand_from decode" -s n -l namespace -d 'Namespace (default: the context\'s namespace, else "default"; $HELM_NAMESPACE under Helm)' -r -f -a '(__kubectl_releasex_dynamic)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and __fish_seen_subcommand_from decode" -s o -l output -d 'Output format (default: text; `patch` prints the raw patch bytes by default)' -r -f -a "text\t''
 json\t''
-yaml\t''"
+yaml\t''
+markdown\t'upgrade-preview only: the report for a pull-request comment'"
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and __fish_seen_subcommand_from decode" -l color -d 'When to use colors (auto honours NO_COLOR, CLICOLOR, CLICOLOR_FORCE, HELM_COLOR and the terminal)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -89,11 +92,12 @@ complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand releas
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and __fish_seen_subcommand_from history" -s n -l namespace -d 'Namespace (default: the context\'s namespace, else "default"; $HELM_NAMESPACE under Helm)' -r -f -a '(__kubectl_releasex_dynamic)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and __fish_seen_subcommand_from history" -s o -l output -d 'Output format (default: text; `patch` prints the raw patch bytes by default)' -r -f -a "text\t''
 json\t''
-yaml\t''"
+yaml\t''
+markdown\t'upgrade-preview only: the report for a pull-request comment'"
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and __fish_seen_subcommand_from history" -l color -d 'When to use colors (auto honours NO_COLOR, CLICOLOR, CLICOLOR_FORCE, HELM_COLOR and the terminal)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and __fish_seen_subcommand_from history" -s h -l help -d 'Print help'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and __fish_seen_subcommand_from history" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and __fish_seen_subcommand_from help" -f -a "decode" -d 'Decode one revision of a release record and show a view of it'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and __fish_seen_subcommand_from help" -f -a "history" -d 'One row per revision of a release, and what its state means for the next upgrade'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -102,11 +106,12 @@ complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and not __fish_seen_subcommand_from explain help" -s n -l namespace -d 'Namespace (default: the context\'s namespace, else "default"; $HELM_NAMESPACE under Helm)' -r -f -a '(__kubectl_releasex_dynamic)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and not __fish_seen_subcommand_from explain help" -s o -l output -d 'Output format (default: text; `patch` prints the raw patch bytes by default)' -r -f -a "text\t''
 json\t''
-yaml\t''"
+yaml\t''
+markdown\t'upgrade-preview only: the report for a pull-request comment'"
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and not __fish_seen_subcommand_from explain help" -l color -d 'When to use colors (auto honours NO_COLOR, CLICOLOR, CLICOLOR_FORCE, HELM_COLOR and the terminal)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and not __fish_seen_subcommand_from explain help" -s h -l help -d 'Print help'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and not __fish_seen_subcommand_from explain help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and not __fish_seen_subcommand_from explain help" -f -a "explain" -d 'The values a chart\'s templates will see, exactly as Helm computes them, with the source of every key'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and not __fish_seen_subcommand_from explain help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -l helmfile -d 'Explain a helmfile\'s state values (or, with --release, one release\'s values through helmfile and Helm)' -r -F
@@ -134,7 +139,8 @@ complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -s n -l namespace -d 'Namespace (default: the context\'s namespace, else "default"; $HELM_NAMESPACE under Helm)' -r -f -a '(__kubectl_releasex_dynamic)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -s o -l output -d 'Output format (default: text; `patch` prints the raw patch bytes by default)' -r -f -a "text\t''
 json\t''
-yaml\t''"
+yaml\t''
+markdown\t'upgrade-preview only: the report for a pull-request comment'"
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -l color -d 'When to use colors (auto honours NO_COLOR, CLICOLOR, CLICOLOR_FORCE, HELM_COLOR and the terminal)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -142,12 +148,13 @@ complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -l skip-templated -d 'With --helmfile: explain without .gotmpl files that hold template actions (reported as skipped)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -l show-secrets -d 'With --helmfile or --werf: print secret values instead of <secret>'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -l show-overridden -d 'Also show what each key overrode'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -l user -d 'Only the keys you set (values files, --set flags, the release config, helmfile and werf layers), with what they overrode'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -l skip-schema-validation -d 'Skip values.schema.json validation, as Helm\'s --skip-schema-validation'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -l werf -d 'Explain as werf computes values: CHART is the project root (default .), the chart is .helm/ or werf.yaml\'s deploy.helmChartDir; reads $WERF_VALUES_*, $WERF_SECRET_VALUES_*, $WERF_SET*_* (sorted by name)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -l no-default-values -d 'With --werf: ignore the chart\'s values.yaml'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -l no-default-secret-values -d 'With --werf: ignore the chart\'s secret-values.yaml'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -l ignore-secret-key -d 'With --werf: do not decrypt; explain with the encrypted strings (as werf --ignore-secret-key)'
-complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -s h -l help -d 'Print help'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from help" -f -a "explain" -d 'The values a chart\'s templates will see, exactly as Helm computes them, with the source of every key'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -l helmfile -d 'Explain a helmfile\'s state values (or, with --release, one release\'s values through helmfile and Helm)' -r -F
@@ -175,7 +182,8 @@ complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explai
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -s n -l namespace -d 'Namespace (default: the context\'s namespace, else "default"; $HELM_NAMESPACE under Helm)' -r -f -a '(__kubectl_releasex_dynamic)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -s o -l output -d 'Output format (default: text; `patch` prints the raw patch bytes by default)' -r -f -a "text\t''
 json\t''
-yaml\t''"
+yaml\t''
+markdown\t'upgrade-preview only: the report for a pull-request comment'"
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -l color -d 'When to use colors (auto honours NO_COLOR, CLICOLOR, CLICOLOR_FORCE, HELM_COLOR and the terminal)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -183,12 +191,13 @@ complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explai
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -l skip-templated -d 'With --helmfile: explain without .gotmpl files that hold template actions (reported as skipped)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -l show-secrets -d 'With --helmfile or --werf: print secret values instead of <secret>'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -l show-overridden -d 'Also show what each key overrode'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -l user -d 'Only the keys you set (values files, --set flags, the release config, helmfile and werf layers), with what they overrode'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -l skip-schema-validation -d 'Skip values.schema.json validation, as Helm\'s --skip-schema-validation'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -l werf -d 'Explain as werf computes values: CHART is the project root (default .), the chart is .helm/ or werf.yaml\'s deploy.helmChartDir; reads $WERF_VALUES_*, $WERF_SECRET_VALUES_*, $WERF_SET*_* (sorted by name)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -l no-default-values -d 'With --werf: ignore the chart\'s values.yaml'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -l no-default-secret-values -d 'With --werf: ignore the chart\'s secret-values.yaml'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -l ignore-secret-key -d 'With --werf: do not decrypt; explain with the encrypted strings (as werf --ignore-secret-key)'
-complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -s h -l help -d 'Print help'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -s f -l values -d 'Values file (repeatable; comma-separated lists allowed; - reads stdin)' -r -f -a '(__kubectl_releasex_dynamic)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l set -d 'Set a value (KEY=VALUE; repeatable)' -r -f -a '(__kubectl_releasex_dynamic)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l set-string -d 'Set a STRING value (repeatable)' -r -f -a '(__kubectl_releasex_dynamic)'
@@ -210,7 +219,8 @@ complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrad
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -s n -l namespace -d 'Namespace (default: the context\'s namespace, else "default"; $HELM_NAMESPACE under Helm)' -r -f -a '(__kubectl_releasex_dynamic)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -s o -l output -d 'Output format (default: text; `patch` prints the raw patch bytes by default)' -r -f -a "text\t''
 json\t''
-yaml\t''"
+yaml\t''
+markdown\t'upgrade-preview only: the report for a pull-request comment'"
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l color -d 'When to use colors (auto honours NO_COLOR, CLICOLOR, CLICOLOR_FORCE, HELM_COLOR and the terminal)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -230,7 +240,7 @@ complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrad
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l show-values -d 'Show every value the templates will see, the config Helm stores, and every new chart default'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l detailed-exitcode -d 'Exit 2 when the upgrade changes an object (with --values-only: a value), 0 when nothing changes; 3 when Helm would fail either way'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l lookup -d 'Let Helm\'s lookup read the cluster while rendering (helm template --dry-run=server; GETs only)'
-complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -s h -l help -d 'Print help'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand patch" -l type -d 'Patch type' -r -f -a "auto\t'Helm\'s choice for the object\'s kind'
 strategic\t'Three-way strategic merge patch'
 merge\t'JSON merge patch (two-way, as helm upgrade sends it)'"
@@ -240,7 +250,8 @@ complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand patch"
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand patch" -s n -l namespace -d 'Namespace (default: the context\'s namespace, else "default"; $HELM_NAMESPACE under Helm)' -r -f -a '(__kubectl_releasex_dynamic)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand patch" -s o -l output -d 'Output format (default: text; `patch` prints the raw patch bytes by default)' -r -f -a "text\t''
 json\t''
-yaml\t''"
+yaml\t''
+markdown\t'upgrade-preview only: the report for a pull-request comment'"
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand patch" -l color -d 'When to use colors (auto honours NO_COLOR, CLICOLOR, CLICOLOR_FORCE, HELM_COLOR and the terminal)' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -252,11 +263,12 @@ complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand comple
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand completion" -s n -l namespace -d 'Namespace (default: the context\'s namespace, else "default"; $HELM_NAMESPACE under Helm)' -r -f -a '(__kubectl_releasex_dynamic)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand completion" -s o -l output -d 'Output format (default: text; `patch` prints the raw patch bytes by default)' -r -f -a "text\t''
 json\t''
-yaml\t''"
+yaml\t''
+markdown\t'upgrade-preview only: the report for a pull-request comment'"
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand completion" -l color -d 'When to use colors (auto honours NO_COLOR, CLICOLOR, CLICOLOR_FORCE, HELM_COLOR and the terminal)' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand completion" -s h -l help -d 'Print help'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand completion" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand help; and not __fish_seen_subcommand_from release values explain upgrade-preview patch completion help" -f -a "release" -d 'Read what Helm stored about a release (Secrets, ConfigMaps, SQL rows, files)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand help; and not __fish_seen_subcommand_from release values explain upgrade-preview patch completion help" -f -a "values" -d 'Where values come from'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand help; and not __fish_seen_subcommand_from release values explain upgrade-preview patch completion help" -f -a "explain" -d 'Shorthand for `values explain`'

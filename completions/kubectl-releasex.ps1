@@ -49,8 +49,8 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-releasex' -ScriptBlock 
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format (default: text; `patch` prints the raw patch bytes by default)')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format (default: text; `patch` prints the raw patch bytes by default)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colors (auto honours NO_COLOR, CLICOLOR, CLICOLOR_FORCE, HELM_COLOR and the terminal)')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('decode', 'decode', [CompletionResultType]::ParameterValue, 'Decode one revision of a release record and show a view of it')
             [CompletionResult]::new('history', 'history', [CompletionResultType]::ParameterValue, 'One row per revision of a release, and what its state means for the next upgrade')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -89,8 +89,8 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-releasex' -ScriptBlock 
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format (default: text; `patch` prints the raw patch bytes by default)')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format (default: text; `patch` prints the raw patch bytes by default)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colors (auto honours NO_COLOR, CLICOLOR, CLICOLOR_FORCE, HELM_COLOR and the terminal)')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
         'kubectl-releasex;release;help' {
@@ -116,8 +116,8 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-releasex' -ScriptBlock 
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format (default: text; `patch` prints the raw patch bytes by default)')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format (default: text; `patch` prints the raw patch bytes by default)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colors (auto honours NO_COLOR, CLICOLOR, CLICOLOR_FORCE, HELM_COLOR and the terminal)')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'The values a chart''s templates will see, exactly as Helm computes them, with the source of every key')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -156,13 +156,14 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-releasex' -ScriptBlock 
             [CompletionResult]::new('--skip-templated', '--skip-templated', [CompletionResultType]::ParameterName, 'With --helmfile: explain without .gotmpl files that hold template actions (reported as skipped)')
             [CompletionResult]::new('--show-secrets', '--show-secrets', [CompletionResultType]::ParameterName, 'With --helmfile or --werf: print secret values instead of <secret>')
             [CompletionResult]::new('--show-overridden', '--show-overridden', [CompletionResultType]::ParameterName, 'Also show what each key overrode')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'Only the keys you set (values files, --set flags, the release config, helmfile and werf layers), with what they overrode')
             [CompletionResult]::new('--skip-schema-validation', '--skip-schema-validation', [CompletionResultType]::ParameterName, 'Skip values.schema.json validation, as Helm''s --skip-schema-validation')
             [CompletionResult]::new('--werf', '--werf', [CompletionResultType]::ParameterName, 'Explain as werf computes values: CHART is the project root (default .), the chart is .helm/ or werf.yaml''s deploy.helmChartDir; reads $WERF_VALUES_*, $WERF_SECRET_VALUES_*, $WERF_SET*_* (sorted by name)')
             [CompletionResult]::new('--no-default-values', '--no-default-values', [CompletionResultType]::ParameterName, 'With --werf: ignore the chart''s values.yaml')
             [CompletionResult]::new('--no-default-secret-values', '--no-default-secret-values', [CompletionResultType]::ParameterName, 'With --werf: ignore the chart''s secret-values.yaml')
             [CompletionResult]::new('--ignore-secret-key', '--ignore-secret-key', [CompletionResultType]::ParameterName, 'With --werf: do not decrypt; explain with the encrypted strings (as werf --ignore-secret-key)')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
         'kubectl-releasex;values;help' {
@@ -210,13 +211,14 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-releasex' -ScriptBlock 
             [CompletionResult]::new('--skip-templated', '--skip-templated', [CompletionResultType]::ParameterName, 'With --helmfile: explain without .gotmpl files that hold template actions (reported as skipped)')
             [CompletionResult]::new('--show-secrets', '--show-secrets', [CompletionResultType]::ParameterName, 'With --helmfile or --werf: print secret values instead of <secret>')
             [CompletionResult]::new('--show-overridden', '--show-overridden', [CompletionResultType]::ParameterName, 'Also show what each key overrode')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'Only the keys you set (values files, --set flags, the release config, helmfile and werf layers), with what they overrode')
             [CompletionResult]::new('--skip-schema-validation', '--skip-schema-validation', [CompletionResultType]::ParameterName, 'Skip values.schema.json validation, as Helm''s --skip-schema-validation')
             [CompletionResult]::new('--werf', '--werf', [CompletionResultType]::ParameterName, 'Explain as werf computes values: CHART is the project root (default .), the chart is .helm/ or werf.yaml''s deploy.helmChartDir; reads $WERF_VALUES_*, $WERF_SECRET_VALUES_*, $WERF_SET*_* (sorted by name)')
             [CompletionResult]::new('--no-default-values', '--no-default-values', [CompletionResultType]::ParameterName, 'With --werf: ignore the chart''s values.yaml')
             [CompletionResult]::new('--no-default-secret-values', '--no-default-secret-values', [CompletionResultType]::ParameterName, 'With --werf: ignore the chart''s secret-values.yaml')
             [CompletionResult]::new('--ignore-secret-key', '--ignore-secret-key', [CompletionResultType]::ParameterName, 'With --werf: do not decrypt; explain with the encrypted strings (as werf --ignore-secret-key)')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
         'kubectl-releasex;upgrade-preview' {
@@ -261,8 +263,8 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-releasex' -ScriptBlock 
             [CompletionResult]::new('--show-values', '--show-values', [CompletionResultType]::ParameterName, 'Show every value the templates will see, the config Helm stores, and every new chart default')
             [CompletionResult]::new('--detailed-exitcode', '--detailed-exitcode', [CompletionResultType]::ParameterName, 'Exit 2 when the upgrade changes an object (with --values-only: a value), 0 when nothing changes; 3 when Helm would fail either way')
             [CompletionResult]::new('--lookup', '--lookup', [CompletionResultType]::ParameterName, 'Let Helm''s lookup read the cluster while rendering (helm template --dry-run=server; GETs only)')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
         'kubectl-releasex;patch' {
@@ -289,8 +291,8 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-releasex' -ScriptBlock 
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format (default: text; `patch` prints the raw patch bytes by default)')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format (default: text; `patch` prints the raw patch bytes by default)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colors (auto honours NO_COLOR, CLICOLOR, CLICOLOR_FORCE, HELM_COLOR and the terminal)')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
         'kubectl-releasex;help' {
