@@ -103,7 +103,7 @@ fn sql_driver_reads_latest_revision_of_release_in_namespace(server: &PgServer) {
     let conn = server.keyword_connection();
     let json =
         releasex_json(&["release", "decode", "demo", "--driver", "sql", "--sql-connection", &conn, "-n", "team-a", "-o", "json"], &[]);
-    assert_eq!(json["name"], "demo", "{json:#}");
+    assert_eq!(json["release"], "demo", "{json:#}");
     assert_eq!(json["namespace"], "team-a", "{json:#}");
     assert_eq!(json["revision"], 3, "{json:#}");
     assert_eq!(json["status"], "deployed", "{json:#}");
@@ -114,7 +114,7 @@ fn sql_driver_accepts_url_connection_string(server: &PgServer) {
     let url = server.url_connection();
     let json =
         releasex_json(&["release", "decode", "demo", "--driver", "sql", "--sql-connection", &url, "-n", "team-a", "-o", "json"], &[]);
-    assert_eq!(json["name"], "demo", "{json:#}");
+    assert_eq!(json["release"], "demo", "{json:#}");
     assert_eq!(json["revision"], 3, "{json:#}");
     assert_eq!(json["status"], "deployed", "{json:#}");
 }
@@ -156,7 +156,7 @@ fn sql_history_lists_only_revisions_of_the_namespace(server: &PgServer) {
     let conn = server.keyword_connection();
     let history =
         releasex_json(&["release", "history", "demo", "--driver", "sql", "--sql-connection", &conn, "-n", "team-a", "-o", "json"], &[]);
-    let entries = history.as_array().unwrap_or_else(|| panic!("history -o json is a list: {history:#}"));
+    let entries = history["revisions"].as_array().unwrap_or_else(|| panic!("history -o json lists the revisions: {history:#}"));
     let revisions: Vec<i64> = entries.iter().map(|e| e["revision"].as_i64().expect("numeric revision")).collect();
     assert_eq!(revisions, [1, 2, 3], "{history:#}");
     let statuses: Vec<&str> = entries.iter().map(|e| e["status"].as_str().expect("status")).collect();
@@ -175,7 +175,7 @@ fn sql_driver_filters_rows_by_namespace(server: &PgServer) {
     let conn = server.keyword_connection();
     let history =
         releasex_json(&["release", "history", "demo", "--driver", "sql", "--sql-connection", &conn, "-n", "elsewhere", "-o", "json"], &[]);
-    let revisions: Vec<i64> = history.as_array().expect("list").iter().map(|e| e["revision"].as_i64().expect("revision")).collect();
+    let revisions: Vec<i64> = history["revisions"].as_array().expect("revisions").iter().map(|e| e["revision"].as_i64().expect("revision")).collect();
     assert_eq!(revisions, [1], "only the one row of namespace elsewhere: {history:#}");
     let json =
         releasex_json(&["release", "decode", "demo", "--driver", "sql", "--sql-connection", &conn, "-n", "elsewhere", "-o", "json"], &[]);
@@ -187,7 +187,7 @@ fn sql_driver_filters_rows_by_release_name(server: &PgServer) {
     let conn = server.keyword_connection();
     let json =
         releasex_json(&["release", "decode", "other", "--driver", "sql", "--sql-connection", &conn, "-n", "team-a", "-o", "json"], &[]);
-    assert_eq!(json["name"], "other", "{json:#}");
+    assert_eq!(json["release"], "other", "{json:#}");
     assert_eq!(json["revision"], 4, "{json:#}");
     assert_eq!(json["source"], "SQL row releases_v1 team-a/sh.helm.release.v1.other.v4", "{json:#}");
 }
@@ -196,11 +196,11 @@ fn sql_driver_and_connection_come_from_helm_environment(server: &PgServer) {
     let conn = server.keyword_connection();
     let env = [("HELM_DRIVER", "sql"), ("HELM_DRIVER_SQL_CONNECTION_STRING", conn.as_str())];
     let json = releasex_json(&["release", "decode", "demo", "-n", "team-a", "-o", "json"], &env);
-    assert_eq!(json["name"], "demo", "{json:#}");
+    assert_eq!(json["release"], "demo", "{json:#}");
     assert_eq!(json["revision"], 3, "{json:#}");
     assert_eq!(json["status"], "deployed", "{json:#}");
     let history = releasex_json(&["release", "history", "demo", "-n", "team-a", "-o", "json"], &env);
-    assert_eq!(history.as_array().map(Vec::len), Some(3), "{history:#}");
+    assert_eq!(history["revisions"].as_array().map(Vec::len), Some(3), "{history:#}");
 }
 
 fn sql_driver_reports_unknown_release(server: &PgServer) {
@@ -360,7 +360,7 @@ fn decodes_demo_over_tls(server: &PgServer, conn: &str) {
     let offset = server.log_len();
     let json =
         releasex_json(&["release", "decode", "demo", "--driver", "sql", "--sql-connection", conn, "-n", "team-a", "-o", "json"], &[]);
-    assert_eq!((json["name"].as_str(), json["revision"].as_i64()), (Some("demo"), Some(3)), "{conn}: {json:#}");
+    assert_eq!((json["release"].as_str(), json["revision"].as_i64()), (Some("demo"), Some(3)), "{conn}: {json:#}");
     let log = server.log_since(offset);
     let authorized: Vec<&str> = log.lines().filter(|l| l.contains("connection authorized")).collect();
     assert_eq!(authorized.len(), 1, "one connection logged for {conn}:\n{log}");

@@ -59,7 +59,7 @@ fn decode_lists_release_secrets_with_helms_selector_using_only_get() {
     let r = run(s.cmd().args(["release", "decode", "demo", "-o", "json"]));
     assert_eq!(r.code, 0, "{}", r.stderr);
     let out = json(&r.stdout);
-    assert_eq!((out["name"].as_str(), out["revision"].as_i64()), (Some("demo"), Some(3)));
+    assert_eq!((out["release"].as_str(), out["revision"].as_i64()), (Some("demo"), Some(3)));
     assert_eq!(out["source"], "Secret team-a/sh.helm.release.v1.demo.v3");
     let requests = s.api.requests();
     assert_eq!(requests.len(), 1, "{requests:?}");

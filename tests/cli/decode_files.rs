@@ -83,7 +83,7 @@ fn several_releases_in_the_input_need_a_name() {
     let err = fails(&["release", "decode", "-f", LIST, "-f", parent]);
     assert!(err.contains("holds several releases (demo, rel); name the one to read"), "{err}");
     let out = json(&ok(&["release", "decode", "rel", "-f", LIST, "-f", parent, "-o", "json"]));
-    assert_eq!(out["name"], "rel");
+    assert_eq!(out["release"], "rel");
     let err = fails(&["release", "decode", "nope", "-f", LIST]);
     assert!(err.contains(r#"release "nope" not found in tests/fixtures/releases/secret-hook.list.json (releases there: demo)"#), "{err}");
 }
@@ -199,7 +199,7 @@ fn helm3_record_with_empty_times_decodes() {
 fn legacy_uncompressed_record_decodes() {
     let out = json(&ok(&["release", "decode", "-f", "tests/fixtures/releases/legacy-uncompressed.secret.json", "-o", "json"]));
     assert_eq!(out["size"]["gzip"], false);
-    assert_eq!(out["name"], "demo");
+    assert_eq!(out["release"], "demo");
 }
 
 #[test]

@@ -46,8 +46,9 @@ pub fn summary(r: &DecodedRecord, format: OutputFormat, theme: &Theme) -> anyhow
     let rel = &r.release;
     let stats = r.stats;
     if format != OutputFormat::Text {
+        // The release is `release` in every command's JSON.
         let v = json!({
-            "name": rel.name(),
+            "release": rel.name(),
             "namespace": rel.namespace(),
             "revision": rel.version(),
             "status": rel.status(),
@@ -165,7 +166,8 @@ pub fn hooks(r: &DecodedRecord, format: OutputFormat, mask: bool, theme: &Theme)
                 json!({
                     "name": h.name,
                     "kind": h.kind,
-                    "path": h.path,
+                    // The template a hook came from is `source` in every command's JSON (Helm's record calls it `path`).
+                    "source": h.path,
                     "events": h.events,
                     "weight": h.weight,
                     "delete_policies": h.delete_policies,
