@@ -14,6 +14,7 @@ mod ergonomics;
 mod explain_cmd;
 mod helmfile;
 mod history;
+mod json_contracts;
 mod patch_cmd;
 mod plugins;
 mod upgrade_cmd;

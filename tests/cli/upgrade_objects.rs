@@ -348,6 +348,8 @@ fn listing_options_hide_kinds_and_unchanged_objects_but_not_from_the_plan() {
 fn json_has_the_plan_counts_and_a_diff_per_object() {
     let s = shop(|_| {});
     let doc = parse_json(&s.preview(&["--server-side", "false", "-o", "json"]).stdout);
+    crate::json_contracts::assert_matches("upgrade-preview.json", &doc);
+    crate::json_contracts::assert_matches("upgrade-preview.json", &parse_json(&s.preview(&["-o", "json"]).stdout));
     assert_eq!(doc["plan"], json!({"create": 1, "update": 2, "delete": 1, "adopt": 0, "keep": 1, "unchanged": 3, "conflict": 0, "hooks": 0, "crds": 0}));
     let dep = object(&doc, "Deployment", "shop");
     assert!(dep["diff"].as_str().unwrap().contains("+  replicas: 2"), "{dep}");
