@@ -138,6 +138,12 @@ pub fn entries_with(values: &VMap, rec: &Recorder, elements: bool) -> Vec<Entry>
             entry.overridden.push(lost);
         }
     }
+    // One order for every chain, lowest priority first: what coalescing
+    // replaced (chart defaults, parent values, imports, globals) comes before
+    // what a later user layer replaced, whatever order the engines ran in.
+    for e in out.iter_mut().filter(|e| e.overridden.len() > 1) {
+        e.overridden.sort_by_key(|l| l.source.is_user_given());
+    }
     if out.len() > leaf_count {
         out.sort_by(|a, b| path_order(&a.path.0, &b.path.0));
     }

@@ -1,5 +1,7 @@
 //! `values explain` / `explain`: values, sources and history.
 
+use serde_json::Value;
+
 use crate::support::{fails, json, ok};
 
 const CHART: &str = "examples/charts/secret-hook";
@@ -106,4 +108,20 @@ fn user_shows_only_the_keys_the_user_set_with_what_they_overrode() {
     }
     let all = ok(&["explain", PARENT, "-f", "tests/oracle/charts/overrides/nulls.yaml", "--set", "replicaCount=7"]);
     assert!(out.lines().count() < all.lines().count());
+}
+
+#[test]
+fn override_chains_read_lowest_priority_first_in_json_and_most_recent_first_in_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let (f1, f2) = (dir.path().join("f1.yaml"), dir.path().join("f2.yaml"));
+    std::fs::write(&f1, "replicaCount: 10\n").unwrap();
+    std::fs::write(&f2, "replicaCount: 20\n").unwrap();
+    let (f1, f2) = (f1.display().to_string(), f2.display().to_string());
+    let args = ["explain", PARENT, "-f", f1.as_str(), "-f", f2.as_str(), "--set", "replicaCount=30", "--key", "replicaCount"];
+    let doc = json(&ok(&[&args[..], &["-o", "json"]].concat()));
+    let chain: Vec<Value> = doc["entries"][0]["overridden"].as_array().unwrap().iter().map(|l| l["value"].clone()).collect();
+    assert_eq!(chain, [serde_json::json!(1), serde_json::json!(10), serde_json::json!(20)], "chart default, then -f files in order");
+    let text = ok(&args);
+    let lines: Vec<&str> = text.lines().filter(|l| l.contains("overrode")).collect();
+    assert!(lines[0].contains("overrode 20") && lines[2].contains("overrode 1 "), "{text}");
 }

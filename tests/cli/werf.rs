@@ -58,7 +58,10 @@ fn json_names_werf_sources_and_masks_secrets() {
     assert_eq!(entry("password")["source"]["kind"], "werf-secret-values");
     assert_eq!(entry("password")["source"]["chart_default"], true);
     assert_eq!(entry("replicas")["source"], serde_json::json!({"kind": "werf-env", "env": "WERF_SET_B", "flag": "--set", "expr": "replicas=5"}));
-    assert_eq!(entry("replicas")["overridden"][1]["source"]["env"], "WERF_SET_A");
+    // Lowest priority first: the value WERF_SET_B replaced directly is the last.
+    let chain = entry("replicas")["overridden"].as_array().unwrap().clone();
+    assert_eq!(chain.last().unwrap()["source"]["env"], "WERF_SET_A", "{chain:?}");
+    assert_eq!(chain[0]["source"]["kind"], "chart-default", "{chain:?}");
     assert_eq!(entry("image.repo")["source"]["env"], "WERF_VALUES_1");
     assert_eq!(entry("image.tag")["source"]["kind"], "set-string");
     assert_eq!(entry("werf.name")["source"]["kind"], "werf-auxiliary");
