@@ -49,6 +49,9 @@ pub struct Ctx {
     pub global: GlobalArgs,
     pub env: Env,
     pub theme: Theme,
+    /// The terminal's width when stdout is one (`RELEASEX_COLUMNS` sets a
+    /// width even when it is not): text is laid out to fit it.
+    pub columns: Option<usize>,
 }
 
 impl Ctx {
@@ -89,7 +92,8 @@ pub fn run(argv: Vec<OsString>, env: Env) -> ExitCode {
         }
     };
     let theme = Theme { enabled: output::color_enabled(cli.global.color, &env, output::stdout_is_terminal()) };
-    let ctx = Ctx { global: cli.global.clone(), env, theme };
+    let columns = output::terminal_columns(&env, output::stdout_is_terminal());
+    let ctx = Ctx { global: cli.global.clone(), env, theme, columns };
     let markdown_ok = matches!(&cli.command, Command::UpgradePreview(a) if !a.compare_modes);
     let result = if ctx.format() == args::OutputFormat::Markdown && !markdown_ok {
         Err(anyhow::anyhow!("-o markdown is for upgrade-preview (without --compare-modes); use -o text, json or yaml here"))

@@ -32,6 +32,20 @@ pub fn color_enabled(choice: ColorChoice, env: &Env, stdout_is_terminal: bool) -
     stdout_is_terminal
 }
 
+/// How wide text may be: `RELEASEX_COLUMNS` when set (a layout for a
+/// terminal of that width, also when piped), else the terminal's width when
+/// stdout is one (`COLUMNS`, then 80, when it cannot be read), else no limit.
+pub fn terminal_columns(env: &Env, stdout_is_terminal: bool) -> Option<usize> {
+    if let Some(n) = env.get("RELEASEX_COLUMNS").and_then(|c| c.trim().parse::<usize>().ok()) {
+        return Some(n.max(20));
+    }
+    if !stdout_is_terminal {
+        return None;
+    }
+    let measured = terminal_size::terminal_size().map(|(w, _)| usize::from(w.0));
+    Some(measured.or_else(|| env.get("COLUMNS").and_then(|c| c.trim().parse().ok())).unwrap_or(80).max(20))
+}
+
 pub fn stdout_is_terminal() -> bool {
     std::io::stdout().is_terminal()
 }

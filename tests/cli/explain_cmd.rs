@@ -125,3 +125,24 @@ fn override_chains_read_lowest_priority_first_in_json_and_most_recent_first_in_t
     let lines: Vec<&str> = text.lines().filter(|l| l.contains("overrode")).collect();
     assert!(lines[0].contains("overrode 20") && lines[2].contains("overrode 1 "), "{text}");
 }
+
+#[test]
+fn text_fits_the_terminal_width_and_never_cuts_a_value() {
+    let long = "x".repeat(150);
+    let set = format!("note={long}");
+    let args = ["explain", PARENT, "-f", "tests/oracle/charts/overrides/nulls.yaml", "--set-string", set.as_str()];
+    // Piped: the value whole, on its row.
+    let piped = ok(&args);
+    assert!(piped.contains(&format!("\"{long}\"")) && !piped.contains('…'), "{piped}");
+    // Laid out for an 80-column terminal: no line is wider, and the value is all there, wrapped.
+    for columns in ["80", "120"] {
+        let r = crate::support::run(crate::support::releasex().env("RELEASEX_COLUMNS", columns).args(args));
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        let width: usize = columns.parse().unwrap();
+        for line in r.stdout.lines() {
+            assert!(line.chars().count() <= width, "wider than {width}: {line:?}");
+        }
+        let joined: String = r.stdout.split_whitespace().collect();
+        assert!(joined.contains(&format!("\"{long}\"")), "{}", r.stdout);
+    }
+}

@@ -156,13 +156,83 @@ pub fn short(v: &Value) -> String {
     if s.chars().count() > 60 { format!("{}…", s.chars().take(59).collect::<String>()) } else { s }
 }
 
+/// A value whole, as JSON (strings quoted); explain never cuts a value.
+fn full(v: &Value) -> String {
+    match v {
+        Value::String(s) => serde_json::to_string(s).unwrap_or_default(),
+        other => crate::cli::output::to_json_go(other).replace(['\n', ' '], ""),
+    }
+}
+
+/// The widths of the key and value columns. On a terminal they fit its
+/// width: the key column holds most keys (a longer one gets a line of its
+/// own), the value column leaves room for most sources beside it, and a
+/// value longer than its column wraps inside it. Piped, the columns have
+/// fixed caps and a long value pushes its row.
+fn column_widths(paths: &[String], values: &[Option<String>], sources: &[usize], columns: Option<usize>) -> (usize, usize) {
+    let longest_path = paths.iter().map(|p| p.chars().count()).max().unwrap_or(0);
+    let longest_value = values.iter().flatten().map(|v| v.chars().count()).max().unwrap_or(0);
+    let Some(w) = columns else { return (longest_path.min(48), longest_value.min(40)) };
+    let share = |mut v: Vec<usize>, part: usize| {
+        v.sort_unstable();
+        v.get(v.len().saturating_sub(1) * part / 10).copied().unwrap_or(0)
+    };
+    let path = share(paths.iter().map(|p| p.chars().count()).collect(), 8).min(48).min(w / 3);
+    let source = share(sources.to_vec(), 8);
+    let value = longest_value.min(w.saturating_sub(path + 4 + source).max(12));
+    (path, value)
+}
+
+/// `s` in lines of at most `width` characters, broken at spaces where it can be.
+fn word_wrap(s: &str, width: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
+    for word in s.split(' ') {
+        let used = line.chars().count();
+        let fits = used + usize::from(used > 0) + word.chars().count() <= width;
+        if !fits && used > 0 && used >= width / 2 {
+            lines.push(std::mem::take(&mut line));
+        }
+        // A word that does not fit on the line goes on from where the line is.
+        let mut rest: Vec<char> = word.chars().collect();
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        loop {
+            let room = width.saturating_sub(line.chars().count()).max(1);
+            let take = room.min(rest.len());
+            line.extend(rest.drain(..take));
+            if rest.is_empty() {
+                break;
+            }
+            lines.push(std::mem::take(&mut line));
+        }
+    }
+    lines.push(line);
+    lines
+}
+
+/// `s` cut into pieces of at most `width` characters.
+fn chunks(s: &str, width: usize) -> Vec<String> {
+    let chars: Vec<char> = s.chars().collect();
+    chars.chunks(width.max(1)).map(|c| c.iter().collect()).collect()
+}
+
 pub fn text(entries: &[&Entry], history: bool, ctx: &Ctx) -> String {
     let theme = &ctx.theme;
     // Each path and value is formatted once.
     let paths: Vec<String> = entries.iter().map(|e| e.path.to_string()).collect();
-    let values: Vec<Option<String>> = entries.iter().map(|e| e.value.as_ref().map(short)).collect();
-    let width = paths.iter().map(|p| p.chars().count()).max().unwrap_or(0).min(48);
-    let vwidth = values.iter().flatten().map(|v| v.chars().count()).max().unwrap_or(0).min(40);
+    let values: Vec<Option<String>> = entries.iter().map(|e| e.value.as_ref().map(full)).collect();
+    let source_lens: Vec<usize> = match ctx.columns {
+        Some(_) => entries.iter().filter_map(|e| e.source.as_ref()).map(|s| {
+            let mut text = String::new();
+            s.describe_into(&mut text);
+            text.chars().count()
+        }).collect(),
+        None => Vec::new(),
+    };
+    let (width, vwidth) = column_widths(&paths, &values, &source_lens, ctx.columns);
+    let wrap = ctx.columns.is_some();
     // Lines are appended to one buffer; only styled pieces (colors on) are formatted apart.
     let mut out = String::with_capacity(entries.len() * 120);
     let pad = |out: &mut String, s: &str, w: usize| out.extend(std::iter::repeat_n(' ', w.saturating_sub(s.chars().count())));
@@ -176,9 +246,44 @@ pub fn text(entries: &[&Entry], history: bool, ctx: &Ctx) -> String {
     for (i, e) in entries.iter().enumerate() {
         let path = &paths[i];
         theme.push(&mut out, Theme::HEADING, path);
-        pad(&mut out, path, width);
+        if wrap && path.chars().count() > width {
+            // A key longer than its column gets a line of its own.
+            out.push('\n');
+            pad(&mut out, "", width);
+        } else {
+            pad(&mut out, path, width);
+        }
         out.push_str("  ");
         match (&values[i], &e.source) {
+            (Some(val), Some(src)) if wrap => {
+                // The value wraps in its column; the source stands beside it
+                // when it fits, else on lines of its own below.
+                let mut source = String::new();
+                src.describe_into(&mut source);
+                let columns = ctx.columns.unwrap_or(80);
+                let beside = columns.saturating_sub(width + vwidth + 4);
+                let fits = source.chars().count() <= beside;
+                // With the source below, the value may use the whole rest of the row.
+                let values = chunks(val, if fits { vwidth } else { columns.saturating_sub(width + 2).max(vwidth) });
+                for (row, piece) in values.iter().enumerate() {
+                    if row > 0 {
+                        out.push('\n');
+                        pad(&mut out, "", width + 2);
+                    }
+                    out.push_str(piece);
+                    if row == 0 && fits {
+                        pad(&mut out, piece, vwidth);
+                        out.push_str("  ");
+                        theme.push(&mut out, Theme::DIM, &source);
+                    }
+                }
+                if !fits {
+                    for line in word_wrap(&source, columns.saturating_sub(6).max(20)) {
+                        out.push_str("\n      ");
+                        theme.push(&mut out, Theme::DIM, &line);
+                    }
+                }
+            }
             (Some(val), Some(src)) => {
                 out.push_str(val);
                 pad(&mut out, val, vwidth);
@@ -186,11 +291,15 @@ pub fn text(entries: &[&Entry], history: bool, ctx: &Ctx) -> String {
                 dim_source(&mut out, "", src);
             }
             _ => {
-                let why = e.overridden.last().map_or("gone", |l| match l.event {
-                    EventKind::DeletedByNull => "deleted by null",
-                    EventKind::SkippedTypeMismatch => "skipped (type mismatch)",
-                    EventKind::Overridden => "replaced",
-                });
+                let why = if e.overridden.iter().any(|l| l.event == EventKind::DeletedByNull) {
+                    "deleted by null"
+                } else if e.overridden.iter().any(|l| l.event == EventKind::SkippedTypeMismatch) {
+                    "skipped (type mismatch)"
+                } else if e.overridden.is_empty() {
+                    "gone"
+                } else {
+                    "replaced"
+                };
                 theme.push(&mut out, Theme::WARN, &format!("<{why}>"));
             }
         }
@@ -212,7 +321,7 @@ pub fn text(entries: &[&Entry], history: bool, ctx: &Ctx) -> String {
                 out.push_str("    ");
                 theme.push(&mut out, Theme::DIM, what);
                 out.push(' ');
-                out.push_str(&short(&l.value));
+                out.push_str(&full(&l.value));
                 out.push_str(" from ");
                 dim_source(&mut out, "", &l.source);
                 match (l.event, &l.by) {
