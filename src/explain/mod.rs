@@ -41,8 +41,37 @@ pub enum ExplainError {
     User(#[from] UserValuesError),
     #[error(transparent)]
     Coalesce(#[from] CoalesceError),
-    #[error(transparent)]
-    Schema(#[from] chart::SchemaErrors),
+    /// Helm's schema errors, word for word, then where each bad value came from.
+    #[error("{errors}{}", sources_text(.sources))]
+    Schema { errors: chart::SchemaErrors, sources: Vec<(Path, String)> },
+}
+
+/// For each failing path of a schema error, where the value there came from
+/// (file:line:col or flag), as `values explain` describes it.
+fn bad_value_sources(errors: &chart::SchemaErrors, values: &VMap) -> Vec<(Path, String)> {
+    let mut out: Vec<(Path, String)> = Vec::new();
+    for e in errors.errors.iter().filter(|e| e.kind == chart::SchemaErrorKind::Violation && !e.values_path.is_root()) {
+        if out.iter().any(|(p, _)| p == &e.values_path) {
+            continue;
+        }
+        if let Some(node) = crate::values::tree::get(values, &e.values_path) {
+            let mut text = String::new();
+            node.origin.describe_into(&mut text);
+            out.push((e.values_path.clone(), text));
+        }
+    }
+    out
+}
+
+fn sources_text(sources: &[(Path, String)]) -> String {
+    if sources.is_empty() {
+        return String::new();
+    }
+    let mut out = String::from("where the values that break it come from:");
+    for (path, source) in sources {
+        out.push_str(&format!("\n- {path}: {source}"));
+    }
+    out
 }
 
 /// Options that change what Helm computes.
@@ -93,7 +122,8 @@ pub fn explain_spec_with(chart: &Chart, spec: ChartSpec, mut user: VMap, mut rec
     let values = coalesce_values(&processed, user, &mut rec)?;
     if !options.skip_schema_validation {
         let as_helm_sees_it = processed_chart(chart, &processed);
-        chart::validate_tree(&as_helm_sees_it, &schema_view(&values, &as_helm_sees_it))?;
+        chart::validate_tree(&as_helm_sees_it, &schema_view(&values, &as_helm_sees_it))
+            .map_err(|errors| ExplainError::Schema { sources: bad_value_sources(&errors, &values), errors })?;
     }
     let other_order = match rerun {
         Some((reversed, user)) => order_dependence(reversed, user, &values, process)?,

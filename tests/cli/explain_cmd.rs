@@ -65,6 +65,8 @@ fn helms_errors_are_kept() {
     let err = fails(&["explain", CHART, "--set", "replicas=many"]);
     assert!(err.contains("values don't meet the specifications of the schema(s) in the following chart(s):"), "{err}");
     assert!(err.contains("secret-hook"), "{err}");
+    // After Helm's own text, where the bad value came from.
+    assert!(err.contains("where the values that break it come from:\n- replicas: --set[0] replicas=many"), "{err}");
     ok(&["explain", CHART, "--set", "replicas=many", "--skip-schema-validation"]);
     let err = fails(&["explain", "tests/fixtures/nope"]);
     assert!(err.starts_with("error: "), "{err}");
