@@ -222,4 +222,7 @@ fn values_under_keys_that_look_secret_are_masked_in_the_value_changes() {
     assert!(out.contains("db.password: (absent) → <masked>") && out.contains("--set[0] db.password=<masked>"), "{out}");
     let shown = ok(&[&args[..], &["--show-secrets"]].concat());
     assert!(shown.contains("hunter2"), "{shown}");
+    // --show-values lists every value and the stored config: masked there too.
+    let all = ok(&[&args[..], &["--show-values"]].concat());
+    assert!(!all.contains("hunter2") && all.contains("password: <masked>"), "{all}");
 }

@@ -386,6 +386,29 @@ fn markdown_is_a_pull_request_comment_under_githubs_size_limit() {
     assert!(r.stdout.chars().count() < 65_000, "{} characters", r.stdout.chars().count());
     assert!(r.stdout.contains("more objects not shown here"), "{}", &r.stdout[r.stdout.len().saturating_sub(2000)..]);
     assert!(r.stdout.contains("| create | update |"));
+    let text = run(releasex().env("KUBECONFIG", &s.kubeconfig).args(["upgrade-preview", "shop", V2, "--manifest", &path]));
+    let plan = text.stdout.lines().position(|l| l.starts_with("Plan:")).expect("a plan line");
+    assert!(plan < 10, "the plan of 3,000 objects is on the first screen: line {plan}");
     let err = crate::support::fails(&["explain", V2, "-o", "markdown"]);
     assert!(err.contains("-o markdown is for upgrade-preview"), "{err}");
+}
+
+/// kube-prometheus-stack (about 6,000 lines of values, 5 subcharts) installed
+/// by real Helm with `--set grafana.enabled=false`, upgraded with one of its CI
+/// values files: the default mode drops the stored value, and that is on the
+/// first screen, not after thousands of lines.
+#[test]
+fn on_a_large_chart_the_dropped_value_is_on_the_first_screen() {
+    const KPS: &str = "tests/data/corpus/kube-prometheus-stack";
+    let list = oracle(&["release-secrets", KPS, "--set", "grafana.enabled=false", "--name", "kps", "--namespace", "monitoring", "--as-list"]);
+    let dir = tempfile::tempdir().unwrap();
+    let records = dir.path().join("kps.json");
+    std::fs::write(&records, list.to_string()).unwrap();
+    let records = records.display().to_string();
+    let ci = format!("{KPS}/ci/03-non-defaults-values.yaml");
+    let r = run(releasex().args(["upgrade-preview", "kps", KPS, "--release-file", &records, "-f", &ci, "--values-only"]));
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let line = r.stdout.lines().position(|l| l.contains("grafana.enabled: false → true")).expect("the dropped value is listed");
+    assert!(line < 30, "line {line}:\n{}", r.stdout);
+    assert!(r.stdout.lines().count() < 200, "new defaults are a count, not a list: {} lines", r.stdout.lines().count());
 }

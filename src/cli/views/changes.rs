@@ -28,7 +28,7 @@ const SECRET_KEY_WORDS: &[&str] = &["password", "passwd", "secret", "token", "ap
 
 pub const MASKED_NOTE: &str = "values under keys that look secret are masked (--show-secrets shows them)";
 
-fn looks_secret(path: &Path) -> bool {
+pub fn looks_secret(path: &Path) -> bool {
     let last = path.to_string().rsplit('.').next().unwrap_or_default().to_ascii_lowercase();
     SECRET_KEY_WORDS.iter().any(|w| last.contains(w))
 }

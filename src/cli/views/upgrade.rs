@@ -13,7 +13,7 @@ use crate::cli::output::{go_yaml_numbers, table, to_json_go, to_yaml};
 use crate::explain::entries::Entry;
 use crate::keypath::Path;
 use crate::release::history::{Baseline, BaselineReason};
-use super::changes::{ChangeWords, MASKED_NOTE};
+use super::changes::{ChangeWords, MASKED_NOTE, looks_secret};
 use super::plan::{ObjectsView, objects_json, objects_text, plan_line};
 use crate::upgrade::{ApplyMethod, Change, Mode, ModeOutcome, ObjectsReport};
 use crate::values::sorted;
@@ -124,20 +124,71 @@ pub(super) fn mode_line(o: &ModeOutcome, revision: i64) -> String {
 }
 
 /// `--show-values`: every value the templates will see and the config Helm stores.
-fn values_text(h: &Head, o: &ModeOutcome, keys: &[Path], ctx: &Ctx) -> String {
+fn values_text(h: &Head, o: &ModeOutcome, keys: &[Path], show_secrets: bool, ctx: &Ctx) -> String {
     let theme = &ctx.theme;
     let mut out = String::new();
-    let entries: Vec<&Entry> = o.entries.iter().filter(|e| shown(&e.path, keys)).collect();
+    // Values under keys that look secret are masked here too (preview output goes to CI logs).
+    let masked: Vec<Entry> = o
+        .entries
+        .iter()
+        .filter(|e| shown(&e.path, keys))
+        .map(|e| {
+            let mut e = e.clone();
+            if !show_secrets && looks_secret(&e.path) {
+                e.value = e.value.map(|_| Value::String("<masked>".into()));
+                e.source = e.source.map(|s| masked_expression(&s));
+                for l in e.overridden.iter_mut() {
+                    l.value = Value::String("<masked>".into());
+                    l.source = masked_expression(&l.source);
+                }
+            }
+            e
+        })
+        .collect();
+    let entries: Vec<&Entry> = masked.iter().collect();
     out.push_str(&theme.heading("Values the templates will see"));
     out.push('\n');
     out.push_str(&entries_text(&entries, false, ctx));
     out.push('\n');
     out.push_str(&theme.heading(&format!("Config stored for revision {}", h.base.next_revision)));
     out.push('\n');
-    let config = sorted(&Value::Object(map_to_json(&o.config)));
+    let mut config = sorted(&Value::Object(map_to_json(&o.config)));
+    if !show_secrets {
+        mask_secret_keys(&mut config, &Path::root());
+    }
     out.push_str(&to_yaml(&go_yaml_numbers(&config)).unwrap_or_default());
     out.push('\n');
     out
+}
+
+/// A `--set` source without the value its expression holds.
+fn masked_expression(s: &crate::values::tree::Origin) -> crate::values::tree::Origin {
+    match &**s {
+        crate::values::tree::Source::SetFlag { flag, index, expr } => std::rc::Rc::new(crate::values::tree::Source::SetFlag {
+            flag: flag.clone(),
+            index: *index,
+            expr: expr.split_once('=').map_or_else(|| expr.clone(), |(key, _)| format!("{key}=<masked>")),
+        }),
+        _ => s.clone(),
+    }
+}
+
+/// Replaces the values under keys that look secret with `<masked>`.
+fn mask_secret_keys(v: &mut Value, at: &Path) {
+    match v {
+        Value::Object(m) => {
+            for (k, x) in m.iter_mut() {
+                let here = at.key(k);
+                if looks_secret(&here) && !x.is_object() {
+                    *x = Value::String("<masked>".into());
+                } else {
+                    mask_secret_keys(x, &here);
+                }
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(|x| mask_secret_keys(x, at)),
+        _ => {}
+    }
 }
 
 pub fn compare_text(h: &Head, outcomes: &[ModeOutcome], advice: &str, keys: &[Path], ctx: &Ctx) -> String {
@@ -278,7 +329,7 @@ fn preview_text(h: &Head, o: &ModeOutcome, keys: &[Path], objects: Option<&Objec
     out.push_str(&changes_text(h, o, keys, view, ctx));
     if view.show_values {
         out.push('\n');
-        out.push_str(&values_text(h, o, keys, ctx));
+        out.push_str(&values_text(h, o, keys, view.show_secrets, ctx));
     }
     if let Some(ObjectsReport { plan, manifest, .. }) = objects {
         out.push_str(&objects_text(plan, manifest, &view.objects, ctx));
