@@ -269,23 +269,16 @@ pub struct PreviewView {
 /// (in JSON and YAML the plan's warnings are part of the document).
 pub fn preview(head: &Head, o: &ModeOutcome, keys: &[Path], objects: Option<&ObjectsReport>, view: &PreviewView, ctx: &Ctx) -> anyhow::Result<(String, Vec<String>)> {
     let mut warnings = Vec::new();
+    if matches!(ctx.format(), OutputFormat::Text | OutputFormat::Markdown) {
+        warnings.extend(o.warnings.iter().cloned());
+        if let Some(ObjectsReport { plan, manifest, .. }) = objects {
+            warnings.extend(plan.warnings.iter().cloned());
+            warnings.extend(manifest.warnings.iter().cloned());
+        }
+    }
     let stdout = match ctx.format() {
-        OutputFormat::Text => {
-            warnings.extend(o.warnings.iter().cloned());
-            if let Some(ObjectsReport { plan, manifest, .. }) = objects {
-                warnings.extend(plan.warnings.iter().cloned());
-                warnings.extend(manifest.warnings.iter().cloned());
-            }
-            preview_text(head, o, keys, objects, view, ctx)
-        }
-        OutputFormat::Markdown => {
-            warnings.extend(o.warnings.iter().cloned());
-            if let Some(ObjectsReport { plan, manifest, .. }) = objects {
-                warnings.extend(plan.warnings.iter().cloned());
-                warnings.extend(manifest.warnings.iter().cloned());
-            }
-            super::markdown::preview_markdown(head, o, keys, objects, &view.objects, view.show_secrets)
-        }
+        OutputFormat::Text => preview_text(head, o, keys, objects, view, ctx),
+        OutputFormat::Markdown => super::markdown::preview_markdown(head, o, keys, objects, &view.objects, view.show_secrets),
         format => {
             let mut doc = mode_json(head, o, keys);
             if let (Some(ObjectsReport { plan, manifest, method, .. }), Some(m)) = (objects, doc.as_object_mut()) {
