@@ -167,6 +167,9 @@ pub struct ObjectPlan {
     /// Helm sends a patch that changes nothing in the live object (the
     /// object counts as unchanged).
     pub noop_patch: bool,
+    /// The baseline manifest's object, for an object the upgrade creates
+    /// again because it is missing from the cluster (what a diff compares with).
+    pub baseline: Option<Value>,
 }
 
 /// What the upgrade does, object by object, in Helm's order: targets in
@@ -236,13 +239,18 @@ pub fn plan(input: &PlanInput) -> Plan {
             conflicts: Vec::new(),
             notes: Vec::new(),
             noop_patch: false,
+            baseline: None,
         };
         let in_baseline = original_keys.contains(&target.key());
         let original = originals_by_identity.get(&target.identity()).copied();
         let Some(live) = live else {
             // Absent: created (an object of the baseline deleted out of band is silently recreated).
-            if original.is_some() {
+            if let Some(o) = original {
                 p.notes.push("in the previous release but missing from the cluster: Helm creates it again".into());
+                // What the release had, to compare against (there is no live object).
+                let mut before = o.object.clone();
+                add_ownership(&mut before, input.release, input.namespace);
+                p.baseline = Some(before);
             }
             if input.method == ApplyMethod::ServerSide {
                 p.patch_type = Some(PlanPatchType::Apply);
@@ -412,6 +420,7 @@ fn deletions(input: &PlanInput, target_identities: &std::collections::HashSet<Id
             conflicts: Vec::new(),
             notes: Vec::new(),
             noop_patch: false,
+            baseline: None,
         };
         match input.live.get(&original.key()) {
             None => {

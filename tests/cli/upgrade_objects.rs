@@ -412,3 +412,14 @@ fn on_a_large_chart_the_dropped_value_is_on_the_first_screen() {
     assert!(line < 30, "line {line}:\n{}", r.stdout);
     assert!(r.stdout.lines().count() < 200, "new defaults are a count, not a list: {} lines", r.stdout.lines().count());
 }
+
+#[test]
+fn an_object_missing_from_the_cluster_is_diffed_against_the_previous_release() {
+    let s = shop(|objects| objects.retain(|o| o["metadata"]["name"] != "shop-config"));
+    let r = s.preview(&["--server-side", "false"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let cm = &r.stdout[r.stdout.find("ConfigMap shop/shop-config: create").expect("created again")..];
+    let cm = &cm[..cm[1..].find("\n\n").map_or(cm.len(), |i| i + 1)];
+    assert!(cm.contains("-  greeting: hello") && cm.contains("+  greeting: hello again"), "{cm}");
+    assert!(!cm.contains("+apiVersion: v1"), "only what differs from the release: {cm}");
+}

@@ -224,7 +224,8 @@ fn compact(v: &Value) -> String {
 pub fn object_diff(o: &ObjectPlan, context: usize, decode_secrets: bool, theme: &Theme) -> Option<String> {
     let (before, after) = match o.action {
         Action::Delete => (o.live.as_ref(), None),
-        Action::Create => (None, o.predicted.as_ref()),
+        // An object of the release missing from the cluster: against what the release had.
+        Action::Create => (o.baseline.as_ref(), o.predicted.as_ref()),
         Action::Keep | Action::Conflict if o.predicted.is_none() => return None,
         _ => (o.live.as_ref(), o.predicted.as_ref()),
     };
@@ -238,6 +239,7 @@ pub fn object_diff(o: &ObjectPlan, context: usize, decode_secrets: bool, theme: 
     }
     let diff = similar::TextDiff::from_lines(&a, &b);
     let (from, to) = match o.action {
+        Action::Create if o.baseline.is_some() => ("previous release", "created again"),
         Action::Create => ("(absent)", "created"),
         Action::Delete => ("live", "(deleted)"),
         _ => ("live", "after upgrade"),
