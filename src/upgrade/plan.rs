@@ -172,6 +172,29 @@ pub struct ObjectPlan {
     pub baseline: Option<Value>,
 }
 
+impl ObjectPlan {
+    /// The plan entry of a manifest object, with nothing decided beyond `action`.
+    fn of(object: &ManifestObject, action: Action) -> ObjectPlan {
+        ObjectPlan {
+            api_version: object.api_version().to_string(),
+            kind: object.kind().to_string(),
+            namespace: object.namespace().map(str::to_string),
+            name: object.name().to_string(),
+            source: object.source.clone(),
+            action,
+            patch_type: None,
+            patch: None,
+            live: None,
+            predicted: None,
+            drift: Vec::new(),
+            conflicts: Vec::new(),
+            notes: Vec::new(),
+            noop_patch: false,
+            baseline: None,
+        }
+    }
+}
+
 /// What the upgrade does, object by object, in Helm's order: targets in
 /// install order, then deletions in the baseline manifest's order.
 #[derive(Debug, Clone, Default)]
@@ -224,23 +247,8 @@ pub fn plan(input: &PlanInput) -> Plan {
         let mut modified = target.object.clone();
         add_ownership(&mut modified, input.release, input.namespace);
         let live = input.live.get(&target.key());
-        let mut p = ObjectPlan {
-            api_version: target.api_version().to_string(),
-            kind: target.kind().to_string(),
-            namespace: target.namespace().map(str::to_string),
-            name: target.name().to_string(),
-            source: target.source.clone(),
-            action: Action::Create,
-            patch_type: None,
-            patch: None,
-            live: live.cloned(),
-            predicted: None,
-            drift: Vec::new(),
-            conflicts: Vec::new(),
-            notes: Vec::new(),
-            noop_patch: false,
-            baseline: None,
-        };
+        let mut p = ObjectPlan::of(target, Action::Create);
+        p.live = live.cloned();
         let in_baseline = original_keys.contains(&target.key());
         let original = originals_by_identity.get(&target.identity()).copied();
         let Some(live) = live else {
@@ -405,23 +413,7 @@ fn deletions(input: &PlanInput, target_identities: &std::collections::HashSet<Id
         if target_identities.contains(&original.identity()) {
             continue;
         }
-        let mut p = ObjectPlan {
-            api_version: original.api_version().to_string(),
-            kind: original.kind().to_string(),
-            namespace: original.namespace().map(str::to_string),
-            name: original.name().to_string(),
-            source: original.source.clone(),
-            action: Action::Delete,
-            patch_type: None,
-            patch: None,
-            live: None,
-            predicted: None,
-            drift: Vec::new(),
-            conflicts: Vec::new(),
-            notes: Vec::new(),
-            noop_patch: false,
-            baseline: None,
-        };
+        let mut p = ObjectPlan::of(original, Action::Delete);
         match input.live.get(&original.key()) {
             None => {
                 warnings.push(format!(

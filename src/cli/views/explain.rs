@@ -148,11 +148,9 @@ fn write_node(w: &mut GoJsonWriter, v: &V) {
     }
 }
 
+/// [`full`] cut to 60 characters, for one-line summaries (upgrade-preview's changes).
 pub fn short(v: &Value) -> String {
-    let s = match v {
-        Value::String(s) => serde_json::to_string(s).unwrap_or_default(),
-        other => crate::cli::output::to_json_go(other).replace(['\n', ' '], ""),
-    };
+    let s = full(v);
     if s.chars().count() > 60 { format!("{}…", s.chars().take(59).collect::<String>()) } else { s }
 }
 
@@ -223,14 +221,21 @@ pub fn text(entries: &[&Entry], history: bool, ctx: &Ctx) -> String {
     // Each path and value is formatted once.
     let paths: Vec<String> = entries.iter().map(|e| e.path.to_string()).collect();
     let values: Vec<Option<String>> = entries.iter().map(|e| e.value.as_ref().map(full)).collect();
-    let source_lens: Vec<usize> = match ctx.columns {
-        Some(_) => entries.iter().filter_map(|e| e.source.as_ref()).map(|s| {
-            let mut text = String::new();
-            s.describe_into(&mut text);
-            text.chars().count()
-        }).collect(),
+    // On a terminal the sources are sized before anything is written: described once, here.
+    let sources: Vec<Option<String>> = match ctx.columns {
+        Some(_) => entries
+            .iter()
+            .map(|e| {
+                e.source.as_ref().map(|s| {
+                    let mut text = String::new();
+                    s.describe_into(&mut text);
+                    text
+                })
+            })
+            .collect(),
         None => Vec::new(),
     };
+    let source_lens: Vec<usize> = sources.iter().flatten().map(|s| s.chars().count()).collect();
     let (width, vwidth) = column_widths(&paths, &values, &source_lens, ctx.columns);
     let wrap = ctx.columns.is_some();
     // Lines are appended to one buffer; only styled pieces (colors on) are formatted apart.
@@ -255,11 +260,10 @@ pub fn text(entries: &[&Entry], history: bool, ctx: &Ctx) -> String {
         }
         out.push_str("  ");
         match (&values[i], &e.source) {
-            (Some(val), Some(src)) if wrap => {
+            (Some(val), Some(_)) if wrap => {
                 // The value wraps in its column; the source stands beside it
                 // when it fits, else on lines of its own below.
-                let mut source = String::new();
-                src.describe_into(&mut source);
+                let source = sources[i].as_deref().unwrap_or_default();
                 let columns = ctx.columns.unwrap_or(80);
                 let beside = columns.saturating_sub(width + vwidth + 4);
                 let fits = source.chars().count() <= beside;
@@ -274,11 +278,11 @@ pub fn text(entries: &[&Entry], history: bool, ctx: &Ctx) -> String {
                     if row == 0 && fits {
                         pad(&mut out, piece, vwidth);
                         out.push_str("  ");
-                        theme.push(&mut out, Theme::DIM, &source);
+                        theme.push(&mut out, Theme::DIM, source);
                     }
                 }
                 if !fits {
-                    for line in word_wrap(&source, columns.saturating_sub(6).max(20)) {
+                    for line in word_wrap(source, columns.saturating_sub(6).max(20)) {
                         out.push_str("\n      ");
                         theme.push(&mut out, Theme::DIM, &line);
                     }
