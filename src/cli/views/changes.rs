@@ -28,6 +28,11 @@ const SECRET_KEY_WORDS: &[&str] = &["password", "passwd", "secret", "token", "ap
 
 pub const MASKED_NOTE: &str = "values under keys that look secret are masked (--show-secrets shows them)";
 
+/// A `key=value` flag expression (or a text ending in one) without its value.
+pub fn mask_expression(text: &str) -> String {
+    text.split_once('=').map_or_else(|| text.to_string(), |(key, _)| format!("{key}=<masked>"))
+}
+
 pub fn looks_secret(path: &Path) -> bool {
     let last = path.to_string().rsplit('.').next().unwrap_or_default().to_ascii_lowercase();
     SECRET_KEY_WORDS.iter().any(|w| last.contains(w))
@@ -90,10 +95,7 @@ impl<'a> ChangeWords<'a> {
             }
             (ChangeKind::Dropped, None) => format!("was in revision {}'s config; now absent", self.revision),
             // A flag's expression holds the value: keep the flag and the key, not the value.
-            _ if self.masked(c) => match c.cause.split_once('=') {
-                Some((flag_and_key, _)) => format!("{flag_and_key}=<masked>"),
-                None => c.cause.clone(),
-            },
+            _ if self.masked(c) => mask_expression(&c.cause),
             _ => c.cause.clone(),
         }
     }

@@ -13,7 +13,7 @@ use crate::cli::output::{go_yaml_numbers, table, to_json_go, to_yaml};
 use crate::explain::entries::Entry;
 use crate::keypath::Path;
 use crate::release::history::{Baseline, BaselineReason};
-use super::changes::{ChangeWords, MASKED_NOTE, looks_secret};
+use super::changes::{ChangeWords, MASKED_NOTE, looks_secret, mask_expression};
 use super::plan::{ObjectsView, objects_json, objects_text, plan_line};
 use crate::upgrade::{ApplyMethod, Change, Mode, ModeOutcome, ObjectsReport};
 use crate::values::sorted;
@@ -127,25 +127,26 @@ pub(super) fn mode_line(o: &ModeOutcome, revision: i64) -> String {
 fn values_text(h: &Head, o: &ModeOutcome, keys: &[Path], show_secrets: bool, ctx: &Ctx) -> String {
     let theme = &ctx.theme;
     let mut out = String::new();
-    // Values under keys that look secret are masked here too (preview output goes to CI logs).
-    let masked: Vec<Entry> = o
-        .entries
+    // Values under keys that look secret are masked here too (preview output
+    // goes to CI logs); only those entries are copied.
+    let hide = |e: &Entry| !show_secrets && looks_secret(&e.path);
+    let shown_entries: Vec<&Entry> = o.entries.iter().filter(|e| shown(&e.path, keys)).collect();
+    let masked: Vec<Entry> = shown_entries
         .iter()
-        .filter(|e| shown(&e.path, keys))
+        .filter(|e| hide(e))
         .map(|e| {
-            let mut e = e.clone();
-            if !show_secrets && looks_secret(&e.path) {
-                e.value = e.value.map(|_| Value::String("<masked>".into()));
-                e.source = e.source.map(|s| masked_expression(&s));
-                for l in e.overridden.iter_mut() {
-                    l.value = Value::String("<masked>".into());
-                    l.source = masked_expression(&l.source);
-                }
+            let mut e = (*e).clone();
+            e.value = e.value.map(|_| Value::String("<masked>".into()));
+            e.source = e.source.map(|s| masked_expression(&s));
+            for l in e.overridden.iter_mut() {
+                l.value = Value::String("<masked>".into());
+                l.source = masked_expression(&l.source);
             }
             e
         })
         .collect();
-    let entries: Vec<&Entry> = masked.iter().collect();
+    let mut copies = masked.iter();
+    let entries: Vec<&Entry> = shown_entries.iter().map(|e| if hide(e) { copies.next().unwrap_or(e) } else { e }).collect();
     out.push_str(&theme.heading("Values the templates will see"));
     out.push('\n');
     out.push_str(&entries_text(&entries, false, ctx));
@@ -167,7 +168,7 @@ fn masked_expression(s: &crate::values::tree::Origin) -> crate::values::tree::Or
         crate::values::tree::Source::SetFlag { flag, index, expr } => std::rc::Rc::new(crate::values::tree::Source::SetFlag {
             flag: flag.clone(),
             index: *index,
-            expr: expr.split_once('=').map_or_else(|| expr.clone(), |(key, _)| format!("{key}=<masked>")),
+            expr: mask_expression(expr),
         }),
         _ => s.clone(),
     }
