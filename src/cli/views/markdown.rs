@@ -6,10 +6,10 @@
 
 use crate::cli::output::Theme;
 use crate::keypath::Path;
-use crate::upgrade::{Action, ApplyMethod, Mode, ModeOutcome, ObjectsReport};
+use crate::upgrade::{ApplyMethod, Mode, ModeOutcome, ObjectsReport};
 
 use super::changes::{ChangeWords, MASKED_NOTE};
-use super::plan::{ObjectsView, object_diff};
+use super::plan::{ObjectsView, PLAN_PARTS, listed, object_diff};
 use super::upgrade::{Head, mode_line};
 
 /// The most characters the report uses (a little under GitHub's 65,536).
@@ -51,16 +51,8 @@ pub fn preview_markdown(h: &Head, o: &ModeOutcome, keys: &[Path], objects: Optio
 
 fn plan_table(r: &ObjectsReport) -> String {
     let p = &r.plan;
-    let row = [
-        ("create", p.count(Action::Create)),
-        ("update", p.count(Action::Update)),
-        ("delete", p.count(Action::Delete)),
-        ("adopt", p.count(Action::Adopt)),
-        ("conflict", p.count(Action::Conflict)),
-        ("kept", p.count(Action::Keep)),
-        ("unchanged", p.count(Action::Unchanged)),
-        ("hooks", r.manifest.hooks.len()),
-    ];
+    let mut row: Vec<(&str, usize)> = PLAN_PARTS.iter().map(|(action, word, _)| (*word, p.count(*action))).collect();
+    row.push(("hooks", r.manifest.hooks.len()));
     let mut out = String::from("| ");
     out.push_str(&row.iter().map(|(w, _)| *w).collect::<Vec<_>>().join(" | "));
     out.push_str(" |\n|");
@@ -109,10 +101,7 @@ fn objects_md(r: &ObjectsReport, view: &ObjectsView, used: &mut usize) -> String
     let plain = Theme { enabled: false };
     let mut out = String::from("#### Objects\n\n");
     let mut cut: Vec<String> = Vec::new();
-    for o in r.plan.objects.iter().filter(|o| o.action != Action::Unchanged || view.show_unchanged) {
-        if view.suppress.iter().any(|k| k.eq_ignore_ascii_case(&o.kind)) {
-            continue;
-        }
+    for o in listed(&r.plan, view) {
         let ns = o.namespace.as_deref().map(|n| format!("{n}/")).unwrap_or_default();
         let name = format!("{} {ns}{}: {}", o.kind, o.name, o.action.word());
         let mut body = String::new();

@@ -27,19 +27,32 @@ pub struct ObjectsView {
     pub show_secrets: bool,
 }
 
+/// The parts of the plan counts, in the order people read them: the action,
+/// its word in a table heading, its words in the plan line.
+pub const PLAN_PARTS: [(Action, &str, &str); 7] = [
+    (Action::Create, "create", "to create"),
+    (Action::Update, "update", "to update"),
+    (Action::Delete, "delete", "to delete"),
+    (Action::Adopt, "adopt", "to adopt"),
+    (Action::Conflict, "conflict", "in conflict"),
+    (Action::Keep, "kept", "kept (resource-policy)"),
+    (Action::Unchanged, "unchanged", "unchanged"),
+];
+
+/// The objects the listing shows: changed ones (all with
+/// `--show-unchanged`), less the `--suppress`ed kinds.
+pub fn listed<'a>(plan: &'a Plan, view: &'a ObjectsView) -> impl Iterator<Item = &'a ObjectPlan> {
+    plan.objects
+        .iter()
+        .filter(|o| o.action != Action::Unchanged || view.show_unchanged)
+        .filter(|o| !view.suppress.iter().any(|k| k.eq_ignore_ascii_case(&o.kind)))
+}
+
 /// The counts of the plan, the parts that are zero left out:
 /// `Plan: 1 to create, 2 to update, 1 to delete, 1 kept (resource-policy), 3 unchanged; 1 hook will run`.
 pub fn plan_line(plan: &Plan, manifest: &Manifest, theme: &Theme) -> String {
     let mut parts = Vec::new();
-    for (action, words) in [
-        (Action::Create, "to create"),
-        (Action::Update, "to update"),
-        (Action::Delete, "to delete"),
-        (Action::Adopt, "to adopt"),
-        (Action::Conflict, "in conflict"),
-        (Action::Keep, "kept (resource-policy)"),
-        (Action::Unchanged, "unchanged"),
-    ] {
+    for (action, _, words) in PLAN_PARTS {
         let n = plan.count(action);
         if n > 0 {
             parts.push(format!("{n} {words}"));
@@ -118,17 +131,10 @@ pub fn objects_json(plan: &Plan, manifest: &Manifest, context: usize) -> Value {
 pub fn objects_text(plan: &Plan, manifest: &Manifest, view: &ObjectsView, ctx: &Ctx) -> String {
     let t = &ctx.theme;
     let mut out = String::new();
-    let mut hidden = 0;
-    for o in &plan.objects {
-        if o.action == Action::Unchanged && !view.show_unchanged {
-            hidden += 1;
-            continue;
-        }
-        if view.suppress.iter().any(|k| k.eq_ignore_ascii_case(&o.kind)) {
-            continue;
-        }
+    for o in listed(plan, view) {
         out.push_str(&object_text(o, view, ctx));
     }
+    let hidden = if view.show_unchanged { 0 } else { plan.count(Action::Unchanged) };
     if hidden > 0 {
         out.push_str(&format!("\n{}\n", t.dim(&format!("{hidden} unchanged object{} not shown (--show-unchanged lists them)", if hidden == 1 { "" } else { "s" }))));
     }
