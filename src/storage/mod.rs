@@ -66,20 +66,14 @@ pub enum StorageError {
 /// [`Location::Files`], where the name is not needed) from `location`;
 /// `stdin` is read for a file named `-`.
 pub fn load(location: &Location, name: Option<&str>, stdin: &mut dyn Read) -> Result<Loaded, StorageError> {
-    if let Location::Files(paths) = location {
-        return load_files(paths, stdin);
-    }
-    let Some(name) = name else {
-        return Err(StorageError::NoReleaseName);
-    };
-    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().map_err(StorageError::Runtime)?;
-    match location {
-        Location::Files(_) => unreachable!("read above"),
-        Location::Sql { connection, namespace } => {
-            let records = runtime.block_on(sql::list_release_rows(connection, namespace, name))?;
+    match (location, name) {
+        (Location::Files(paths), _) => load_files(paths, stdin),
+        (_, None) => Err(StorageError::NoReleaseName),
+        (Location::Sql { connection, namespace }, Some(name)) => {
+            let records = runtime()?.block_on(sql::list_release_rows(connection, namespace, name))?;
             Ok(Loaded { records, place: format!("SQL table releases_v1 rows with name={name}, owner=helm in namespace {namespace:?}") })
         }
-        Location::Kubernetes { target, driver } => runtime.block_on(async {
+        (Location::Kubernetes { target, driver }, Some(name)) => runtime()?.block_on(async {
             let cluster = ReadOnlyCluster::connect(target).await?;
             let records = cluster.list_release_records(name, *driver).await?;
             let kind = if *driver == Driver::ConfigMap { "ConfigMaps" } else { "Secrets" };
@@ -87,6 +81,10 @@ pub fn load(location: &Location, name: Option<&str>, stdin: &mut dyn Read) -> Re
             Ok(Loaded { records, place })
         }),
     }
+}
+
+fn runtime() -> Result<tokio::runtime::Runtime, StorageError> {
+    tokio::runtime::Builder::new_current_thread().enable_all().build().map_err(StorageError::Runtime)
 }
 
 fn load_files(paths: &[PathBuf], stdin: &mut dyn Read) -> Result<Loaded, StorageError> {

@@ -75,11 +75,11 @@ pub fn parse_manifest(text: &str, namespace: &str, discovery: &Discovery) -> Res
 pub fn apply_ignores(plan: &mut Plan, rules: &[IgnoreRule]) {
     let mut used = vec![false; rules.len()];
     for o in plan.objects.iter_mut() {
-        let mine: Vec<&IgnoreRule> = rules.iter().filter(|r| r.applies_to(&o.kind)).collect();
+        let (indexes, mine): (Vec<usize>, Vec<&IgnoreRule>) = rules.iter().enumerate().filter(|(_, r)| r.applies_to(&o.kind)).unzip();
         if mine.is_empty() {
             continue;
         }
-        for (i, r) in rules.iter().enumerate().filter(|(_, r)| r.applies_to(&o.kind)) {
+        for (&i, r) in indexes.iter().zip(&mine) {
             used[i] |= [o.live.as_ref(), o.predicted.as_ref(), o.patch.as_ref()].into_iter().flatten().any(|v| r.matches(v));
         }
         // The diff no longer shows an ignored field changing.
