@@ -27,9 +27,11 @@
 //!   required`, ...) before the subcharts are loaded; a subchart's failure
 //!   reads `error unpacking subchart NAME in PARENT: ...`.
 //!
-//! I/O happens only in [`load`]; [`validate_values`] is pure.
+//! I/O happens only in [`load`] and in [`fetch`] (which runs `helm pull`
+//! for charts that are not on disk); [`validate_values`] is pure.
 
 mod archive;
+pub mod fetch;
 mod ignore;
 mod load;
 pub mod metadata;

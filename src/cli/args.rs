@@ -189,9 +189,12 @@ pub struct ValueFlagArgs {
 
 #[derive(Debug, Args)]
 pub struct ExplainArgs {
-    /// Chart directory or .tgz (not with --release); with --werf the werf project root (default .)
+    /// Chart directory or .tgz, REPO/NAME, oci://HOST/PATH, an archive URL, or NAME with --repo (not with --release);
+    /// with --werf the werf project root (default .)
     #[arg(required_unless_present_any = ["release", "release_files", "werf", "helmfile"])]
     pub chart: Option<PathBuf>,
+    #[command(flatten)]
+    pub pull: super::helm_flags::ChartPullArgs,
     /// Explain a helmfile's state values (or, with --release, one release's values through helmfile and Helm)
     #[arg(long, value_name = "FILE", conflicts_with_all = ["chart", "release_files"])]
     pub helmfile: Option<PathBuf>,
@@ -280,10 +283,14 @@ pub struct WerfArgs {
 pub struct UpgradePreviewArgs {
     /// The release to upgrade
     pub release: String,
-    /// The new chart: a directory or .tgz
+    /// The new chart: a directory or .tgz, REPO/NAME, oci://HOST/PATH, an archive URL, or NAME with --repo
     pub chart: PathBuf,
     #[command(flatten)]
     pub flags: ValueFlagArgs,
+    #[command(flatten)]
+    pub pull: super::helm_flags::ChartPullArgs,
+    #[command(flatten)]
+    pub upgrade_only: super::helm_flags::UpgradeOnlyArgs,
     /// As helm upgrade --reuse-values (ignored if --reset-values is given, as in Helm)
     #[arg(long)]
     pub reuse_values: bool,

@@ -8,6 +8,7 @@ use anyhow::{Context as _, bail};
 use super::Ctx;
 use super::args::{SourceArgs, StorageDriver};
 use super::context::kube_target;
+use crate::chart::fetch::{self, Located};
 use crate::release::Driver;
 pub use crate::storage::Loaded;
 use crate::values::user::{ValueFlags, ValuesFile};
@@ -46,6 +47,40 @@ fn location(src: &SourceArgs, name: Option<&str>, ctx: &Ctx) -> anyhow::Result<L
             Location::Kubernetes { target: kube_target(&ctx.global, &ctx.env), driver }
         }
     })
+}
+
+/// CHART as `helm upgrade` finds it (a path, or downloaded by the user's
+/// Helm into a temporary directory that lives as long as the returned
+/// [`Located`]), loaded; with `--dependency-update` and a dependency missing
+/// from `charts/`, fetched into a temporary copy and loaded again
+/// (helm: pkg/action/upgrade.go).
+pub fn chart(path: &std::path::Path, pull: &super::helm_flags::ChartPullArgs, ctx: &Ctx) -> anyhow::Result<(Located, crate::chart::Chart)> {
+    let password = if pull.password_stdin {
+        let mut buf = String::new();
+        std::io::stdin().read_to_string(&mut buf).context("--password-stdin: cannot read the password from stdin")?;
+        Some(buf.trim_end_matches(['\r', '\n']).to_string())
+    } else {
+        None
+    };
+    let options = pull.options(password);
+    let helm = find_helm(ctx);
+    let located = fetch::locate(path, &options, helm.as_deref())?;
+    let chart = crate::chart::load(located.path())?;
+    if !pull.dependency_update || chart.check_dependencies().is_ok() {
+        return Ok((located, chart));
+    }
+    let located = fetch::update_dependencies(located, &options, helm.as_deref())?;
+    let chart = crate::chart::load(located.path())?;
+    Ok((located, chart))
+}
+
+/// `$HELM_BIN` (Helm sets it for plugins), else `helm` on PATH.
+pub fn find_helm(ctx: &Ctx) -> Option<std::path::PathBuf> {
+    if let Some(bin) = ctx.env.get("HELM_BIN").filter(|b| !b.is_empty()) {
+        return Some(bin.into());
+    }
+    let path = ctx.env.get("PATH")?;
+    std::env::split_paths(path).map(|d| d.join("helm")).find(|p| p.is_file())
 }
 
 /// Reads the value flags' files (`-` is stdin, once) into what the values

@@ -8,6 +8,7 @@ pub mod output;
 pub mod complete;
 pub mod completion;
 mod explain_cmd;
+pub mod helm_flags;
 mod inputs;
 mod patch_cmd;
 mod release_cmd;

@@ -11,7 +11,7 @@ use super::args::{OutputFormat, SourceArgs, UpgradePreviewArgs};
 use super::inputs::{self, value_flags};
 use super::HELM_WOULD_FAIL;
 use super::views::plan::ObjectsView;
-use super::views::upgrade::{Head, PreviewView, compare_text, head_json, mode_json, preview, serialize};
+use super::views::upgrade::{ChartLabel, Head, PreviewView, compare_text, head_json, mode_json, preview, serialize};
 use super::{Ctx, Outcome};
 use crate::explain::Options;
 use crate::keypath::Path;
@@ -22,7 +22,7 @@ pub fn run(args: &UpgradePreviewArgs, ctx: &Ctx) -> anyhow::Result<Outcome> {
     let keys: Vec<Path> = args.keys.iter().map(|k| Path::parse(k).map_err(anyhow::Error::msg)).collect::<anyhow::Result<_>>()?;
     // helm: pkg/action/upgrade.go (the regex details are dropped from the message)
     anyhow::ensure!(release::is_valid_release_name(&args.release), "release name is invalid: {}", args.release);
-    let chart = crate::chart::load(&args.chart)?;
+    let (located, chart) = inputs::chart(&args.chart, &args.pull, ctx)?;
     let source = SourceArgs { files: args.release_files.clone(), driver: args.driver, sql_connection: args.sql_connection.clone() };
     let loaded = inputs::load(&source, Some(&args.release), ctx)?;
     let records = release::decode_history(loaded.records, Some(&args.release), &loaded.place)?;
@@ -36,7 +36,27 @@ pub fn run(args: &UpgradePreviewArgs, ctx: &Ctx) -> anyhow::Result<Outcome> {
     let mut read_file = |path: &str| std::fs::read_to_string(path).map_err(|e| format!("open {path}: {e}"));
     let options = Options { skip_schema_validation: args.skip_schema_validation };
     let up = Upgrade::new(&chart, start.baseline, &flags, &mut read_file, options)?;
-    let head = Head { release: &args.release, namespace: start.baseline.namespace().to_string(), base: start.base };
+    let history: Vec<(i64, release::Status)> = releases.iter().map(|r| (r.version(), r.status())).collect();
+    let head = Head {
+        release: &args.release,
+        namespace: start.baseline.namespace().to_string(),
+        base: start.base,
+        chart: ChartLabel {
+            name: chart.metadata.name.clone(),
+            version: chart.metadata.version.clone(),
+            reference: located.remote_reference().map(str::to_string),
+        },
+        history_max: args.upgrade_only.history_max,
+        pruned: crate::upgrade::pruned_by_history_max(&history, args.upgrade_only.history_max),
+    };
+    let not_changing = args.upgrade_only.not_changing_the_plan();
+    if !not_changing.is_empty() {
+        outcome.notes.push(format!(
+            "{} accepted: {} how Helm waits, recovers or prints, not what it sends, so the plan is the same",
+            not_changing.join(", "),
+            if not_changing.len() == 1 { "it changes" } else { "they change" }
+        ));
+    }
 
     if args.compare_modes {
         let outcomes: Vec<ModeOutcome> = Mode::ALL.iter().map(|m| preview_mode(&up, *m)).collect::<Result<_, _>>()?;
@@ -63,7 +83,7 @@ pub fn run(args: &UpgradePreviewArgs, ctx: &Ctx) -> anyhow::Result<Outcome> {
     let objects = if args.values_only {
         None
     } else {
-        let report = objects_part(args, ctx, &head, &start, &chart, &o)?;
+        let report = objects_part(args, ctx, &head, &start, (&chart, located.path()), &o)?;
         outcome.warnings.extend(report.render_warnings.iter().cloned());
         Some(report)
     };
@@ -96,13 +116,20 @@ pub fn run(args: &UpgradePreviewArgs, ctx: &Ctx) -> anyhow::Result<Outcome> {
 }
 
 /// The objects part: flags and environment resolved, then [`crate::upgrade::preview_objects`].
-fn objects_part(args: &UpgradePreviewArgs, ctx: &Ctx, head: &Head, start: &Start, chart: &crate::chart::Chart, mode: &ModeOutcome) -> anyhow::Result<ObjectsReport> {
+fn objects_part(
+    args: &UpgradePreviewArgs,
+    ctx: &Ctx,
+    head: &Head,
+    start: &Start,
+    (chart, chart_path): (&crate::chart::Chart, &std::path::Path),
+    mode: &ModeOutcome,
+) -> anyhow::Result<ObjectsReport> {
     let ignore: Vec<IgnoreRule> =
         args.ignore.iter().map(|t| crate::upgrade::parse_ignore(t).map_err(anyhow::Error::msg)).collect::<anyhow::Result<_>>()?;
     let manifest = match &args.manifest {
         Some(path) => ManifestSource::Given(read_manifest(path)?),
         None => ManifestSource::Helm {
-            helm_bin: find_helm(ctx),
+            helm_bin: inputs::find_helm(ctx),
             lookup: args.lookup,
             kube_context: ctx.global.context.clone(),
             kubeconfig: ctx.global.kubeconfig.clone(),
@@ -121,7 +148,7 @@ fn objects_part(args: &UpgradePreviewArgs, ctx: &Ctx, head: &Head, start: &Start
         namespace: &head.namespace,
         start,
         chart,
-        chart_path: &args.chart,
+        chart_path,
         mode,
         manifest,
         target: &target,
@@ -145,15 +172,6 @@ fn read_manifest(path: &str) -> anyhow::Result<String> {
     } else {
         std::fs::read_to_string(path).with_context(|| format!("cannot read the manifest {path}"))
     }
-}
-
-/// `$HELM_BIN` (Helm sets it for plugins), else `helm` on PATH.
-fn find_helm(ctx: &Ctx) -> Option<std::path::PathBuf> {
-    if let Some(bin) = ctx.env.get("HELM_BIN").filter(|b| !b.is_empty()) {
-        return Some(bin.into());
-    }
-    let path = ctx.env.get("PATH")?;
-    std::env::split_paths(path).map(|d| d.join("helm")).find(|p| p.is_file())
 }
 
 /// Helm accepts several mode flags and silently ignores all but one.

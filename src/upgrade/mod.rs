@@ -5,6 +5,7 @@
 //! `--ignore` rules of [`ignore`]). `cli` only prints the reports.
 
 pub mod drift;
+pub mod history;
 pub mod ignore;
 pub mod manifest;
 pub mod modes;
@@ -13,6 +14,7 @@ pub mod plan;
 pub mod run;
 
 pub use drift::{Drift, DriftOutcome};
+pub use history::pruned_by_history_max;
 pub use ignore::{IgnoreRule, parse_ignore};
 pub use modes::*;
 pub use ownership::{add_ownership, check_ownership};

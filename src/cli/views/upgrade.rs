@@ -24,6 +24,20 @@ pub struct Head<'a> {
     pub release: &'a str,
     pub namespace: String,
     pub base: Baseline,
+    pub chart: ChartLabel,
+    /// `--history-max` and the revisions whose records Helm deletes when it
+    /// writes the new one ([`crate::upgrade::pruned_by_history_max`]).
+    pub history_max: i64,
+    pub pruned: Vec<i64>,
+}
+
+/// The new chart as Helm resolved it; `reference` is what the user named
+/// when the chart was downloaded (`repo/web`, `oci://...`), so a
+/// `--version` constraint shows the version it chose.
+pub struct ChartLabel {
+    pub name: String,
+    pub version: String,
+    pub reference: Option<String>,
 }
 
 fn reason_text(b: &Baseline) -> String {
@@ -54,6 +68,8 @@ pub fn head_json(h: &Head) -> Map<String, Value> {
         json!({"revision": h.base.revision, "status": baseline_status(&h.base), "reason": reason_text(&h.base)}),
     );
     m.insert("revision".into(), json!(h.base.next_revision));
+    m.insert("chart".into(), json!({"name": h.chart.name, "version": h.chart.version, "reference": h.chart.reference}));
+    m.insert("history".into(), json!({"max": h.history_max, "deletes_revisions": h.pruned}));
     m
 }
 
@@ -312,6 +328,7 @@ fn preview_text(h: &Head, o: &ModeOutcome, keys: &[Path], objects: Option<&Objec
         out.push_str(if r.method == ApplyMethod::ServerSide { ", server-side apply" } else { ", client-side apply" });
     }
     out.push('\n');
+    out.push_str(&chart_and_history_lines(h));
     if let Some(ObjectsReport { plan, manifest, .. }) = objects {
         if let Some(f) = &plan.failure {
             out.push_str(&format!("\n{} {f}\n", t.bad("helm upgrade would fail:")));
@@ -327,6 +344,27 @@ fn preview_text(h: &Head, o: &ModeOutcome, keys: &[Path], objects: Option<&Objec
     }
     if let Some(ObjectsReport { plan, manifest, .. }) = objects {
         out.push_str(&objects_text(plan, manifest, &view.objects, ctx));
+    }
+    out
+}
+
+/// Where a downloaded chart came from (so `--version ^1.2` shows what it
+/// chose), and the records `--history-max` makes Helm delete; nothing for
+/// a local chart within the limit.
+pub(super) fn chart_and_history_lines(h: &Head) -> String {
+    let mut out = String::new();
+    if let Some(reference) = &h.chart.reference {
+        out.push_str(&format!("chart {} {} from {reference}\n", h.chart.name, h.chart.version));
+    }
+    if !h.pruned.is_empty() {
+        let list: Vec<String> = h.pruned.iter().map(i64::to_string).collect();
+        let (noun, verb) = if h.pruned.len() == 1 { ("revision", "record") } else { ("revisions", "records") };
+        out.push_str(&format!(
+            "after writing revision {}, Helm deletes the {verb} of {noun} {} (--history-max {})\n",
+            h.base.next_revision,
+            list.join(", "),
+            h.history_max
+        ));
     }
     out
 }

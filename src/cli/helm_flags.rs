@@ -1,0 +1,141 @@
+//! The `helm upgrade` flags that are not value flags, as Helm 4.2 and 3
+//! spell them (pkg/cmd/upgrade.go, pkg/cmd/flags.go), so `helm preview
+//! ARGS` takes whatever `helm upgrade ARGS` takes. Each flag is either used
+//! (chart download, `--dependency-update`, `--history-max`) or, when it only
+//! changes how Helm waits, recovers or prints, accepted and named in one
+//! note: see [`UpgradeOnlyArgs::not_changing_the_plan`].
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+use crate::chart::fetch::PullOptions;
+
+/// Where CHART comes from when it is not a local path (helm: pkg/cmd/flags.go
+/// addChartPathOptionsFlags).
+#[derive(Debug, Args, Clone, Default)]
+#[command(next_help_heading = "Chart download (as helm pull; CHART may be REPO/NAME, oci://..., a URL, or NAME with --repo)")]
+pub struct ChartPullArgs {
+    /// A version constraint for the chart (e.g. 1.2.3 or ^1.2); default: the latest
+    #[arg(long = "version", value_name = "CONSTRAINT")]
+    pub version: Option<String>,
+    /// Use development versions too (as version '>0.0.0-0'); ignored with --version
+    #[arg(long)]
+    pub devel: bool,
+    /// Chart repository URL where to find CHART
+    #[arg(long, value_name = "URL")]
+    pub repo: Option<String>,
+    /// Chart repository username
+    #[arg(long, value_name = "USER")]
+    pub username: Option<String>,
+    /// Chart repository password (see also --password-stdin)
+    #[arg(long, value_name = "PASSWORD", hide_env_values = true)]
+    pub password: Option<String>,
+    /// Read the chart repository password from stdin
+    #[arg(long, conflicts_with = "password")]
+    pub password_stdin: bool,
+    /// Pass credentials to all domains
+    #[arg(long)]
+    pub pass_credentials: bool,
+    /// Verify certificates of HTTPS chart servers with this CA bundle
+    #[arg(long, value_name = "FILE")]
+    pub ca_file: Option<PathBuf>,
+    /// Client certificate for the chart server
+    #[arg(long, value_name = "FILE")]
+    pub cert_file: Option<PathBuf>,
+    /// Client key for the chart server
+    #[arg(long, value_name = "FILE")]
+    pub key_file: Option<PathBuf>,
+    /// Skip TLS certificate checks for the chart download
+    #[arg(long)]
+    pub insecure_skip_tls_verify: bool,
+    /// Use plain HTTP for the chart download
+    #[arg(long)]
+    pub plain_http: bool,
+    /// Public keys for --verify (Helm's default: ~/.gnupg/pubring.gpg)
+    #[arg(long, value_name = "FILE")]
+    pub keyring: Option<PathBuf>,
+    /// Verify the chart's provenance before using it
+    #[arg(long)]
+    pub verify: bool,
+    /// Fetch missing dependencies first (into a temporary copy, never into your chart directory)
+    #[arg(long)]
+    pub dependency_update: bool,
+}
+
+impl ChartPullArgs {
+    /// The options for [`crate::chart::fetch`]; `password` is the one read
+    /// from stdin for --password-stdin.
+    pub fn options(&self, password: Option<String>) -> PullOptions {
+        PullOptions {
+            version: self.version.clone(),
+            devel: self.devel,
+            repo: self.repo.clone(),
+            username: self.username.clone(),
+            password: password.or_else(|| self.password.clone()),
+            pass_credentials: self.pass_credentials,
+            ca_file: self.ca_file.clone(),
+            cert_file: self.cert_file.clone(),
+            key_file: self.key_file.clone(),
+            insecure_skip_tls_verify: self.insecure_skip_tls_verify,
+            plain_http: self.plain_http,
+            keyring: self.keyring.clone(),
+            verify: self.verify,
+        }
+    }
+}
+
+/// `helm upgrade` flags that change how Helm waits, recovers or prints,
+/// not what it sends: accepted so a `helm upgrade` command line previews
+/// as it is.
+#[derive(Debug, Args, Clone, Default)]
+#[command(next_help_heading = "helm upgrade flags that do not change the plan (accepted, listed in a note)")]
+pub struct UpgradeOnlyArgs {
+    /// Wait for resources to be ready (Helm 4: watcher, hookOnly or legacy)
+    #[arg(long, value_name = "STRATEGY", num_args = 0..=1, require_equals = true, default_missing_value = "watcher")]
+    pub wait: Option<String>,
+    /// With --wait: also wait for Jobs to complete
+    #[arg(long)]
+    pub wait_for_jobs: bool,
+    /// How long Helm waits for each Kubernetes operation
+    #[arg(long, value_name = "DURATION")]
+    pub timeout: Option<String>,
+    /// Roll back on failure (Helm 3's --atomic)
+    #[arg(long, visible_alias = "atomic")]
+    pub rollback_on_failure: bool,
+    /// Delete new resources when the upgrade fails
+    #[arg(long)]
+    pub cleanup_on_fail: bool,
+    /// Helm's own simulation (none, client or server); a preview never changes anything anyway
+    #[arg(long, value_name = "MODE", num_args = 0..=1, require_equals = true, default_missing_value = "client")]
+    pub dry_run: Option<String>,
+    /// Do not print the chart's notes
+    #[arg(long)]
+    pub hide_notes: bool,
+    /// Hide Secrets in Helm's --dry-run output (the preview masks them unless --show-secrets)
+    #[arg(long)]
+    pub hide_secret: bool,
+    /// Maximum revisions Helm keeps (0: no limit); the preview lists the records Helm deletes after this upgrade
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    pub history_max: i64,
+}
+
+impl UpgradeOnlyArgs {
+    /// The given flags that do not change the plan, as the user spelled
+    /// them (`--history-max` changes which records remain, so it is not one).
+    pub fn not_changing_the_plan(&self) -> Vec<&'static str> {
+        [
+            (self.wait.is_some(), "--wait"),
+            (self.wait_for_jobs, "--wait-for-jobs"),
+            (self.timeout.is_some(), "--timeout"),
+            (self.rollback_on_failure, "--rollback-on-failure/--atomic"),
+            (self.cleanup_on_fail, "--cleanup-on-fail"),
+            (self.dry_run.is_some(), "--dry-run"),
+            (self.hide_notes, "--hide-notes"),
+            (self.hide_secret, "--hide-secret"),
+        ]
+        .into_iter()
+        .filter_map(|(given, flag)| given.then_some(flag))
+        .collect()
+    }
+}
