@@ -114,6 +114,14 @@ never\t''"
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and not __fish_seen_subcommand_from explain help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and not __fish_seen_subcommand_from explain help" -f -a "explain" -d 'The values a chart\'s templates will see, exactly as Helm computes them, with the source of every key'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and not __fish_seen_subcommand_from explain help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -l version -d 'A version constraint for the chart (e.g. 1.2.3 or ^1.2); default: the latest' -r -f -a '(__kubectl_releasex_dynamic)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -l repo -d 'Chart repository URL where to find CHART' -r -f -a '(__kubectl_releasex_dynamic)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -l username -d 'Chart repository username' -r -f -a '(__kubectl_releasex_dynamic)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -l password -d 'Chart repository password (see also --password-stdin)' -r -f -a '(__kubectl_releasex_dynamic)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -l ca-file -d 'Verify certificates of HTTPS chart servers with this CA bundle' -r -F
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -l cert-file -d 'Client certificate for the chart server' -r -F
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -l key-file -d 'Client key for the chart server' -r -F
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -l keyring -d 'Public keys for --verify (Helm\'s default: ~/.gnupg/pubring.gpg)' -r -F
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -l helmfile -d 'Explain a helmfile\'s state values (or, with --release, one release\'s values through helmfile and Helm)' -r -F
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -s e -l environment -d 'With --helmfile: the environment (default: default)' -r -f -a '(__kubectl_releasex_dynamic)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -l state-values-set -d 'With --helmfile: as helmfile --state-values-set (KEY=VALUE,...; repeatable)' -r -f -a '(__kubectl_releasex_dynamic)'
@@ -144,6 +152,13 @@ markdown\t'upgrade-preview only: the report for a pull-request comment'"
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -l color -d 'When to use colors (auto honours NO_COLOR, CLICOLOR, CLICOLOR_FORCE, HELM_COLOR and the terminal)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -l devel -d 'Use development versions too (as version \'>0.0.0-0\'); ignored with --version'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -l password-stdin -d 'Read the chart repository password from stdin'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -l pass-credentials -d 'Pass credentials to all domains'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -l insecure-skip-tls-verify -d 'Skip TLS certificate checks for the chart download'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -l plain-http -d 'Use plain HTTP for the chart download'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -l verify -d 'Verify the chart\'s provenance before using it'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -l dependency-update -d 'Fetch missing dependencies first (into a temporary copy, never into your chart directory)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -l skip-secrets -d 'With --helmfile: explain without sops-encrypted secrets files (reported as skipped)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -l skip-templated -d 'With --helmfile: explain without .gotmpl files that hold template actions (reported as skipped)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -l show-secrets -d 'With --helmfile or --werf: print secret values instead of <secret>'
@@ -157,6 +172,14 @@ complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from help" -f -a "explain" -d 'The values a chart\'s templates will see, exactly as Helm computes them, with the source of every key'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -l version -d 'A version constraint for the chart (e.g. 1.2.3 or ^1.2); default: the latest' -r -f -a '(__kubectl_releasex_dynamic)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -l repo -d 'Chart repository URL where to find CHART' -r -f -a '(__kubectl_releasex_dynamic)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -l username -d 'Chart repository username' -r -f -a '(__kubectl_releasex_dynamic)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -l password -d 'Chart repository password (see also --password-stdin)' -r -f -a '(__kubectl_releasex_dynamic)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -l ca-file -d 'Verify certificates of HTTPS chart servers with this CA bundle' -r -F
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -l cert-file -d 'Client certificate for the chart server' -r -F
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -l key-file -d 'Client key for the chart server' -r -F
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -l keyring -d 'Public keys for --verify (Helm\'s default: ~/.gnupg/pubring.gpg)' -r -F
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -l helmfile -d 'Explain a helmfile\'s state values (or, with --release, one release\'s values through helmfile and Helm)' -r -F
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -s e -l environment -d 'With --helmfile: the environment (default: default)' -r -f -a '(__kubectl_releasex_dynamic)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -l state-values-set -d 'With --helmfile: as helmfile --state-values-set (KEY=VALUE,...; repeatable)' -r -f -a '(__kubectl_releasex_dynamic)'
@@ -187,6 +210,13 @@ markdown\t'upgrade-preview only: the report for a pull-request comment'"
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -l color -d 'When to use colors (auto honours NO_COLOR, CLICOLOR, CLICOLOR_FORCE, HELM_COLOR and the terminal)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -l devel -d 'Use development versions too (as version \'>0.0.0-0\'); ignored with --version'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -l password-stdin -d 'Read the chart repository password from stdin'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -l pass-credentials -d 'Pass credentials to all domains'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -l insecure-skip-tls-verify -d 'Skip TLS certificate checks for the chart download'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -l plain-http -d 'Use plain HTTP for the chart download'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -l verify -d 'Verify the chart\'s provenance before using it'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -l dependency-update -d 'Fetch missing dependencies first (into a temporary copy, never into your chart directory)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -l skip-secrets -d 'With --helmfile: explain without sops-encrypted secrets files (reported as skipped)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -l skip-templated -d 'With --helmfile: explain without .gotmpl files that hold template actions (reported as skipped)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -l show-secrets -d 'With --helmfile or --werf: print secret values instead of <secret>'
@@ -204,6 +234,18 @@ complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrad
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l set-json -d 'Set a JSON value (KEY=JSON, or a whole JSON object; repeatable)' -r -f -a '(__kubectl_releasex_dynamic)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l set-file -d 'Set a value from a file\'s contents (KEY=PATH; repeatable)' -r -f -a '(__kubectl_releasex_dynamic)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l set-literal -d 'Set a literal STRING value (no parsing of the value; repeatable)' -r -f -a '(__kubectl_releasex_dynamic)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l version -d 'A version constraint for the chart (e.g. 1.2.3 or ^1.2); default: the latest' -r -f -a '(__kubectl_releasex_dynamic)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l repo -d 'Chart repository URL where to find CHART' -r -f -a '(__kubectl_releasex_dynamic)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l username -d 'Chart repository username' -r -f -a '(__kubectl_releasex_dynamic)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l password -d 'Chart repository password (see also --password-stdin)' -r -f -a '(__kubectl_releasex_dynamic)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l ca-file -d 'Verify certificates of HTTPS chart servers with this CA bundle' -r -F
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l cert-file -d 'Client certificate for the chart server' -r -F
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l key-file -d 'Client key for the chart server' -r -F
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l keyring -d 'Public keys for --verify (Helm\'s default: ~/.gnupg/pubring.gpg)' -r -F
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l wait -d 'Wait for resources to be ready (Helm 4: watcher, hookOnly or legacy)' -r -f -a '(__kubectl_releasex_dynamic)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l timeout -d 'How long Helm waits for each Kubernetes operation' -r -f -a '(__kubectl_releasex_dynamic)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l dry-run -d 'Helm\'s own simulation (none, client or server); a preview never changes anything anyway' -r -f -a '(__kubectl_releasex_dynamic)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l history-max -d 'Maximum revisions Helm keeps (0: no limit); the preview lists the records Helm deletes after this upgrade' -r -f -a '(__kubectl_releasex_dynamic)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l release-file -d 'Read the release\'s records from FILE instead of the cluster (as `release decode -f`; repeatable)' -r -F
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l driver -d 'Helm storage driver (secret, configmap or sql)' -r -f -a '(__kubectl_releasex_dynamic)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l sql-connection -d 'With --driver sql: PostgreSQL connection string' -r -f -a '(__kubectl_releasex_dynamic)'
@@ -224,6 +266,18 @@ markdown\t'upgrade-preview only: the report for a pull-request comment'"
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l color -d 'When to use colors (auto honours NO_COLOR, CLICOLOR, CLICOLOR_FORCE, HELM_COLOR and the terminal)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l devel -d 'Use development versions too (as version \'>0.0.0-0\'); ignored with --version'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l password-stdin -d 'Read the chart repository password from stdin'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l pass-credentials -d 'Pass credentials to all domains'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l insecure-skip-tls-verify -d 'Skip TLS certificate checks for the chart download'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l plain-http -d 'Use plain HTTP for the chart download'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l verify -d 'Verify the chart\'s provenance before using it'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l dependency-update -d 'Fetch missing dependencies first (into a temporary copy, never into your chart directory)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l wait-for-jobs -d 'With --wait: also wait for Jobs to complete'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l rollback-on-failure -l atomic -d 'Roll back on failure (Helm 3\'s --atomic)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l cleanup-on-fail -d 'Delete new resources when the upgrade fails'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l hide-notes -d 'Do not print the chart\'s notes'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l hide-secret -d 'Hide Secrets in Helm\'s --dry-run output (the preview masks them unless --show-secrets)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l reuse-values -d 'As helm upgrade --reuse-values (ignored if --reset-values is given, as in Helm)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l reset-values -d 'As helm upgrade --reset-values'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l reset-then-reuse-values -d 'As helm upgrade --reset-then-reuse-values (ignored if either of the others is given, as in Helm)'
