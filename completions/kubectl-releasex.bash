@@ -784,7 +784,7 @@ _kubectl__releasex() {
             return 0
             ;;
         kubectl__subcmd__releasex__subcmd__upgrade__subcmd__preview)
-            opts="-f -C -n -o -h --values --set --set-string --set-json --set-file --set-literal --version --devel --repo --username --password --password-stdin --pass-credentials --ca-file --cert-file --key-file --insecure-skip-tls-verify --plain-http --keyring --verify --dependency-update --wait --wait-for-jobs --timeout --atomic --rollback-on-failure --cleanup-on-fail --dry-run --hide-notes --hide-secret --history-max --reuse-values --reset-values --reset-then-reuse-values --compare-modes --values-only --release-file --driver --sql-connection --key --skip-schema-validation --manifest --server-side --take-ownership --force-conflicts --ignore --show-secrets --diff --diff-context --show-patch --show-unchanged --suppress --suppress-secrets --show-values --detailed-exitcode --lookup --concurrency --kubeconfig --context --namespace --output --color --help"
+            opts="-f -l -C -n -o -h --values --set --set-string --set-json --set-file --set-literal --version --devel --repo --username --password --password-stdin --pass-credentials --ca-file --cert-file --key-file --insecure-skip-tls-verify --plain-http --keyring --verify --dependency-update --history-max --description --labels --wait --wait-for-jobs --timeout --atomic --rollback-on-failure --cleanup-on-fail --dry-run --hide-notes --hide-secret --reuse-values --reset-values --reset-then-reuse-values --compare-modes --values-only --release-file --driver --sql-connection --key --skip-schema-validation --manifest --server-side --take-ownership --force-conflicts --ignore --show-secrets --diff --diff-context --show-patch --show-unchanged --suppress --suppress-secrets --show-values --detailed-exitcode --lookup --concurrency --kubeconfig --context --namespace --output --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -850,6 +850,22 @@ _kubectl__releasex() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --history-max)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --description)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --labels)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -l)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --wait)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -859,10 +875,6 @@ _kubectl__releasex() {
                     return 0
                     ;;
                 --dry-run)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --history-max)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -290,6 +290,8 @@ pub struct UpgradePreviewArgs {
     #[command(flatten)]
     pub pull: super::helm_flags::ChartPullArgs,
     #[command(flatten)]
+    pub record: super::helm_flags::RecordArgs,
+    #[command(flatten)]
     pub upgrade_only: super::helm_flags::UpgradeOnlyArgs,
     /// As helm upgrade --reuse-values (ignored if --reset-values is given, as in Helm)
     #[arg(long)]

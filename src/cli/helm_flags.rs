@@ -115,14 +115,40 @@ pub struct UpgradeOnlyArgs {
     /// Hide Secrets in Helm's --dry-run output (the preview masks them unless --show-secrets)
     #[arg(long)]
     pub hide_secret: bool,
+}
+
+/// `helm upgrade` flags that change what Helm stores about the release.
+#[derive(Debug, Args, Clone, Default)]
+#[command(next_help_heading = "What Helm stores (as helm upgrade)")]
+pub struct RecordArgs {
     /// Maximum revisions Helm keeps (0: no limit); the preview lists the records Helm deletes after this upgrade
     #[arg(long, value_name = "N", default_value_t = 10)]
     pub history_max: i64,
+    /// The new record's description (Helm's default: "Upgrade complete")
+    #[arg(long, value_name = "TEXT")]
+    pub description: Option<String>,
+    /// Labels merged over the last record's (KEY=VALUE,...; VALUE null removes a label; repeatable)
+    #[arg(short = 'l', long = "labels", value_name = "KEY=VALUE", value_delimiter = ',')]
+    pub labels: Vec<String>,
+}
+
+impl RecordArgs {
+    /// `--labels` as pflag's stringToString reads it.
+    pub fn labels(&self) -> anyhow::Result<std::collections::BTreeMap<String, String>> {
+        self.labels
+            .iter()
+            .filter(|l| !l.is_empty())
+            .map(|l| {
+                l.split_once('=')
+                    .map(|(k, v)| (k.to_string(), v.to_string()))
+                    .ok_or_else(|| anyhow::anyhow!("invalid argument {l:?} for \"-l, --labels\" flag: {l} must be formatted as key=value"))
+            })
+            .collect()
+    }
 }
 
 impl UpgradeOnlyArgs {
-    /// The given flags that do not change the plan, as the user spelled
-    /// them (`--history-max` changes which records remain, so it is not one).
+    /// The given flags that do not change the plan, as the user spelled them.
     pub fn not_changing_the_plan(&self) -> Vec<&'static str> {
         [
             (self.wait.is_some(), "--wait"),

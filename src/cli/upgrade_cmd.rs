@@ -36,6 +36,8 @@ pub fn run(args: &UpgradePreviewArgs, ctx: &Ctx) -> anyhow::Result<Outcome> {
     let mut read_file = |path: &str| std::fs::read_to_string(path).map_err(|e| format!("open {path}: {e}"));
     let options = Options { skip_schema_validation: args.skip_schema_validation };
     let up = Upgrade::new(&chart, start.baseline, &flags, &mut read_file, options)?;
+    // Helm reads the last record's custom labels from its storage object.
+    let last_labels = records.iter().max_by_key(|r| r.release.version()).map(|r| r.labels.clone()).unwrap_or_default();
     let history: Vec<(i64, release::Status)> = releases.iter().map(|r| (r.version(), r.status())).collect();
     let head = Head {
         release: &args.release,
@@ -46,8 +48,11 @@ pub fn run(args: &UpgradePreviewArgs, ctx: &Ctx) -> anyhow::Result<Outcome> {
             version: chart.metadata.version.clone(),
             reference: located.remote_reference().map(str::to_string),
         },
-        history_max: args.upgrade_only.history_max,
-        pruned: crate::upgrade::pruned_by_history_max(&history, args.upgrade_only.history_max),
+        history_max: args.record.history_max,
+        pruned: crate::upgrade::pruned_by_history_max(&history, args.record.history_max),
+        record_description: args.record.description.clone().unwrap_or_else(|| "Upgrade complete".into()),
+        record_labels: crate::upgrade::record_labels(&last_labels, &args.record.labels()?).map_err(crate::upgrade::PreviewError::ReservedLabels)?,
+        record_flags_given: args.record.description.is_some() || !args.record.labels.is_empty(),
     };
     let not_changing = args.upgrade_only.not_changing_the_plan();
     if !not_changing.is_empty() {

@@ -5,16 +5,16 @@
 //! `--ignore` rules of [`ignore`]). `cli` only prints the reports.
 
 pub mod drift;
-pub mod history;
 pub mod ignore;
 pub mod manifest;
 pub mod modes;
 pub mod ownership;
 pub mod plan;
+pub mod record;
 pub mod run;
 
 pub use drift::{Drift, DriftOutcome};
-pub use history::pruned_by_history_max;
+pub use record::{pruned_by_history_max, record_labels};
 pub use ignore::{IgnoreRule, parse_ignore};
 pub use modes::*;
 pub use ownership::{add_ownership, check_ownership};

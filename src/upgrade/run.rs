@@ -30,6 +30,9 @@ pub enum PreviewError {
     NoHelm { release: String, namespace: String },
     #[error("helm upgrade would fail on {0}")]
     ManifestFails(String),
+    /// helm: pkg/action/upgrade.go (`driver.ContainsSystemLabels`).
+    #[error("helm upgrade would fail with: UPGRADE FAILED: {0}")]
+    ReservedLabels(String),
     /// helm: pkg/kube/client.go Build (through the REST mapper).
     #[error(
         "resource mapping not found for name: {name:?} from {template:?}: no matches for kind {kind:?} in version {api_version:?}\nensure CRDs are installed first"
@@ -64,7 +67,10 @@ impl PreviewError {
     /// not serve), not a failure of the preview.
     pub fn helm_would_fail(&self) -> bool {
         match self {
-            PreviewError::NoBaseline { .. } | PreviewError::ManifestFails(_) | PreviewError::UnknownKind { .. } => true,
+            PreviewError::NoBaseline { .. }
+            | PreviewError::ManifestFails(_)
+            | PreviewError::ReservedLabels(_)
+            | PreviewError::UnknownKind { .. } => true,
             // The chart does not render: the upgrade fails with the same error.
             PreviewError::Render(RenderError::Helm { .. }) => true,
             PreviewError::BaselineManifest { source, .. } => source.helm_would_fail(),

@@ -29,6 +29,11 @@ pub struct Head<'a> {
     /// writes the new one ([`crate::upgrade::pruned_by_history_max`]).
     pub history_max: i64,
     pub pruned: Vec<i64>,
+    /// The new record's description and labels, and whether the user gave
+    /// either (then the text names them).
+    pub record_description: String,
+    pub record_labels: std::collections::BTreeMap<String, String>,
+    pub record_flags_given: bool,
 }
 
 /// The new chart as Helm resolved it; `reference` is what the user named
@@ -70,6 +75,7 @@ pub fn head_json(h: &Head) -> Map<String, Value> {
     m.insert("revision".into(), json!(h.base.next_revision));
     m.insert("chart".into(), json!({"name": h.chart.name, "version": h.chart.version, "reference": h.chart.reference}));
     m.insert("history".into(), json!({"max": h.history_max, "deletes_revisions": h.pruned}));
+    m.insert("record".into(), json!({"description": h.record_description, "labels": h.record_labels}));
     m
 }
 
@@ -355,6 +361,15 @@ pub(super) fn chart_and_history_lines(h: &Head) -> String {
     let mut out = String::new();
     if let Some(reference) = &h.chart.reference {
         out.push_str(&format!("chart {} {} from {reference}\n", h.chart.name, h.chart.version));
+    }
+    if h.record_flags_given {
+        let labels: Vec<String> = h.record_labels.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        out.push_str(&format!(
+            "revision {}'s record: description {:?}, labels {}\n",
+            h.base.next_revision,
+            h.record_description,
+            if labels.is_empty() { "none".to_string() } else { labels.join(", ") }
+        ));
     }
     if !h.pruned.is_empty() {
         let list: Vec<String> = h.pruned.iter().map(i64::to_string).collect();

