@@ -784,7 +784,7 @@ _kubectl__releasex() {
             return 0
             ;;
         kubectl__subcmd__releasex__subcmd__upgrade__subcmd__preview)
-            opts="-f -l -C -n -o -h --values --set --set-string --set-json --set-file --set-literal --version --devel --repo --username --password --password-stdin --pass-credentials --ca-file --cert-file --key-file --insecure-skip-tls-verify --plain-http --keyring --verify --dependency-update --history-max --description --labels --wait --wait-for-jobs --timeout --atomic --rollback-on-failure --cleanup-on-fail --dry-run --hide-notes --hide-secret --reuse-values --reset-values --reset-then-reuse-values --compare-modes --values-only --release-file --driver --sql-connection --key --skip-schema-validation --manifest --server-side --take-ownership --force-conflicts --ignore --show-secrets --diff --diff-context --show-patch --show-unchanged --suppress --suppress-secrets --show-values --detailed-exitcode --lookup --concurrency --kubeconfig --context --namespace --output --color --help"
+            opts="-f -a -l -C -n -o -h --values --set --set-string --set-json --set-file --set-literal --version --devel --repo --username --password --password-stdin --pass-credentials --ca-file --cert-file --key-file --insecure-skip-tls-verify --plain-http --keyring --verify --dependency-update --post-renderer --post-renderer-args --enable-dns --kube-version --api-versions --history-max --description --labels --wait --wait-for-jobs --timeout --atomic --rollback-on-failure --cleanup-on-fail --dry-run --hide-notes --hide-secret --render-subchart-notes --skip-crds --disable-openapi-validation --reuse-values --reset-values --reset-then-reuse-values --compare-modes --values-only --release-file --driver --sql-connection --key --skip-schema-validation --manifest --server-side --take-ownership --no-hooks --force-conflicts --ignore --show-secrets --diff --diff-context --show-patch --show-unchanged --suppress --suppress-secrets --show-values --detailed-exitcode --lookup --concurrency --kubeconfig --context --namespace --output --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -847,6 +847,26 @@ _kubectl__releasex() {
                     return 0
                     ;;
                 --keyring)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --post-renderer)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --post-renderer-args)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kube-version)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --api-versions)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -a)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

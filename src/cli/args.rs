@@ -290,6 +290,8 @@ pub struct UpgradePreviewArgs {
     #[command(flatten)]
     pub pull: super::helm_flags::ChartPullArgs,
     #[command(flatten)]
+    pub render: super::helm_flags::RenderArgs,
+    #[command(flatten)]
     pub record: super::helm_flags::RecordArgs,
     #[command(flatten)]
     pub upgrade_only: super::helm_flags::UpgradeOnlyArgs,
@@ -332,6 +334,9 @@ pub struct UpgradePreviewArgs {
     /// As helm upgrade --take-ownership: adopt existing objects without checking their owner
     #[arg(long)]
     pub take_ownership: bool,
+    /// As helm upgrade --no-hooks: Helm stores the hooks in the new record but runs none of them
+    #[arg(long)]
+    pub no_hooks: bool,
     /// As helm upgrade --force-conflicts (server-side apply)
     #[arg(long)]
     pub force_conflicts: bool,

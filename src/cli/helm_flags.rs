@@ -115,6 +115,15 @@ pub struct UpgradeOnlyArgs {
     /// Hide Secrets in Helm's --dry-run output (the preview masks them unless --show-secrets)
     #[arg(long)]
     pub hide_secret: bool,
+    /// Render subcharts' NOTES.txt too (only the notes Helm prints and stores change)
+    #[arg(long)]
+    pub render_subchart_notes: bool,
+    /// Without --install Helm never installs CRDs, so this changes nothing in an upgrade
+    #[arg(long)]
+    pub skip_crds: bool,
+    /// Skip Helm's OpenAPI validation of the rendered objects (the preview does not run that validation)
+    #[arg(long)]
+    pub disable_openapi_validation: bool,
 }
 
 /// `helm upgrade` flags that change what Helm stores about the release.
@@ -148,20 +157,69 @@ impl RecordArgs {
 }
 
 impl UpgradeOnlyArgs {
-    /// The given flags that do not change the plan, as the user spelled them.
-    pub fn not_changing_the_plan(&self) -> Vec<&'static str> {
-        [
-            (self.wait.is_some(), "--wait"),
-            (self.wait_for_jobs, "--wait-for-jobs"),
-            (self.timeout.is_some(), "--timeout"),
-            (self.rollback_on_failure, "--rollback-on-failure/--atomic"),
-            (self.cleanup_on_fail, "--cleanup-on-fail"),
-            (self.dry_run.is_some(), "--dry-run"),
-            (self.hide_notes, "--hide-notes"),
-            (self.hide_secret, "--hide-secret"),
-        ]
-        .into_iter()
-        .filter_map(|(given, flag)| given.then_some(flag))
-        .collect()
+    /// The given flags that do not change the plan, as the user spelled
+    /// them, grouped by why.
+    pub fn not_changing_the_plan(&self) -> Vec<(Vec<&'static str>, &'static str)> {
+        let groups: [(&[(bool, &'static str)], &'static str); 3] = [
+            (
+                &[
+                    (self.wait.is_some(), "--wait"),
+                    (self.wait_for_jobs, "--wait-for-jobs"),
+                    (self.timeout.is_some(), "--timeout"),
+                    (self.rollback_on_failure, "--rollback-on-failure/--atomic"),
+                    (self.cleanup_on_fail, "--cleanup-on-fail"),
+                    (self.dry_run.is_some(), "--dry-run"),
+                    (self.hide_notes, "--hide-notes"),
+                    (self.hide_secret, "--hide-secret"),
+                    (self.render_subchart_notes, "--render-subchart-notes"),
+                ],
+                "they change how Helm waits, recovers or prints, not what it sends",
+            ),
+            (&[(self.skip_crds, "--skip-crds")], "an upgrade without --install never installs CRDs"),
+            (
+                &[(self.disable_openapi_validation, "--disable-openapi-validation")],
+                "the preview does not validate the rendered objects against the cluster's OpenAPI schema (a manifest that Helm's validation would refuse is not reported)",
+            ),
+        ];
+        groups
+            .iter()
+            .filter_map(|(flags, reason)| {
+                let given: Vec<&'static str> = flags.iter().filter_map(|(on, f)| on.then_some(*f)).collect();
+                (!given.is_empty()).then(|| (given, *reason))
+            })
+            .collect()
+    }
+}
+
+/// `helm upgrade` flags that change what the templates render.
+#[derive(Debug, Args, Clone, Default)]
+#[command(next_help_heading = "Rendering (as helm upgrade; passed to helm template)")]
+pub struct RenderArgs {
+    /// Post-render the manifest (Helm 4: a postrenderer plugin's name; Helm 3: an executable)
+    #[arg(long, value_name = "NAME")]
+    pub post_renderer: Option<String>,
+    /// An argument to the post-renderer (repeatable)
+    #[arg(long, value_name = "ARG")]
+    pub post_renderer_args: Vec<String>,
+    /// Let templates resolve DNS names (getHostByName)
+    #[arg(long)]
+    pub enable_dns: bool,
+    /// Render with this .Capabilities.KubeVersion instead of the cluster's
+    #[arg(long, value_name = "VERSION")]
+    pub kube_version: Option<String>,
+    /// Add to .Capabilities.APIVersions (GROUP/VERSION or GROUP/VERSION/KIND; repeatable, comma-separated)
+    #[arg(short = 'a', long = "api-versions", value_name = "VERSION", value_delimiter = ',')]
+    pub api_versions: Vec<String>,
+}
+
+impl RenderArgs {
+    pub fn options(&self) -> crate::render::RenderOptions {
+        crate::render::RenderOptions {
+            post_renderer: self.post_renderer.clone(),
+            post_renderer_args: self.post_renderer_args.clone(),
+            enable_dns: self.enable_dns,
+            kube_version: self.kube_version.clone(),
+            api_versions: self.api_versions.clone(),
+        }
     }
 }

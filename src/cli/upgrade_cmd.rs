@@ -54,13 +54,8 @@ pub fn run(args: &UpgradePreviewArgs, ctx: &Ctx) -> anyhow::Result<Outcome> {
         record_labels: crate::upgrade::record_labels(&last_labels, &args.record.labels()?).map_err(crate::upgrade::PreviewError::ReservedLabels)?,
         record_flags_given: args.record.description.is_some() || !args.record.labels.is_empty(),
     };
-    let not_changing = args.upgrade_only.not_changing_the_plan();
-    if !not_changing.is_empty() {
-        outcome.notes.push(format!(
-            "{} accepted: {} how Helm waits, recovers or prints, not what it sends, so the plan is the same",
-            not_changing.join(", "),
-            if not_changing.len() == 1 { "it changes" } else { "they change" }
-        ));
+    for (flags, reason) in args.upgrade_only.not_changing_the_plan() {
+        outcome.notes.push(format!("{} accepted: {reason}, so the plan is the same", flags.join(", ")));
     }
 
     if args.compare_modes {
@@ -138,6 +133,7 @@ fn objects_part(
             lookup: args.lookup,
             kube_context: ctx.global.context.clone(),
             kubeconfig: ctx.global.kubeconfig.clone(),
+            options: args.render.options(),
         },
     };
     let target = super::context::kube_target(&ctx.global, &ctx.env);
@@ -159,6 +155,7 @@ fn objects_part(
         target: &target,
         server_side: &args.server_side,
         take_ownership: args.take_ownership,
+        no_hooks: args.no_hooks,
         force_conflicts: args.force_conflicts,
         ignore: &ignore,
         show_secrets: args.show_secrets,

@@ -38,6 +38,23 @@ pub struct TemplateRequest {
     pub server_dry_run: bool,
     pub kube_context: Option<String>,
     pub kubeconfig: Option<PathBuf>,
+    pub options: RenderOptions,
+}
+
+/// The `helm upgrade` flags that change the rendering itself, passed to
+/// `helm template` as the user gave them (helm: pkg/cmd/flags.go
+/// addPostRenderFlags; pkg/action/action.go renderResources). The
+/// capability overrides replace (`kube_version`) or extend
+/// (`api_versions`) what discovery reports.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RenderOptions {
+    /// Helm 4: a postrenderer plugin's name; Helm 3: an executable.
+    pub post_renderer: Option<String>,
+    pub post_renderer_args: Vec<String>,
+    /// `--enable-dns`: `getHostByName` resolves (else it returns "").
+    pub enable_dns: bool,
+    pub kube_version: Option<String>,
+    pub api_versions: Vec<String>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -78,6 +95,15 @@ pub fn template_args(req: &TemplateRequest, values_file: &Path) -> Vec<OsString>
     }
     if req.server_dry_run {
         a.push("--dry-run=server".into());
+    }
+    if let Some(p) = &req.options.post_renderer {
+        a.extend(["--post-renderer".into(), p.into()]);
+    }
+    for arg in &req.options.post_renderer_args {
+        a.extend(["--post-renderer-args".into(), arg.into()]);
+    }
+    if req.options.enable_dns {
+        a.push("--enable-dns".into());
     }
     if let Some(c) = &req.kube_context {
         a.extend(["--kube-context".into(), c.into()]);
@@ -203,6 +229,7 @@ mod tests {
             kube_context: None,
             kubeconfig: None,
             set_values: Vec::new(),
+            options: RenderOptions::default(),
         }
     }
 

@@ -18,7 +18,7 @@ pub mod scan;
 pub mod sort;
 
 pub use crds::{Crds, crds};
-pub use helm::{RenderError, TemplateRequest, api_version_flags, chart_with_values, helm_template, template_args};
+pub use helm::{RenderError, RenderOptions, TemplateRequest, api_version_flags, chart_with_values, helm_template, template_args};
 pub use hooks::{HookDeletePolicy, HookEvent};
 pub use scan::{LookupUse, lookup_calls, uses_release_revision};
 pub use sort::{INSTALL_ORDER, UNINSTALL_ORDER, sort_by_kind};

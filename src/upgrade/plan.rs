@@ -206,6 +206,9 @@ pub struct Plan {
     /// (ownership: pkg/action/validate.go), so nothing at all changes;
     /// otherwise the other objects are still updated and nothing is deleted.
     pub fails_before_applying: bool,
+    /// `--no-hooks`: Helm stores the rendered hooks in the new record but
+    /// runs none of them (pkg/action/upgrade.go `DisableHooks`).
+    pub hooks_disabled: bool,
     pub warnings: Vec<String>,
 }
 

@@ -113,6 +113,7 @@ pub enum ManifestSource {
         lookup: bool,
         kube_context: Option<String>,
         kubeconfig: Option<PathBuf>,
+        options: render::RenderOptions,
     },
 }
 
@@ -129,6 +130,8 @@ pub struct ObjectsRequest<'a> {
     pub target: &'a KubeTarget,
     pub server_side: &'a str,
     pub take_ownership: bool,
+    /// `--no-hooks`.
+    pub no_hooks: bool,
     pub force_conflicts: bool,
     pub ignore: &'a [IgnoreRule],
     pub show_secrets: bool,
@@ -154,7 +157,7 @@ pub fn preview_objects(req: &ObjectsRequest<'_>) -> Result<ObjectsReport, Previe
     let mut _chart_copy = None;
     let new_manifest = match &req.manifest {
         ManifestSource::Given(text) => NewManifest::Given(text.clone()),
-        ManifestSource::Helm { helm_bin, lookup, kube_context, kubeconfig } => {
+        ManifestSource::Helm { helm_bin, lookup, kube_context, kubeconfig, options } => {
             let Some(helm_bin) = helm_bin.clone() else {
                 return Err(PreviewError::NoHelm { release: req.release.to_string(), namespace: req.namespace.to_string() });
             };
@@ -181,6 +184,7 @@ pub fn preview_objects(req: &ObjectsRequest<'_>) -> Result<ObjectsReport, Previe
                 server_dry_run: *lookup,
                 kube_context: lookup.then(|| kube_context.clone()).flatten(),
                 kubeconfig: lookup.then(|| kubeconfig.clone()).flatten(),
+                options: options.clone(),
             })
         }
     };
@@ -232,8 +236,11 @@ async fn plan_against(
         NewManifest::Given(text) => text,
         NewManifest::Helm(mut template) => {
             (req.progress)(&format!("rendering {} with {}", template.chart.display(), template.helm_bin.display()));
-            template.kube_version = Some(discovery.server_version.clone()).filter(|v| !v.is_empty());
+            // The cluster's capabilities, unless the user overrides them.
+            template.kube_version =
+                template.options.kube_version.clone().or_else(|| Some(discovery.server_version.clone()).filter(|v| !v.is_empty()));
             template.api_versions = render::api_version_flags(&discovery.served());
+            template.api_versions.extend(template.options.api_versions.iter().cloned());
             render::helm_template(&template)?
         }
     };
@@ -278,6 +285,7 @@ async fn plan_against(
     if method == ApplyMethod::ServerSide {
         plan.warnings.push("server-side apply: Helm sends each whole object as field manager \"helm\"".into());
     }
+    plan.hooks_disabled = req.no_hooks;
     apply_ignores(&mut plan, req.ignore);
     if !req.show_secrets {
         mask_secrets(&mut plan);

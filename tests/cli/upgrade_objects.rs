@@ -423,3 +423,99 @@ fn an_object_missing_from_the_cluster_is_diffed_against_the_previous_release() {
     assert!(cm.contains("-  greeting: hello") && cm.contains("+  greeting: hello again"), "{cm}");
     assert!(!cm.contains("+apiVersion: v1"), "only what differs from the release: {cm}");
 }
+
+/// A real Helm binary unpacked by `scripts/real-binaries.sh` (`.ci/run`
+/// exports `RELEASEX_HELM4` / `RELEASEX_HELM3`).
+fn real_helm(which: &str) -> std::path::PathBuf {
+    let var = format!("RELEASEX_{}", which.to_uppercase());
+    let path = std::env::var_os(&var)
+        .map(std::path::PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| std::path::Path::new(&h).join(format!(".cache/real-helm-binaries/{which}/helm"))))
+        .expect("HOME or RELEASEX_HELM*");
+    assert!(path.is_file(), "no real Helm at {}: run scripts/real-binaries.sh (as .ci/run does)", path.display());
+    path
+}
+
+#[test]
+fn the_post_renderer_runs_on_helms_render_and_its_output_is_what_the_plan_compares() {
+    let s = shop(|_| {});
+    // Helm 3 runs --post-renderer as an executable (Helm 4 takes a plugin's name).
+    let script = s.dir.path().join("add-configmap.sh");
+    std::fs::write(
+        &script,
+        "#!/bin/sh\ncat\nprintf -- '---\\napiVersion: v1\\nkind: ConfigMap\\nmetadata:\\n  name: added-by-%s\\ndata:\\n  from: post-renderer\\n' \"$1\"\n",
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt as _;
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let home = tempfile::tempdir().unwrap();
+    let r = run(releasex()
+        .env("KUBECONFIG", &s.kubeconfig)
+        .env("HELM_BIN", real_helm("helm3"))
+        .env("HOME", home.path())
+        .args(["upgrade-preview", "shop", V2, "-o", "json", "--post-renderer"])
+        .arg(&script)
+        .args(["--post-renderer-args", "team-x"]));
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let doc = parse_json(&r.stdout);
+    let added = object(&doc, "ConfigMap", "added-by-team-x");
+    assert_eq!(added["action"], "create", "{added}");
+    // The rest of the plan is the one Helm's own render gives.
+    assert_eq!(object(&doc, "Deployment", "shop")["action"], "update");
+    s.api.assert_read_only();
+}
+
+#[test]
+fn kube_version_api_versions_and_enable_dns_reach_the_templates_rendered_by_real_helm() {
+    let s = shop(|_| {});
+    let chart = s.dir.path().join("shop-v2");
+    let copy = std::process::Command::new("cp").arg("-r").arg(V2).arg(&chart).status().unwrap();
+    assert!(copy.success());
+    std::fs::write(
+        chart.join("templates/caps.yaml"),
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: shop-caps\ndata:\n  kube: {{ .Capabilities.KubeVersion.Version | quote }}\n  example: {{ .Capabilities.APIVersions.Has \"example.io/v1\" | quote }}\n  dns: {{ getHostByName \"localhost\" | quote }}\n",
+    )
+    .unwrap();
+    let home = tempfile::tempdir().unwrap();
+    let preview = |extra: &[&str]| {
+        let r = run(releasex()
+            .env("KUBECONFIG", &s.kubeconfig)
+            .env("HELM_BIN", real_helm("helm4"))
+            .env("HOME", home.path())
+            .args(["upgrade-preview", "shop"])
+            .arg(&chart)
+            .args(["-o", "json", "--show-patch"])
+            .args(extra));
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        let doc = parse_json(&r.stdout);
+        object(&doc, "ConfigMap", "shop-caps")["diff"].as_str().unwrap_or_default().to_string()
+    };
+    // The fixture API server says Kubernetes v1.33.0 and serves no example.io.
+    let from_cluster = preview(&[]);
+    assert!(from_cluster.contains("+  kube: v1.33.0\n") && from_cluster.contains("+  example: \"false\"\n"), "{from_cluster}");
+    // Without --enable-dns, Helm's getHostByName returns "" (helm: pkg/engine/funcs.go).
+    assert!(from_cluster.contains("+  dns: \"\"\n"), "{from_cluster}");
+    let overridden = preview(&["--kube-version", "v1.99.1", "--api-versions", "example.io/v1", "--enable-dns"]);
+    assert!(!overridden.contains("+  dns: \"\"\n") && overridden.contains("+  dns: "), "{overridden}");
+    assert!(overridden.contains("+  kube: v1.99.1\n") && overridden.contains("+  example: \"true\"\n"), "{overridden}");
+    s.api.assert_read_only();
+}
+
+#[test]
+fn no_hooks_stores_the_hooks_but_runs_none() {
+    let s = shop(|_| {});
+    // Rendered by Helm (the shim), which prints the hooks too.
+    let preview = |extra: &[&str]| {
+        let r = run(releasex().env("KUBECONFIG", &s.kubeconfig).env("HELM_BIN", shim()).args(["upgrade-preview", "shop", V2]).args(extra));
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        r.stdout
+    };
+    let doc = parse_json(&preview(&["-o", "json", "--no-hooks"]));
+    let hooks = doc["hooks"].as_array().unwrap();
+    assert!(!hooks.is_empty() && hooks.iter().all(|h| h["runs"] == false), "{hooks:?}");
+    let with_hooks = parse_json(&preview(&["-o", "json"]));
+    assert!(with_hooks["hooks"].as_array().unwrap().iter().all(|h| h["runs"] == true));
+    let text = preview(&["--no-hooks", "--color", "never"]);
+    assert!(text.contains("stored, not run (--no-hooks)") && text.contains("Hooks (--no-hooks: stored in the new record, none of them runs):"), "{text}");
+    s.api.assert_read_only();
+}

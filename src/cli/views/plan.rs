@@ -68,7 +68,8 @@ pub fn plan_line(plan: &Plan, manifest: &Manifest, theme: &Theme) -> String {
     };
     let hooks = manifest.hooks.len();
     if hooks > 0 {
-        line.push_str(&format!("; {hooks} hook{} will run", if hooks == 1 { "" } else { "s" }));
+        let run = if plan.hooks_disabled { "stored, not run (--no-hooks)" } else { "will run" };
+        line.push_str(&format!("; {hooks} hook{} {run}", if hooks == 1 { "" } else { "s" }));
     }
     let crds = manifest.crds.len();
     if crds > 0 {
@@ -119,7 +120,8 @@ pub fn objects_json(plan: &Plan, manifest: &Manifest, context: usize) -> Value {
         .map(|h| {
             json!({"kind": h.object.kind, "name": h.object.name, "source": h.object.source,
                    "events": h.events.iter().map(|e| e.as_str()).collect::<Vec<_>>(), "weight": h.weight,
-                   "delete_policies": h.delete_policies.iter().map(|p| p.as_str()).collect::<Vec<_>>()})
+                   "delete_policies": h.delete_policies.iter().map(|p| p.as_str()).collect::<Vec<_>>(),
+                   "runs": !plan.hooks_disabled})
         })
         .collect();
     let crds: Vec<Value> = manifest.crds.iter().map(|c| json!({"kind": c.kind, "name": c.name, "source": c.source})).collect();
@@ -139,7 +141,14 @@ pub fn objects_text(plan: &Plan, manifest: &Manifest, view: &ObjectsView, ctx: &
         out.push_str(&format!("\n{}\n", t.dim(&format!("{hidden} unchanged object{} not shown (--show-unchanged lists them)", if hidden == 1 { "" } else { "s" }))));
     }
     if !manifest.hooks.is_empty() {
-        out.push_str(&format!("\n{}\n", t.heading("Hooks (deleted and created again by Helm according to their delete policy, never patched):")));
+        out.push_str(&format!(
+            "\n{}\n",
+            t.heading(if plan.hooks_disabled {
+                "Hooks (--no-hooks: stored in the new record, none of them runs):"
+            } else {
+                "Hooks (deleted and created again by Helm according to their delete policy, never patched):"
+            })
+        ));
         for h in &manifest.hooks {
             let events: Vec<&str> = h.events.iter().map(|e| e.as_str()).collect();
             let policies: Vec<&str> = h.delete_policies.iter().map(|p| p.as_str()).collect();
