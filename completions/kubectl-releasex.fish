@@ -305,6 +305,7 @@ complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrad
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l show-values -d 'Show every value the templates will see, the config Helm stores, and every new chart default'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l detailed-exitcode -d 'Exit 2 when the upgrade changes an object (with --values-only: a value), 0 when nothing changes; 3 when Helm would fail either way'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l lookup -d 'Let Helm\'s lookup read the cluster while rendering (helm template --dry-run=server; GETs only)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l offline -d 'Contact no API server: the records come from --release-file (or --driver sql), each new object is compared with the baseline\'s stored manifest (as helm-diff does), and drift is unknown'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand patch" -l type -d 'Patch type' -r -f -a "auto\t'Helm\'s choice for the object\'s kind'
 strategic\t'Three-way strategic merge patch'

@@ -331,6 +331,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-releasex' -ScriptBlock 
             [CompletionResult]::new('--show-values', '--show-values', [CompletionResultType]::ParameterName, 'Show every value the templates will see, the config Helm stores, and every new chart default')
             [CompletionResult]::new('--detailed-exitcode', '--detailed-exitcode', [CompletionResultType]::ParameterName, 'Exit 2 when the upgrade changes an object (with --values-only: a value), 0 when nothing changes; 3 when Helm would fail either way')
             [CompletionResult]::new('--lookup', '--lookup', [CompletionResultType]::ParameterName, 'Let Helm''s lookup read the cluster while rendering (helm template --dry-run=server; GETs only)')
+            [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Contact no API server: the records come from --release-file (or --driver sql), each new object is compared with the baseline''s stored manifest (as helm-diff does), and drift is unknown')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break

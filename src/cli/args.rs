@@ -373,6 +373,10 @@ pub struct UpgradePreviewArgs {
     /// Let Helm's lookup read the cluster while rendering (helm template --dry-run=server; GETs only)
     #[arg(long)]
     pub lookup: bool,
+    /// Contact no API server: the records come from --release-file (or --driver sql), each new object is compared
+    /// with the baseline's stored manifest (as helm-diff does), and drift is unknown
+    #[arg(long, conflicts_with = "lookup")]
+    pub offline: bool,
     /// How many live objects to read at once
     #[arg(long, value_name = "N", default_value_t = 16)]
     pub concurrency: usize,

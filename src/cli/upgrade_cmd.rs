@@ -23,6 +23,9 @@ pub fn run(args: &UpgradePreviewArgs, ctx: &Ctx) -> anyhow::Result<Outcome> {
     // helm: pkg/action/upgrade.go (the regex details are dropped from the message)
     anyhow::ensure!(release::is_valid_release_name(&args.release), "release name is invalid: {}", args.release);
     let (located, chart) = inputs::chart(&args.chart, &args.pull, ctx)?;
+    if args.offline && args.release_files.is_empty() && args.driver != Some(super::args::StorageDriver::Sql) {
+        anyhow::bail!("--offline contacts no API server, so the release records must come from --release-file FILE (e.g. `kubectl get secret -l owner=helm,name={} -o yaml > FILE`) or --driver sql", args.release);
+    }
     let source = SourceArgs { files: args.release_files.clone(), driver: args.driver, sql_connection: args.sql_connection.clone() };
     let loaded = inputs::load(&source, Some(&args.release), ctx)?;
     let records = release::decode_history(loaded.records, Some(&args.release), &loaded.place)?;
@@ -156,6 +159,7 @@ fn objects_part(
         server_side: &args.server_side,
         take_ownership: args.take_ownership,
         no_hooks: args.no_hooks,
+        offline: args.offline,
         force_conflicts: args.force_conflicts,
         ignore: &ignore,
         show_secrets: args.show_secrets,

@@ -8,6 +8,7 @@ pub mod drift;
 pub mod ignore;
 pub mod manifest;
 pub mod modes;
+pub mod offline;
 pub mod ownership;
 pub mod plan;
 pub mod record;

@@ -6,6 +6,8 @@
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
+use serde_json::Value;
+
 use super::manifest::{Manifest, apply_ignores, mask_secrets, parse_manifest};
 use super::{ApplyMethod, IgnoreRule, LiveKey, ModeOutcome, Plan, PlanInput, apply_method, plan};
 use crate::chart::Chart;
@@ -132,6 +134,8 @@ pub struct ObjectsRequest<'a> {
     pub take_ownership: bool,
     /// `--no-hooks`.
     pub no_hooks: bool,
+    /// `--offline`: no API server; see [`super::offline`].
+    pub offline: bool,
     pub force_conflicts: bool,
     pub ignore: &'a [IgnoreRule],
     pub show_secrets: bool,
@@ -148,6 +152,9 @@ pub struct ObjectsReport {
     pub manifest: Manifest,
     /// What rendering through `helm template` cannot reproduce (`.Release.Revision`, `lookup`).
     pub render_warnings: Vec<String>,
+    /// `--offline`: the live state was not read; each object was compared
+    /// with the baseline's stored manifest.
+    pub offline: bool,
 }
 
 /// Renders (or takes the given manifest), reads the live objects and computes the plan.
@@ -188,6 +195,27 @@ pub fn preview_objects(req: &ObjectsRequest<'_>) -> Result<ObjectsReport, Previe
             })
         }
     };
+    if req.offline {
+        let manifest_text = match new_manifest {
+            NewManifest::Given(text) => text,
+            NewManifest::Helm(mut template) => {
+                (req.progress)(&format!("rendering {} with {}", template.chart.display(), template.helm_bin.display()));
+                template.kube_version = template.options.kube_version.clone();
+                template.api_versions = template.options.api_versions.clone();
+                render::helm_template(&template)?
+            }
+        };
+        let crds: Vec<serde_json::Value> = render::crds(req.chart).objects.into_iter().map(|o| o.value).collect();
+        let kube_version = match &req.manifest {
+            ManifestSource::Helm { options, .. } => options.kube_version.clone(),
+            ManifestSource::Given(_) => None,
+        };
+        let discovery = super::offline::discovery(&[&manifest_text, req.start.baseline.manifest()], &crds, kube_version.as_deref());
+        let (new, old, method, _) = manifests(&discovery, req, &manifest_text)?;
+        let live = super::offline::live_from_stored(&old, req.release, req.namespace);
+        let (plan, manifest, method) = finish(req, new, old, live, method);
+        return Ok(ObjectsReport { plan, manifest, method, render_warnings, offline: true });
+    }
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().map_err(PreviewError::Runtime)?;
     let (plan, manifest, method) = runtime.block_on(async {
         let cluster = ReadOnlyCluster::connect(req.target).await?;
@@ -195,7 +223,7 @@ pub fn preview_objects(req: &ObjectsRequest<'_>) -> Result<ObjectsReport, Previe
         let discovery = cluster.discover().await?;
         plan_against(&cluster, &discovery, req, new_manifest).await
     })?;
-    Ok(ObjectsReport { plan, manifest, method, render_warnings })
+    Ok(ObjectsReport { plan, manifest, method, render_warnings, offline: false })
 }
 
 /// What `helm template` renders differently from the upgrade itself.
@@ -244,32 +272,54 @@ async fn plan_against(
             render::helm_template(&template)?
         }
     };
+    let (new, old, method, refs) = manifests(discovery, req, &manifest_text)?;
+    (req.progress)(&format!("reading {} live objects ({} at a time)", refs.len(), req.concurrency));
+    let fetched = cluster.get_objects(&refs.iter().map(|(_, r)| r.clone()).collect::<Vec<_>>(), req.concurrency).await;
+    let mut live = HashMap::new();
+    for ((k, _), got) in refs.iter().zip(fetched) {
+        let got = got.map_err(|source| PreviewError::LiveObject { kind: k.kind.clone(), name: k.name.clone(), source })?;
+        if let Some(v) = got {
+            live.insert(k.clone(), v);
+        }
+    }
+    Ok(finish(req, new, old, live, method))
+}
+
+/// The new and the baseline manifests read through `discovery`, the apply
+/// method, and each object of both (once) with the resource to read it from.
+#[allow(clippy::type_complexity)]
+fn manifests(
+    discovery: &Discovery,
+    req: &ObjectsRequest<'_>,
+    manifest_text: &str,
+) -> Result<(Manifest, Manifest, ApplyMethod, Vec<(LiveKey, ObjectRef)>), PreviewError> {
     let (baseline, last) = (req.start.baseline, req.start.last);
-    let mut new = parse_manifest(&manifest_text, req.namespace, discovery)?;
+    let mut new = parse_manifest(manifest_text, req.namespace, discovery)?;
     let crds = render::crds(req.chart);
     new.crds = crds.objects;
     new.warnings.extend(crds.warnings.iter().map(ToString::to_string));
     let old = parse_manifest(baseline.manifest(), req.namespace, discovery)
         .map_err(|e| PreviewError::BaselineManifest { revision: baseline.version(), source: Box::new(e) })?;
     let method = apply_method(req.server_side, last.apply_method_field()).map_err(PreviewError::ApplyMethod)?;
-    // Every object of both manifests, once.
     let mut seen = HashSet::new();
-    let keys: Vec<LiveKey> = new.objects.iter().chain(&old.objects).map(|o| LiveKey::of(&o.object)).filter(|k| seen.insert(k.clone())).collect();
-    let refs: Vec<ObjectRef> = keys
+    let refs = new
+        .objects
         .iter()
+        .chain(&old.objects)
+        .map(|o| LiveKey::of(&o.object))
+        .filter(|k| seen.insert(k.clone()))
         .filter_map(|k| {
-            discovery.find(&k.api_version, &k.kind).map(|r| ObjectRef { resource: r.clone(), namespace: k.namespace.clone(), name: k.name.clone() })
+            let resource = discovery.find(&k.api_version, &k.kind)?.clone();
+            let r = ObjectRef { resource, namespace: k.namespace.clone(), name: k.name.clone() };
+            Some((k, r))
         })
         .collect();
-    (req.progress)(&format!("reading {} live objects ({} at a time)", refs.len(), req.concurrency));
-    let fetched = cluster.get_objects(&refs, req.concurrency).await;
-    let mut live = HashMap::new();
-    for (k, got) in keys.iter().zip(fetched) {
-        let got = got.map_err(|source| PreviewError::LiveObject { kind: k.kind.clone(), name: k.name.clone(), source })?;
-        if let Some(v) = got {
-            live.insert(k.clone(), v);
-        }
-    }
+    Ok((new, old, method, refs))
+}
+
+/// The plan from the manifests and the live objects, with ignores and masking applied.
+fn finish(req: &ObjectsRequest<'_>, new: Manifest, old: Manifest, live: HashMap<LiveKey, Value>, method: ApplyMethod) -> (Plan, Manifest, ApplyMethod) {
+    let baseline = req.start.baseline;
     let mut plan = plan(&PlanInput {
         release: req.release,
         namespace: req.namespace,
@@ -290,7 +340,7 @@ async fn plan_against(
     if !req.show_secrets {
         mask_secrets(&mut plan);
     }
-    Ok((plan, new, method))
+    (plan, new, method)
 }
 
 /// Whether the plan changes anything (for `--detailed-exitcode`).

@@ -519,3 +519,50 @@ fn no_hooks_stores_the_hooks_but_runs_none() {
     assert!(text.contains("stored, not run (--no-hooks)") && text.contains("Hooks (--no-hooks: stored in the new record, none of them runs):"), "{text}");
     s.api.assert_read_only();
 }
+
+#[test]
+fn offline_compares_with_the_stored_manifest_and_contacts_no_api_server() {
+    let s = shop(|_| {});
+    let list = oracle(&["release-secrets", V1, "--name", "shop", "--namespace", "shop", "--as-list", "--keep-templates"]);
+    let records = s.dir.path().join("records.json");
+    std::fs::write(&records, list.to_string()).unwrap();
+    let manifest = s.manifest.display().to_string();
+    let records_arg = records.display().to_string();
+    let offline = |extra: &[&str]| {
+        // No KUBECONFIG, no HOME: nothing to connect to.
+        let r = run(releasex().args(["upgrade-preview", "shop", V2, "-n", "shop", "--offline", "--release-file", &records_arg, "--manifest", &manifest]).args(extra));
+        assert!(!r.stderr.contains("panicked"), "{}", r.stderr);
+        r
+    };
+    let r = offline(&["-o", "json"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let doc = parse_json(&r.stdout);
+    assert_eq!(doc["offline"], true);
+    let online = parse_json(&s.preview(&["-o", "json"]).stdout);
+    assert_eq!(online["offline"], false);
+    let actions = |d: &Value| -> Vec<(String, String, String)> {
+        let mut a: Vec<_> = d["objects"].as_array().unwrap().iter().map(|o| (o["kind"].to_string(), o["name"].to_string(), o["action"].to_string())).collect();
+        a.sort();
+        a
+    };
+    // The same objects are created, updated and deleted, except the one the
+    // cluster changed: online, Helm's patch resets the edited ServiceMonitor.
+    let mut expected = actions(&online);
+    for a in expected.iter_mut().filter(|a| a.0 == "\"ServiceMonitor\"") {
+        a.2 = "\"unchanged\"".into();
+    }
+    assert_eq!(actions(&doc), expected);
+    assert!(doc["objects"].as_array().unwrap().iter().all(|o| o["drift"].as_array().unwrap().is_empty()), "drift is unknown offline");
+    // The hand-scaled Deployment drifted in the cluster; offline cannot see it, online does.
+    assert!(!object(&online, "Deployment", "shop")["drift"].as_array().unwrap().is_empty());
+    let text = offline(&["--color", "never"]);
+    assert_eq!(text.code, 0, "{}", text.stderr);
+    assert!(text.stdout.starts_with("offline: live state not read; each object is compared with revision 1's stored manifest"), "{}", text.stdout);
+    // Exit codes keep their meaning.
+    assert_eq!(offline(&["--detailed-exitcode"]).code, 2);
+    // Without records from a file there is nothing to read offline.
+    let r = run(releasex().args(["upgrade-preview", "shop", V2, "--offline", "--manifest", &manifest]));
+    assert_eq!(r.code, 1);
+    assert!(r.stderr.contains("--offline contacts no API server"), "{}", r.stderr);
+    assert!(s.api.requests().iter().all(|q| q.verb == "get" || q.verb == "list"));
+}

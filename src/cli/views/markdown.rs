@@ -26,6 +26,9 @@ pub fn preview_markdown(h: &Head, o: &ModeOutcome, keys: &[Path], objects: Optio
     };
     let method = objects.map(|r| if r.method == ApplyMethod::ServerSide { ", server-side apply" } else { ", client-side apply" }).unwrap_or_default();
     out.push_str(&format!("Value mode {mode}{method}. {}\n\n", mode_line(o, h.base.revision)));
+    if objects.is_some_and(|r| r.offline) {
+        out.push_str(&format!("> [!WARNING]\n> {}\n\n", escape(&super::upgrade::offline_line(h))));
+    }
     if let Some(f) = objects.and_then(|r| r.plan.failure.as_ref()) {
         out.push_str(&format!("> [!CAUTION]\n> **helm upgrade would fail:** {}\n\n", escape(f)));
     }

@@ -306,6 +306,7 @@ pub fn preview(head: &Head, o: &ModeOutcome, keys: &[Path], objects: Option<&Obj
             let mut doc = mode_json(head, o, keys);
             if let (Some(ObjectsReport { plan, manifest, method, .. }), Some(m)) = (objects, doc.as_object_mut()) {
                 m.insert("server_side".into(), json!(*method == ApplyMethod::ServerSide));
+                m.insert("offline".into(), json!(objects.is_some_and(|r| r.offline)));
                 if let Value::Object(parts) = objects_json(plan, manifest, view.objects.context) {
                     m.extend(parts);
                 }
@@ -324,7 +325,12 @@ pub fn preview(head: &Head, o: &ModeOutcome, keys: &[Path], objects: Option<&Obj
 /// that matter (risky first), then each object that changes with its diff.
 fn preview_text(h: &Head, o: &ModeOutcome, keys: &[Path], objects: Option<&ObjectsReport>, view: &PreviewView, ctx: &Ctx) -> String {
     let t = &ctx.theme;
-    let mut out = title(h, ctx);
+    let mut out = String::new();
+    if objects.is_some_and(|r| r.offline) {
+        out.push_str(&t.bad(&offline_line(h)));
+        out.push('\n');
+    }
+    out.push_str(&title(h, ctx));
     out.pop();
     out.push_str(&format!(", value mode {}", match o.mode {
         Mode::Default => "default",
@@ -352,6 +358,14 @@ fn preview_text(h: &Head, o: &ModeOutcome, keys: &[Path], objects: Option<&Objec
         out.push_str(&objects_text(plan, manifest, &view.objects, ctx));
     }
     out
+}
+
+/// The first line of an `--offline` report.
+pub(super) fn offline_line(h: &Head) -> String {
+    format!(
+        "offline: live state not read; each object is compared with revision {}'s stored manifest, so drift, server defaults and other field managers are unknown",
+        h.base.revision
+    )
 }
 
 /// Where a downloaded chart came from (so `--version ^1.2` shows what it
