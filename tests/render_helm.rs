@@ -68,6 +68,7 @@ fn request(helm: &Path, chart_name: &str) -> TemplateRequest {
         kube_context: None,
         kubeconfig: None,
         set_values: Vec::new(),
+        options: Default::default(),
     }
 }
 

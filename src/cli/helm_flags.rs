@@ -185,7 +185,7 @@ impl UpgradeOnlyArgs {
             .iter()
             .filter_map(|(flags, reason)| {
                 let given: Vec<&'static str> = flags.iter().filter_map(|(on, f)| on.then_some(*f)).collect();
-                (!given.is_empty()).then(|| (given, *reason))
+                (!given.is_empty()).then_some((given, *reason))
             })
             .collect()
     }
