@@ -16,6 +16,7 @@ use std::io;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll, ready};
+use std::time::Instant;
 
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio_postgres::tls::{ChannelBinding, TlsConnect, TlsStream};
@@ -36,28 +37,52 @@ const TLS_HANDSHAKE: u8 = 0x16;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 pub enum Breach {
     #[error(
-        "a message of type {tag:?} announced {announced} bytes, over releasex's cap of {} MiB on an answer",
+        "a message of type {tag:?} announces {announced} bytes, over the {} MiB releasex reads from one connection",
         MAX_ANSWER_BYTES >> 20
     )]
     Message { tag: char, announced: u64 },
-    #[error("the server sent more than releasex's cap of {} MiB on one connection", MAX_ANSWER_BYTES >> 20)]
+    #[error(
+        "more than the {} MiB releasex reads from one connection (all rows of the release together)",
+        MAX_ANSWER_BYTES >> 20
+    )]
     Total,
 }
 
-/// Where the first breach is kept: tokio-postgres turns the read error into
-/// its own (often just "connection closed"), so the caller asks here.
-#[derive(Debug, Default)]
-pub struct Tripwire(Mutex<Option<Breach>>);
+/// What the guards of one connection share with the caller: the first
+/// breach (tokio-postgres turns the read error into its own, often just
+/// "connection closed", so the caller asks here) and when the server last
+/// sent anything (for the caller's silence bound).
+#[derive(Debug)]
+pub struct Tripwire {
+    breach: Mutex<Option<Breach>>,
+    last_heard: Mutex<Instant>,
+}
+
+impl Default for Tripwire {
+    fn default() -> Tripwire {
+        Tripwire { breach: Mutex::new(None), last_heard: Mutex::new(Instant::now()) }
+    }
+}
 
 impl Tripwire {
     pub fn breach(&self) -> Option<Breach> {
-        *self.0.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+        *self.breach.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
     fn trip(&self, breach: Breach) -> io::Error {
-        let mut slot = self.0.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut slot = self.breach.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         slot.get_or_insert(breach);
         io::Error::new(io::ErrorKind::InvalidData, breach)
+    }
+
+    /// When the server last sent a byte (or when [`Tripwire::hear_now`]
+    /// last restarted the count).
+    pub fn last_heard(&self) -> Instant {
+        *self.last_heard.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    pub fn hear_now(&self) {
+        *self.last_heard.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) = Instant::now();
     }
 }
 
@@ -160,6 +185,9 @@ impl<S: AsyncRead + Unpin> AsyncRead for Guarded<S> {
         let before = buf.filled().len();
         ready!(Pin::new(&mut this.inner).poll_read(cx, buf))?;
         let fresh = &buf.filled()[before..];
+        if !fresh.is_empty() {
+            this.tripwire.hear_now();
+        }
         this.received += fresh.len() as u64;
         if this.received > MAX_ANSWER_BYTES {
             return Poll::Ready(Err(this.tripwire.trip(Breach::Total)));

@@ -11,7 +11,7 @@ mod session;
 mod tls;
 
 pub use guard::{Breach, MAX_ANSWER_BYTES};
-pub use session::QUERY_TIMEOUT;
+pub use session::QUERY_TIMEOUT_FACTOR;
 pub use tls::SslMode;
 
 use std::time::Duration;
@@ -33,7 +33,7 @@ pub enum SqlError {
     Query { message: String },
     #[error("PostgreSQL {target} timed out: {what}")]
     Timeout { target: String, what: String },
-    #[error("PostgreSQL {target} sent too much: {breach}; releasex stopped reading")]
+    #[error("PostgreSQL {target} sent too much: {breach}")]
     TooLarge { target: String, breach: Breach },
 }
 
@@ -230,7 +230,6 @@ pub async fn list_release_rows(connection: &str, namespace: &str, name: &str) ->
     let plan = session::Plan {
         tls: tls::client_config(settings.ssl_mode, settings.root_cert.as_deref())?,
         connect_timeout: settings.connect_timeout,
-        query_timeout: QUERY_TIMEOUT,
         connect_err: &connect_err,
     };
     let rows = session::query_rows(&config, &plan, namespace, name).await?;

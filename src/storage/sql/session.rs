@@ -2,12 +2,16 @@
 //! ([`super::guard`]), handed to tokio-postgres with `Config::connect_raw`,
 //! every phase under a deadline.
 //!
-//! Deadlines: `connect_timeout` bounds the whole connection establishment to
-//! one host (TCP connect, TLS handshake, start-up and authentication), as
-//! lib/pq applies it (`dial` sets the deadline on the connection until
-//! start-up is done; tokio-postgres itself only bounds the TCP connect). The
-//! query and every row it returns then have [`QUERY_TIMEOUT`].
+//! Deadlines, all from `connect_timeout` (default 10 s; `0` none, as lib/pq):
+//! it bounds the whole connection establishment to one host (TCP connect,
+//! TLS handshake, start-up and authentication), as lib/pq applies it (`dial`
+//! sets the deadline on the connection until start-up is done; tokio-postgres
+//! itself only bounds the TCP connect). lib/pq bounds nothing after that; we
+//! also end the query when the server sends nothing for `connect_timeout`,
+//! and when the whole answer takes longer than [`QUERY_TIMEOUT_FACTOR`] times
+//! it (30 s by default), so one setting, which Helm reads too, tunes all.
 
+use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -19,10 +23,9 @@ use tokio_postgres::{Client, Config, Connection, NoTls, Row};
 use super::SqlError;
 use super::guard::{Guarded, GuardedTls, Tripwire};
 
-/// How long the query may take, from sending it to its last row. Helm's
-/// lib/pq has no such bound; ours keeps a server that stalls after
-/// authenticating from hanging the command.
-pub const QUERY_TIMEOUT: Duration = Duration::from_secs(30);
+/// How many times `connect_timeout` the query may take, from sending it to
+/// its last row: a server that drips bytes stays under the silence bound.
+pub const QUERY_TIMEOUT_FACTOR: u32 = 3;
 
 /// Helm creates these columns unquoted, so PostgreSQL folds them to lower case.
 const QUERY: &str = "SELECT key, body, name, namespace, version, status, owner, createdat, modifiedat \
@@ -33,7 +36,6 @@ pub struct Plan<'a> {
     pub tls: Option<rustls::ClientConfig>,
     /// `None`: `connect_timeout=0`, lib/pq's "wait indefinitely".
     pub connect_timeout: Option<Duration>,
-    pub query_timeout: Duration,
     /// Turns a connection failure into words (certificate hints).
     pub connect_err: &'a dyn Fn(&str, &(dyn std::error::Error + 'static)) -> SqlError,
 }
@@ -135,15 +137,16 @@ struct Ask<'a> {
 }
 
 impl Ask<'_> {
+    fn seconds(&self) -> u64 {
+        self.plan.connect_timeout.map_or(0, |d| d.as_secs())
+    }
+
+    fn timed_out(&self, what: String) -> SqlError {
+        SqlError::Timeout { target: self.target.to_string(), what }
+    }
+
     fn connect_timed_out(&self) -> SqlError {
-        let seconds = self.plan.connect_timeout.map_or(0, |d| d.as_secs());
-        SqlError::Timeout {
-            target: self.target.to_string(),
-            what: format!(
-                "connecting (TCP connect, TLS and start-up) took longer than connect_timeout={seconds}s{}",
-                if seconds == super::DEFAULT_CONNECT_TIMEOUT.as_secs() { " (the default)" } else { "" }
-            ),
-        }
+        self.timed_out(format!("connecting (TCP connect, TLS and start-up) took longer than {} s (connect_timeout)", self.seconds()))
     }
 
     /// A breach of the caps, when there was one, says more than the error
@@ -168,39 +171,65 @@ impl Ask<'_> {
             Ok(Err(e)) => return Err(self.breach_or((self.plan.connect_err)(self.target, &e))),
             Ok(Ok(pair)) => pair,
         };
-        match tokio::time::timeout(self.plan.query_timeout, drive(client, connection, self.namespace, self.name)).await {
-            Err(_) => Err(self.breach_or(SqlError::Timeout {
-                target: self.target.to_string(),
-                what: format!("the query on releases_v1 got no complete answer within {} s", self.plan.query_timeout.as_secs()),
-            })),
-            Ok(Err(e)) => Err(self.breach_or(SqlError::Query { message: crate::error_chain(&e) })),
-            Ok(Ok(rows)) => Ok(rows),
+        self.tripwire.hear_now();
+        let mut connection = std::pin::pin!(connection);
+        let query = async {
+            tokio::select! {
+                rows = answer(&client, connection.as_mut(), self.namespace, self.name) => {
+                    rows.map_err(|e| self.breach_or(SqlError::Query { message: crate::error_chain(&e) }))
+                }
+                () = silence(self.tripwire, self.plan.connect_timeout) => Err(self.timed_out(format!(
+                    "the server sent nothing for {} s (connect_timeout) while answering the query on releases_v1",
+                    self.seconds()
+                ))),
+            }
+        };
+        let whole = self.plan.connect_timeout.map(|t| t * QUERY_TIMEOUT_FACTOR);
+        let rows = within(whole, query).await.unwrap_or_else(|_| {
+            Err(self.breach_or(self.timed_out(format!(
+                "the query on releases_v1 was not answered in full within {} s ({QUERY_TIMEOUT_FACTOR} x connect_timeout)",
+                self.seconds() * u64::from(QUERY_TIMEOUT_FACTOR)
+            ))))
+        })?;
+        drop(client);
+        // Lets tokio-postgres send Terminate and close; the rows are ours already.
+        let _ = tokio::time::timeout(Duration::from_secs(1), connection).await;
+        Ok(rows)
+    }
+}
+
+/// Ends when the server has sent nothing for `idle` (never without a bound).
+async fn silence(tripwire: &Tripwire, idle: Option<Duration>) {
+    let Some(idle) = idle else { return std::future::pending().await };
+    loop {
+        let deadline = tripwire.last_heard() + idle;
+        if std::time::Instant::now() >= deadline {
+            return;
         }
+        tokio::time::sleep_until(deadline.into()).await;
     }
 }
 
 /// Runs the query while polling the connection in the same task (no spawn:
 /// the connection ends with the query).
-async fn drive<S, T>(client: Client, connection: Connection<S, T>, namespace: &str, name: &str) -> Result<Vec<Row>, tokio_postgres::Error>
+async fn answer<S, T>(
+    client: &Client,
+    connection: Pin<&mut Connection<S, T>>,
+    namespace: &str,
+    name: &str,
+) -> Result<Vec<Row>, tokio_postgres::Error>
 where
     S: AsyncRead + AsyncWrite + Unpin,
     T: AsyncRead + AsyncWrite + Unpin,
 {
-    let mut connection = std::pin::pin!(connection);
-    let rows = {
-        let params: [&(dyn tokio_postgres::types::ToSql + Sync); 2] = [&name, &namespace];
-        let mut query = std::pin::pin!(client.query(QUERY, &params));
-        tokio::select! {
-            rows = &mut query => rows,
-            end = &mut connection => match end {
-                Err(e) => Err(e),
-                // Closed after answering: the answer is in the client's queue.
-                Ok(()) => query.await,
-            },
-        }
-    }?;
-    drop(client);
-    // Lets tokio-postgres send Terminate and close; the rows are ours already.
-    let _ = tokio::time::timeout(Duration::from_secs(1), connection).await;
-    Ok(rows)
+    let params: [&(dyn tokio_postgres::types::ToSql + Sync); 2] = [&name, &namespace];
+    let mut query = std::pin::pin!(client.query(QUERY, &params));
+    tokio::select! {
+        rows = &mut query => rows,
+        end = connection => match end {
+            Err(e) => Err(e),
+            // Closed after answering: the answer is in the client's queue.
+            Ok(()) => query.await,
+        },
+    }
 }
