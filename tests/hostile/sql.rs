@@ -227,3 +227,82 @@ fn sql_server_sending_rows_without_end_is_cut_off_at_256_mib() {
         Limits { wall_seconds: 3.0 * TIMEOUT + SLACK, max_rss_mib: 640 },
     );
 }
+
+/// Without `connect_timeout` the README's promise holds: 10 s.
+#[test]
+fn sql_server_that_never_answers_fails_after_the_default_ten_seconds() {
+    let port = fake_postgres(drain);
+    let conn = format!("host=127.0.0.1 port={port} user=helm dbname=helm sslmode=disable");
+    let args = ["release", "decode", "demo", "--driver", "sql", "--sql-connection", &conn, "-n", "team-a"];
+    let out = run(&args, &[], None, Limits { wall_seconds: 10.0 + SLACK + 5.0, max_rss_mib: 1024 });
+    out.assert_clean_error(
+        &format!("PostgreSQL 127.0.0.1:{port}/helm timed out: connecting (TCP connect, TLS and start-up) took longer than 10 s"),
+        Limits { wall_seconds: 10.0 + SLACK, max_rss_mib: SMALL_MIB },
+    );
+    assert!(out.wall_seconds >= 10.0, "gave up before the default 10 s: {out:#?}");
+}
+
+/// Over TLS the socket carries records; the header check runs inside TLS.
+/// The server (rustls, a self-signed certificate made with the `openssl`
+/// CLI, which sslmode=require does not check) accepts TLS, then announces a
+/// 2 GiB message: refused at the header, not after 256 MiB of filler.
+#[test]
+fn sql_server_announcing_a_two_gib_message_inside_tls_is_refused_at_the_header() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (key, cert) = (dir.path().join("server.key"), dir.path().join("server.pem"));
+    let made = std::process::Command::new("openssl")
+        .args(["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "2", "-subj", "/CN=localhost"])
+        .arg("-keyout")
+        .arg(&key)
+        .arg("-out")
+        .arg(&cert)
+        .output()
+        .expect("the openssl CLI makes the test certificate (apt-get install -y openssl)");
+    assert!(made.status.success(), "openssl: {}", String::from_utf8_lossy(&made.stderr));
+    use rustls::pki_types::pem::PemObject;
+    let certs = rustls::pki_types::CertificateDer::pem_file_iter(&cert).expect("cert").collect::<Result<Vec<_>, _>>().expect("cert");
+    let key = rustls::pki_types::PrivateKeyDer::from_pem_file(&key).expect("key");
+    let config = rustls::ServerConfig::builder_with_provider(std::sync::Arc::new(rustls::crypto::ring::default_provider()))
+        .with_safe_default_protocol_versions()
+        .expect("protocol versions")
+        .with_no_client_auth()
+        .with_single_cert(certs, key)
+        .expect("server config");
+    let config = std::sync::Arc::new(config);
+    let listener = TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1");
+    let port = listener.local_addr().expect("local addr").port();
+    std::thread::spawn(move || {
+        for mut stream in listener.incoming().flatten() {
+            let config = config.clone();
+            std::thread::spawn(move || {
+                let mut ssl_request = [0u8; 8];
+                if stream.read_exact(&mut ssl_request).is_err() || stream.write_all(b"S").is_err() {
+                    return;
+                }
+                let Ok(session) = rustls::ServerConnection::new(config) else { return };
+                let mut tls = rustls::StreamOwned::new(session, stream);
+                let mut len = [0u8; 4];
+                if tls.read_exact(&mut len).is_err() {
+                    return;
+                }
+                let mut body = vec![0u8; (u32::from_be_bytes(len) as usize).saturating_sub(4)];
+                if tls.read_exact(&mut body).is_err() {
+                    return;
+                }
+                let mut header = vec![b'R'];
+                header.extend_from_slice(&0x7fff_ffffu32.to_be_bytes());
+                let filler = vec![0u8; 1 << 16];
+                if tls.write_all(&header).is_ok() {
+                    while tls.write_all(&filler).is_ok() {}
+                }
+            });
+        }
+    });
+    let conn = format!("host=127.0.0.1 port={port} user=helm dbname=helm sslmode=require connect_timeout={TIMEOUT}");
+    let args = ["release", "decode", "demo", "--driver", "sql", "--sql-connection", &conn, "-n", "team-a"];
+    let out = run(&args, &[], None, Limits { wall_seconds: TIMEOUT + SLACK + 5.0, max_rss_mib: 1024 });
+    out.assert_clean_error(
+        &format!("PostgreSQL 127.0.0.1:{port}/helm sent too much: a message of type 'R' announces 2147483648 bytes"),
+        Limits { wall_seconds: SLACK, max_rss_mib: SMALL_MIB },
+    );
+}
