@@ -306,3 +306,28 @@ fn sql_server_announcing_a_two_gib_message_inside_tls_is_refused_at_the_header()
         Limits { wall_seconds: SLACK, max_rss_mib: SMALL_MIB },
     );
 }
+
+/// lib/pq uses no TLS on a Unix socket (PostgreSQL offers none there), so the
+/// default sslmode=require must not send an SSLRequest: the fake server
+/// names which first message it got.
+#[test]
+fn sql_driver_over_a_unix_socket_starts_without_tls_as_lib_pq() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let listener = std::os::unix::net::UnixListener::bind(dir.path().join(".s.PGSQL.5432")).expect("bind unix socket");
+    std::thread::spawn(move || {
+        let Ok((mut stream, _)) = listener.accept() else { return };
+        let mut first = [0u8; 8];
+        if stream.read_exact(&mut first).is_err() {
+            return;
+        }
+        let got = if first == [0, 0, 0, 8, 0x04, 0xd2, 0x16, 0x2f] { "an SSLRequest" } else { "a plain start-up" };
+        let mut fields = b"SFATAL\0C28000\0M".to_vec();
+        fields.extend_from_slice(format!("fake server got {got}\0\0").as_bytes());
+        let _ = stream.write_all(&message(b'E', &fields));
+        let _ = std::io::copy(&mut stream, &mut std::io::sink());
+    });
+    let conn = format!("host={} user=helm dbname=helm connect_timeout={TIMEOUT}", dir.path().display());
+    let args = ["release", "decode", "demo", "--driver", "sql", "--sql-connection", &conn, "-n", "team-a"];
+    let out = run(&args, &[], None, Limits { wall_seconds: TIMEOUT + SLACK + 5.0, max_rss_mib: 1024 });
+    out.assert_clean_error("fake server got a plain start-up", Limits { wall_seconds: SLACK, max_rss_mib: SMALL_MIB });
+}
