@@ -331,3 +331,17 @@ fn sql_driver_over_a_unix_socket_starts_without_tls_as_lib_pq() {
     let out = run(&args, &[], None, Limits { wall_seconds: TIMEOUT + SLACK + 5.0, max_rss_mib: 1024 });
     out.assert_clean_error("fake server got a plain start-up", Limits { wall_seconds: SLACK, max_rss_mib: SMALL_MIB });
 }
+
+/// lib/pq connects to localhost when the string names no host; the silent
+/// fake server on 127.0.0.1 proves where the connection went.
+#[test]
+fn sql_connection_without_a_host_goes_to_localhost_as_lib_pq() {
+    let port = fake_postgres(drain);
+    let conn = format!("port={port} user=helm dbname=helm sslmode=disable connect_timeout={TIMEOUT}");
+    let args = ["release", "decode", "demo", "--driver", "sql", "--sql-connection", &conn, "-n", "team-a"];
+    let out = run(&args, &[], None, Limits { wall_seconds: TIMEOUT + SLACK + 5.0, max_rss_mib: 1024 });
+    out.assert_clean_error(&format!("PostgreSQL localhost:{port}/helm timed out: connecting"), Limits {
+        wall_seconds: TIMEOUT + SLACK,
+        max_rss_mib: SMALL_MIB,
+    });
+}

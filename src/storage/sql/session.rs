@@ -43,12 +43,12 @@ pub struct Plan<'a> {
 /// The rows of release `name`, from the first host that answers; the error
 /// of the last host otherwise (tokio-postgres tries hosts the same way).
 pub async fn query_rows(config: &Config, plan: &Plan<'_>, namespace: &str, name: &str) -> Result<Vec<Row>, SqlError> {
-    let hosts = config.get_hosts();
+    // lib/pq connects to localhost when the string names no host (conn.go
+    // sets the default before parsing); tokio-postgres would refuse.
+    let localhost = [Host::Tcp("localhost".to_string())];
     let addrs = config.get_hostaddrs();
+    let hosts = if config.get_hosts().is_empty() && addrs.is_empty() { &localhost[..] } else { config.get_hosts() };
     let count = hosts.len().max(addrs.len());
-    if count == 0 {
-        return Err(SqlError::BadConnectionString("no host given".into()));
-    }
     let mut last = None;
     for i in 0..count {
         let port = config.get_ports().get(i).or_else(|| config.get_ports().first()).copied().unwrap_or(5432);
