@@ -6,13 +6,20 @@ use std::collections::BTreeMap;
 
 use super::source::{Driver, Encoded, Origin, StoredRecord};
 
+mod guard;
+mod session;
 mod tls;
 
+pub use guard::{Breach, MAX_ANSWER_BYTES};
+pub use session::QUERY_TIMEOUT_FACTOR;
 pub use tls::SslMode;
 
+use std::time::Duration;
+
 /// Connections that do not set `connect_timeout` give up after this long
-/// instead of the operating system's TCP timeout (minutes).
-const DEFAULT_CONNECT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
+/// instead of waiting indefinitely (lib/pq's default) or for the operating
+/// system's TCP timeout (minutes).
+const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 
 #[derive(Debug, thiserror::Error)]
 pub enum SqlError {
@@ -24,6 +31,10 @@ pub enum SqlError {
     Connect { target: String, mode: String, message: String },
     #[error("PostgreSQL query on releases_v1 failed: {message} (is this Helm's SQL storage database?)")]
     Query { message: String },
+    #[error("PostgreSQL {target} timed out: {what}")]
+    Timeout { target: String, what: String },
+    #[error("PostgreSQL {target} sent too much: {breach}")]
+    TooLarge { target: String, breach: Breach },
 }
 
 /// Connection settings lib/pq understands and tokio-postgres does not,
@@ -33,6 +44,9 @@ pub struct LibpqSettings {
     pub ssl_mode: SslMode,
     pub ssl_mode_text: String,
     pub root_cert: Option<String>,
+    /// The bound on connecting to one host; `None` for `connect_timeout=0`
+    /// (lib/pq: wait indefinitely).
+    pub connect_timeout: Option<Duration>,
     /// The rest of the connection string, for tokio-postgres.
     pub rest: String,
 }
@@ -43,6 +57,7 @@ pub fn parse_connection(connection: &str) -> Result<LibpqSettings, SqlError> {
     let mut ssl_mode_text = "require".to_string();
     let mut root_cert = None;
     let mut inline = false;
+    let mut connect_timeout = Some(DEFAULT_CONNECT_TIMEOUT);
     let mut keep = |key: &str, value: &str| -> Result<bool, SqlError> {
         match key {
             "sslmode" => {
@@ -56,6 +71,10 @@ pub fn parse_connection(connection: &str) -> Result<LibpqSettings, SqlError> {
             "sslcert" | "sslkey" | "sslpassword" => Err(SqlError::BadConnectionString(format!(
                 "{key}: client certificates are not supported by releasex yet; use password or trust authentication"
             ))),
+            "connect_timeout" => {
+                connect_timeout = parse_connect_timeout(value)?;
+                Ok(false)
+            }
             "sslinline" => {
                 inline = value == "true";
                 Ok(false)
@@ -95,7 +114,20 @@ pub fn parse_connection(connection: &str) -> Result<LibpqSettings, SqlError> {
             "unknown sslmode {ssl_mode_text:?} (expected disable, allow, prefer, require, verify-ca or verify-full)"
         ))
     })?;
-    Ok(LibpqSettings { ssl_mode, ssl_mode_text, root_cert, rest })
+    Ok(LibpqSettings { ssl_mode, ssl_mode_text, root_cert, connect_timeout, rest })
+}
+
+/// lib/pq's `connect_timeout`: whole seconds, `0` waits indefinitely
+/// (lib/pq conn.go `dial`); a negative value would fail every connection
+/// there, so it is refused here.
+fn parse_connect_timeout(value: &str) -> Result<Option<Duration>, SqlError> {
+    match value.trim().parse::<u64>() {
+        Ok(0) => Ok(None),
+        Ok(seconds) => Ok(Some(Duration::from_secs(seconds))),
+        Err(_) => Err(SqlError::BadConnectionString(format!(
+            "connect_timeout={value:?}: expected whole seconds (0 waits indefinitely)"
+        ))),
+    }
 }
 
 fn percent_decode(s: &str) -> String {
@@ -184,25 +216,23 @@ pub async fn list_release_rows(connection: &str, namespace: &str, name: &str) ->
     let mut config: tokio_postgres::Config =
         settings.rest.parse().map_err(|e: tokio_postgres::Error| SqlError::BadConnectionString(crate::error_chain(&e)))?;
     config.ssl_mode(settings.ssl_mode.negotiation());
-    if config.get_connect_timeout().is_none() {
-        config.connect_timeout(DEFAULT_CONNECT_TIMEOUT);
-    }
     // Belt and braces: the session itself refuses writes.
     let options = format!("{} -c default_transaction_read_only=on", config.get_options().unwrap_or("")).trim().to_string();
     config.options(&options);
-    let target = describe_target(&config);
     let trust = settings.root_cert.as_deref().map_or_else(|| "the system trust store".to_string(), |p| format!("sslrootcert {p}"));
-    let connect_err = |e: tokio_postgres::Error| {
-        let mut message = crate::error_chain(&e);
-        if let Some(hint) = certificate_hint(&e, &trust) {
+    let connect_err = |target: &str, e: &(dyn std::error::Error + 'static)| {
+        let mut message = crate::error_chain(e);
+        if let Some(hint) = certificate_hint(e, &trust) {
             message = format!("{message} ({hint})");
         }
-        SqlError::Connect { target: target.clone(), mode: settings.ssl_mode_text.clone(), message }
+        SqlError::Connect { target: target.to_string(), mode: settings.ssl_mode_text.clone(), message }
     };
-    let rows = match tls::client_config(settings.ssl_mode, settings.root_cert.as_deref())? {
-        None => query_rows(&config, tokio_postgres::NoTls, namespace, name, connect_err).await?,
-        Some(tls) => query_rows(&config, tokio_postgres_rustls::MakeRustlsConnect::new(tls), namespace, name, connect_err).await?,
+    let plan = session::Plan {
+        tls: tls::client_config(settings.ssl_mode, settings.root_cert.as_deref())?,
+        connect_timeout: settings.connect_timeout,
+        connect_err: &connect_err,
     };
+    let rows = session::query_rows(&config, &plan, namespace, name).await?;
     let mut out = Vec::with_capacity(rows.len());
     for row in rows {
         out.push(row_to_record(&row)?);
@@ -210,38 +240,9 @@ pub async fn list_release_rows(connection: &str, namespace: &str, name: &str) ->
     Ok(out)
 }
 
-async fn query_rows<T>(
-    config: &tokio_postgres::Config,
-    tls: T,
-    namespace: &str,
-    name: &str,
-    connect_err: impl Fn(tokio_postgres::Error) -> SqlError,
-) -> Result<Vec<tokio_postgres::Row>, SqlError>
-where
-    T: tokio_postgres::tls::MakeTlsConnect<tokio_postgres::Socket> + Send,
-    T::Stream: Send + 'static,
-    T::TlsConnect: Send,
-    <T::TlsConnect as tokio_postgres::tls::TlsConnect<tokio_postgres::Socket>>::Future: Send,
-{
-    let (client, conn) = config.connect(tls).await.map_err(connect_err)?;
-    let driver_task = tokio::spawn(conn);
-    // Helm creates these columns unquoted, so PostgreSQL folds them to lower case.
-    let rows = client
-        .query(
-            "SELECT key, body, name, namespace, version, status, owner, createdat, modifiedat \
-             FROM releases_v1 WHERE name = $1 AND owner = 'helm' AND ($2 = '' OR namespace = $2) ORDER BY version",
-            &[&name, &namespace],
-        )
-        .await
-        .map_err(|e| SqlError::Query { message: crate::error_chain(&e) })?;
-    drop(client);
-    let _ = driver_task.await;
-    Ok(rows)
-}
-
 /// Plain words for the certificate failures rustls names by variant.
-fn certificate_hint(e: &tokio_postgres::Error, trust: &str) -> Option<String> {
-    let mut cur: Option<&(dyn std::error::Error + 'static)> = Some(e);
+fn certificate_hint(e: &(dyn std::error::Error + 'static), trust: &str) -> Option<String> {
+    let mut cur = Some(e);
     while let Some(err) = cur {
         let tls = err
             .downcast_ref::<std::io::Error>()
@@ -288,19 +289,6 @@ fn row_to_record(row: &tokio_postgres::Row) -> Result<StoredRecord, SqlError> {
     })
 }
 
-fn describe_target(config: &tokio_postgres::Config) -> String {
-    let hosts: Vec<String> = config
-        .get_hosts()
-        .iter()
-        .map(|h| match h {
-            tokio_postgres::config::Host::Tcp(s) => s.clone(),
-            tokio_postgres::config::Host::Unix(p) => p.display().to_string(),
-        })
-        .collect();
-    let port = config.get_ports().first().copied().unwrap_or(5432);
-    format!("{}:{port}/{}", hosts.join(","), config.get_dbname().unwrap_or(""))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -316,7 +304,16 @@ mod tests {
         let s = parse_connection("postgres://u@h/db?sslmode=verify-full&sslrootcert=%2Ftmp%2Fca.pem&connect_timeout=3").unwrap();
         assert_eq!(s.ssl_mode, SslMode::VerifyFull);
         assert_eq!(s.root_cert.as_deref(), Some("/tmp/ca.pem"));
-        assert_eq!(s.rest, "postgres://u@h/db?connect_timeout=3");
+        assert_eq!(s.rest, "postgres://u@h/db");
+        assert_eq!(s.connect_timeout, Some(Duration::from_secs(3)));
+    }
+
+    #[test]
+    fn connect_timeout_defaults_to_ten_seconds_and_zero_waits_indefinitely_like_lib_pq() {
+        assert_eq!(parse_connection("host=h").unwrap().connect_timeout, Some(Duration::from_secs(10)));
+        assert_eq!(parse_connection("host=h connect_timeout=0").unwrap().connect_timeout, None);
+        let bad = parse_connection("host=h connect_timeout=-1").unwrap_err().to_string();
+        assert!(bad.contains("connect_timeout=\"-1\": expected whole seconds"), "{bad}");
     }
 
     #[test]
