@@ -108,15 +108,18 @@ pub fn apply_ignores(plan: &mut Plan, rules: &[IgnoreRule]) {
 
 /// Secret values never reach the output unless asked: Secret data and
 /// stringData, and the last-applied annotation that repeats them, in
-/// patches, live and predicted objects and drift, as the size markers of
+/// patches, live, previous and predicted objects and drift, as the size markers of
 /// [`SizeMarker`] (each side is compared with the other before either is
 /// masked).
 pub fn mask_secrets(plan: &mut Plan) {
     for o in plan.objects.iter_mut().filter(|o| secrets::is_secret_kind(&o.kind)) {
-        let (live, predicted) = (o.live.clone(), o.predicted.clone());
-        for (side, value) in [(SizeMarker::New, o.patch.as_mut()), (SizeMarker::Live, o.live.as_mut()), (SizeMarker::New, o.predicted.as_mut())] {
+        // What the upgrade replaces: the live object, or for an object
+        // missing from the cluster the release's own (`baseline`).
+        let (before, predicted) = (o.live.clone().or_else(|| o.baseline.clone()), o.predicted.clone());
+        let sides = [(SizeMarker::New, o.patch.as_mut()), (SizeMarker::Live, o.live.as_mut()), (SizeMarker::Live, o.baseline.as_mut()), (SizeMarker::New, o.predicted.as_mut())];
+        for (side, value) in sides {
             let Some(value) = value else { continue };
-            let other = if side == SizeMarker::Live { predicted.as_ref() } else { live.as_ref() };
+            let other = if side == SizeMarker::Live { predicted.as_ref() } else { before.as_ref() };
             secrets::for_each_secret_value(value, |pointer, v| {
                 *v = Value::String(side.mark(v, pointer, other.and_then(|x| x.pointer(pointer))));
             });

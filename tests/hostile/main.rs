@@ -15,6 +15,8 @@ mod xorshift;
 
 mod support;
 
+mod secrets;
+
 mod harness {
     use crate::support::{Limits, run};
 
