@@ -619,6 +619,15 @@ mod tests {
     }
 
     #[test]
+    fn a_hidden_value_leaves_the_rule_and_the_place() {
+        let schema = json!({"type": "object", "properties": {"pw": {"type": "string", "pattern": "^x$"}}});
+        let c = chart("p", Some(schema), vec![]);
+        let mut errors = validate_values(&c, &json!({"pw": "hunter2"})).unwrap_err();
+        errors.errors[0].hide_value(&json!("hunter2"));
+        assert_eq!(lines(Err(errors)), ["p|/pw|pw|<secret> does not match pattern '^x$'"]);
+    }
+
+    #[test]
     fn messages_read_like_helms_validator() {
         let schema = json!({"type": "object", "required": ["a", "b"], "properties": {
             "n": {"type": "integer", "minimum": 1, "maximum": 1000},

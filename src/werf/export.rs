@@ -146,6 +146,19 @@ mod tests {
     use super::*;
     use crate::values::tree::{map_from_json, map_to_json};
 
+    #[test]
+    fn a_copied_secret_value_stays_secret_and_the_others_do_not() {
+        let secret: Origin = Rc::new(Source::WerfSecretValues { file: "secret-values.yaml".into(), line: None, column: None, chart_default: true, env: None });
+        let plain: Origin = Rc::new(Source::Helm { why: "t".into() });
+        let mut m = VMap::default();
+        m.insert("pw".into(), V::new(Kind::Str("hunter2".into()), secret));
+        m.insert("user".into(), V::new(Kind::Str("app".into()), plain));
+        let copy: Origin = Rc::new(Source::ExportValues { chart: "app".into(), from: "x -> db".into(), secret: false });
+        let copied = restamp_map(&m, &copy);
+        assert!(copied["pw"].origin.is_secret() && matches!(*copied["pw"].origin, Source::ExportValues { .. }));
+        assert!(!copied["user"].origin.is_secret());
+    }
+
     /// Cases as data: Chart.yaml, the parent's values, what each dependency is given.
     #[test]
     fn cases_from_data() {

@@ -171,3 +171,28 @@ pub(super) fn go_type(v: &Val) -> &'static str {
         Val::Ptr(_) => "*map[string]interface {}",
     }
 }
+
+#[cfg(test)]
+mod taint_tests {
+    use std::rc::Rc;
+
+    use super::*;
+    use crate::values::tree::Source;
+
+    fn state(secret: bool) -> Tv {
+        let origin: Origin = Rc::new(Source::Helmfile { layer: "secrets".into(), file: None, line: None, column: None, expr: None, secret, via: None });
+        let mut m = VMap::default();
+        m.insert("pw".into(), V::new(Kind::Str("hunter2".into()), origin));
+        Tv::new(Val::Struct("Env", vec![("Values", Tv::from_map(&m))]))
+    }
+
+    #[test]
+    fn what_a_template_prints_from_a_secret_is_marked_secret() {
+        for src in ["url: {{ .Values.pw }}", "url: a{{ .Values.pw | upper }}b", "j: {{ .Values | toJson }}", "q: {{ quote .Values.pw }}"] {
+            let r = super::super::render("t", src, &state(true), None).unwrap();
+            assert!(r.spans.iter().any(|s| s.secret), "{src}");
+            let r = super::super::render("t", src, &state(false), None).unwrap();
+            assert!(!r.spans.iter().any(|s| s.secret), "{src}");
+        }
+    }
+}
