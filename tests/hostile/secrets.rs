@@ -176,6 +176,14 @@ fn upgrade_preview_masks_secrets_in_drift_diffs_patches_and_every_output() {
             }
         }
     }
+    for extra in [&["--values-only"][..], &["--compare-modes"][..], &["--suppress-secrets"][..], &["--diff-context", "1000"][..]] {
+        let mut args = base.to_vec();
+        args.extend(extra);
+        check(&args, &env);
+    }
+    for output in OUTPUTS {
+        check(&["values", "explain", "--release-file", record, "-o", output], &[]);
+    }
     // The drift of the last-applied annotation is there, masked.
     let mut args = base.to_vec();
     args.extend(["--server-side", "false", "-o", "json"]);
