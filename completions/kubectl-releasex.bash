@@ -504,7 +504,7 @@ _kubectl__releasex() {
             return 0
             ;;
         kubectl__subcmd__releasex__subcmd__patch)
-            opts="-n -o -h --type --patch-meta --patch-meta-from-cluster --take-ownership --kubeconfig --context --namespace --output --color --help"
+            opts="-n -o -h --type --patch-meta --patch-meta-from-cluster --take-ownership --mask-secrets --kubeconfig --context --namespace --output --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -516,6 +516,10 @@ _kubectl__releasex() {
                     ;;
                 --patch-meta)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --mask-secrets)
+                    COMPREPLY=($(compgen -W "true false" -- "${cur}"))
                     return 0
                     ;;
                 --kubeconfig)

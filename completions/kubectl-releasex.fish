@@ -311,6 +311,8 @@ complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand patch"
 strategic\t'Three-way strategic merge patch'
 merge\t'JSON merge patch (two-way, as helm upgrade sends it)'"
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand patch" -l patch-meta -d 'Patch metadata from an OpenAPI document instead of the embedded Kubernetes 1.36 table: v2 (`kubectl get --raw /openapi/v2`) or v3 (`kubectl get --raw /openapi/v3/apis/apps/v1`)' -r -F
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand patch" -l mask-secrets -d 'Mask a Secret\'s data, stringData and last-applied annotation in the patch (`--mask-secrets=false` shows them). Default: on for -o text, json and yaml; off for the raw request body, which stays byte for byte what Helm sends' -r -f -a "true\t''
+false\t''"
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand patch" -l kubeconfig -d 'Path to the kubeconfig file (default: $KUBECONFIG, else ~/.kube/config)' -r -F
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand patch" -l context -d 'Kubeconfig context to use (default: the current context; $HELM_KUBECONTEXT under Helm)' -r -f -a '(__kubectl_releasex_dynamic)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand patch" -s n -l namespace -d 'Namespace (default: the context\'s namespace, else "default"; $HELM_NAMESPACE under Helm)' -r -f -a '(__kubectl_releasex_dynamic)'

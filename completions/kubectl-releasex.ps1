@@ -339,6 +339,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-releasex' -ScriptBlock 
         'kubectl-releasex;patch' {
             [CompletionResult]::new('--type', '--type', [CompletionResultType]::ParameterName, 'Patch type')
             [CompletionResult]::new('--patch-meta', '--patch-meta', [CompletionResultType]::ParameterName, 'Patch metadata from an OpenAPI document instead of the embedded Kubernetes 1.36 table: v2 (`kubectl get --raw /openapi/v2`) or v3 (`kubectl get --raw /openapi/v3/apis/apps/v1`)')
+            [CompletionResult]::new('--mask-secrets', '--mask-secrets', [CompletionResultType]::ParameterName, 'Mask a Secret''s data, stringData and last-applied annotation in the patch (`--mask-secrets=false` shows them). Default: on for -o text, json and yaml; off for the raw request body, which stays byte for byte what Helm sends')
             [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file (default: $KUBECONFIG, else ~/.kube/config)')
             [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Kubeconfig context to use (default: the current context; $HELM_KUBECONTEXT under Helm)')
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace (default: the context''s namespace, else "default"; $HELM_NAMESPACE under Helm)')

@@ -93,6 +93,17 @@ impl fmt::Display for SchemaErrors {
 
 impl std::error::Error for SchemaErrors {}
 
+impl SchemaError {
+    /// The message with the failing value `v` (as the message quotes it)
+    /// replaced by `<secret>`: the place and the rule stay.
+    pub fn hide_value(&mut self, v: &Value) {
+        let shown = display(v);
+        if !matches!(v, Value::Array(_) | Value::Object(_)) && !shown.is_empty() {
+            self.message = self.message.replace(&shown, "<secret>");
+        }
+    }
+}
+
 /// Validates `values` (the coalesced values) against the schema of
 /// `chart` and of every subchart in `chart.dependencies`, each against the
 /// section named after the subchart's `metadata.name`. Pass the chart tree
@@ -605,6 +616,15 @@ mod tests {
                 )
             })
             .collect()
+    }
+
+    #[test]
+    fn a_hidden_value_leaves_the_rule_and_the_place() {
+        let schema = json!({"type": "object", "properties": {"pw": {"type": "string", "pattern": "^x$"}}});
+        let c = chart("p", Some(schema), vec![]);
+        let mut errors = validate_values(&c, &json!({"pw": "hunter2"})).unwrap_err();
+        errors.errors[0].hide_value(&json!("hunter2"));
+        assert_eq!(lines(Err(errors)), ["p|/pw|pw|<secret> does not match pattern '^x$'"]);
     }
 
     #[test]

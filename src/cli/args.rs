@@ -147,6 +147,11 @@ pub struct PatchArgs {
     /// three-way JSON merge patch with the apiVersion/kind/name preconditions instead of the two-way one
     #[arg(long)]
     pub take_ownership: bool,
+    /// Mask a Secret's data, stringData and last-applied annotation in the patch (`--mask-secrets=false`
+    /// shows them). Default: on for -o text, json and yaml; off for the raw request body, which stays
+    /// byte for byte what Helm sends
+    #[arg(long, value_name = "BOOL", num_args = 0..=1, require_equals = true, default_missing_value = "true")]
+    pub mask_secrets: Option<bool>,
 }
 
 #[derive(Debug, Subcommand)]

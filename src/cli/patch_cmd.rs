@@ -9,6 +9,7 @@ use serde_json::Value;
 use super::args::{OutputFormat, PatchArgs, PatchTypeArg};
 use super::output::{to_json, to_yaml};
 use super::{Ctx, Outcome};
+use crate::manifest::secrets;
 use crate::patch::helm::{self, Options, Requested};
 use crate::patch::meta::{OpenApiV2Meta, v3_as_v2};
 
@@ -36,8 +37,12 @@ pub fn run(args: &PatchArgs, ctx: &Ctx) -> anyhow::Result<Outcome> {
         PatchTypeArg::Merge => Requested::Merge,
     };
     let action = if args.take_ownership { helm::Action::TakeOwnership } else { helm::Action::Upgrade };
-    let patch = helm::helm_patch(&original, &modified, &current, Options { requested, action, openapi: openapi.as_ref() })?;
+    let mut patch = helm::helm_patch(&original, &modified, &current, Options { requested, action, openapi: openapi.as_ref() })?;
+    // The raw body is the exact request unless masking is asked for; the views mask by default.
+    let mask = args.mask_secrets.unwrap_or(ctx.global.output.is_some());
+    let masked = mask && [&original, &modified, &current].into_iter().any(secrets::is_secret) && secrets::mask_secret_fields(&mut patch.patch);
     let stdout = match ctx.global.output {
+        None if masked => format!("{}\n", serde_json::to_string(&patch.patch)?),
         None => format!("{}\n", patch.bytes),
         Some(OutputFormat::Json | OutputFormat::Yaml) => {
             let v = serde_json::json!({

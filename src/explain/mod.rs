@@ -63,6 +63,18 @@ fn bad_value_sources(errors: &chart::SchemaErrors, values: &VMap) -> Vec<(Path, 
     out
 }
 
+/// Schema messages quote the failing value (`pattern`, `format`, `const`):
+/// a secret's value (werf secret values, helmfile secrets, and copies of
+/// them) is replaced by `<secret>`.
+fn hide_secret_values(mut errors: chart::SchemaErrors, values: &VMap) -> chart::SchemaErrors {
+    for e in errors.errors.iter_mut().filter(|e| e.kind == chart::SchemaErrorKind::Violation && !e.values_path.is_root()) {
+        if let Some(node) = crate::values::tree::get(values, &e.values_path).filter(|n| n.origin.is_secret()) {
+            e.hide_value(&node.to_json());
+        }
+    }
+    errors
+}
+
 fn sources_text(sources: &[(Path, String)]) -> String {
     if sources.is_empty() {
         return String::new();
@@ -123,7 +135,7 @@ pub fn explain_spec_with(chart: &Chart, spec: ChartSpec, mut user: VMap, mut rec
     if !options.skip_schema_validation {
         let as_helm_sees_it = processed_chart(chart, &processed);
         chart::validate_tree(&as_helm_sees_it, &schema_view(&values, &as_helm_sees_it))
-            .map_err(|errors| ExplainError::Schema { sources: bad_value_sources(&errors, &values), errors })?;
+            .map_err(|errors| ExplainError::Schema { sources: bad_value_sources(&errors, &values), errors: hide_secret_values(errors, &values) })?;
     }
     let other_order = match rerun {
         Some((reversed, user)) => order_dependence(reversed, user, &values, process)?,

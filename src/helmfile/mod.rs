@@ -101,7 +101,7 @@ pub struct Request {
 
 /// Marks what is not a secret's value, for masking: `true` when `origin` is secret.
 pub fn is_secret(s: &Source) -> bool {
-    matches!(s, Source::Helmfile { secret: true, .. })
+    s.is_secret()
 }
 
 /// Replaces every value that came from a secrets file with `<secret>`.

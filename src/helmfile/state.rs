@@ -440,7 +440,11 @@ fn load_rendered(file: &str, src: &str, r: &tmpl::Rendered, layer: &str, secret:
         let off = r.text[ls..].char_indices().nth(column.saturating_sub(1)).map_or(r.text.len(), |(i, _)| ls + i);
         let (tline, tcol, via) = template_position(src, r, off);
         let via_secret = via.as_ref().is_some_and(|v| super::is_secret(v));
-        Source::Helmfile { layer: layer.into(), file: Some(file.into()), line: Some(tline), column: Some(tcol), expr: None, secret: secret || via_secret, via }
+        // A scalar on a line a secret reached (interpolated into a longer
+        // string, or encoded by toJson/toYaml) is a secret's too.
+        let line_end = r.text[ls..].find('\n').map_or(r.text.len(), |i| ls + i);
+        let printed_secret = r.spans.iter().any(|s| s.secret && s.out.start < line_end.max(ls + 1) && s.out.end > ls);
+        Source::Helmfile { layer: layer.into(), file: Some(file.into()), line: Some(tline), column: Some(tcol), expr: None, secret: secret || via_secret || printed_secret, via }
     };
     Ok(remap(m, &map_back))
 }

@@ -1,8 +1,12 @@
 //! Rendered manifests as Helm stores them: splitting into documents and
-//! masking the data of Secret objects.
+//! masking the data of Secret objects ([`secrets`] decides what is secret).
 //! helm: pkg/release/v1/util/manifest.go SplitManifests
 
 use serde_json::Value;
+
+pub mod secrets;
+
+pub use secrets::{mask_secret_fields, mask_value};
 
 /// Splits a manifest into documents exactly as Helm 4.2's `SplitManifests`
 /// does. Leading whitespace of the whole text is dropped, then the text is
@@ -95,8 +99,9 @@ pub fn leading_source(doc: &str) -> Option<&str> {
 /// The YAML documents of `text` as JSON values. Integers stay integers (as
 /// `sigs.k8s.io/yaml` decodes objects into unstructured ones); the YAML is
 /// read as YAML 1.2, so YAML 1.1 spellings such as `yes` stay strings.
+/// An error's snippet does not quote a Secret's values.
 pub fn parse_documents(text: &str) -> Result<Vec<Value>, String> {
-    serde_saphyr::from_multiple(text).map_err(|e| e.to_string())
+    serde_saphyr::from_multiple(text).map_err(|e| secrets::mask_yaml_error(&e.to_string(), text))
 }
 
 /// The YAML documents of a rendered manifest as Helm's reader
@@ -108,7 +113,7 @@ pub fn parse_manifest_documents(text: &str) -> Result<Vec<Value>, String> {
         duplicate_keys: serde_saphyr::options::DuplicateKeyPolicy::LastWins,
         legacy_octal_numbers: true,
     };
-    serde_saphyr::from_multiple_with_options(text, options).map_err(|e| e.to_string())
+    serde_saphyr::from_multiple_with_options(text, options).map_err(|e| secrets::mask_yaml_error(&e.to_string(), text))
 }
 
 /// Why [`parse_object`] refused its input.
@@ -162,7 +167,7 @@ pub fn split_with_sources(manifest: &str) -> Vec<(String, &str)> {
 /// the same length, in every document of `manifest`. Documents that are not
 /// Secrets are returned unchanged, byte for byte.
 pub fn mask_secrets(manifest: &str) -> String {
-    if !manifest.contains("Secret") {
+    if !secrets::may_hold_secret(manifest) {
         return manifest.to_string();
     }
     let mut out = String::with_capacity(manifest.len());
@@ -182,7 +187,7 @@ pub fn mask_secrets(manifest: &str) -> String {
 
 /// Masks one document; returns it unchanged unless it holds a Secret.
 pub fn mask_document(doc: &str) -> String {
-    if !doc.contains("Secret") {
+    if !secrets::may_hold_secret(doc) {
         return doc.to_string();
     }
     let Ok(mut value) = serde_saphyr::from_str::<Value>(doc) else {
@@ -201,7 +206,7 @@ pub fn mask_document(doc: &str) -> String {
 }
 
 fn mentions_secret_kind(doc: &str) -> bool {
-    doc.lines().any(|l| l.trim_start().starts_with("kind:") && l.contains("Secret"))
+    doc.lines().any(|l| l.trim_start().starts_with("kind:") && secrets::may_hold_secret(l))
 }
 
 fn leading_comments(doc: &str) -> String {
@@ -212,52 +217,6 @@ fn leading_comments(doc: &str) -> String {
         }
         s
     })
-}
-
-/// Masks Secret data in place (also inside `kind: List`); true when anything changed.
-pub fn mask_value(value: &mut Value) -> bool {
-    let Some(obj) = value.as_object_mut() else { return false };
-    let kind = obj.get("kind").and_then(Value::as_str).unwrap_or("");
-    if kind == "Secret" {
-        return mask_secret_fields(value);
-    }
-    if kind.ends_with("List")
-        && let Some(Value::Array(items)) = obj.get_mut("items")
-    {
-        return items.iter_mut().fold(false, |acc, it| mask_value(it) | acc);
-    }
-    false
-}
-
-/// Masks the values of `data` and `stringData` and the last-applied
-/// annotation (which repeats them) of a Secret, or of a patch for one (a
-/// patch has no `kind`).
-pub fn mask_secret_fields(value: &mut Value) -> bool {
-    let Some(obj) = value.as_object_mut() else { return false };
-    let mut changed = false;
-    for key in ["data", "stringData"] {
-        if let Some(Value::Object(data)) = obj.get_mut(key) {
-            for v in data.values_mut() {
-                *v = Value::String(marker(v));
-                changed = true;
-            }
-        }
-    }
-    if let Some(a) = value.pointer_mut("/metadata/annotations/kubectl.kubernetes.io~1last-applied-configuration") {
-        *a = Value::String(marker(a));
-        changed = true;
-    }
-    changed
-}
-
-/// A marker with the length of the value it hides, so sizes stay comparable.
-pub fn marker(v: &Value) -> String {
-    let len = match v {
-        Value::String(s) => s.chars().count(),
-        Value::Null => 0,
-        other => other.to_string().chars().count(),
-    };
-    "*".repeat(len)
 }
 
 #[cfg(test)]
@@ -330,6 +289,12 @@ mod tests {
         let masked = mask_document(doc);
         assert!(!masked.contains("unclosed"));
         assert!(masked.starts_with("# Source: x\n"));
+    }
+
+    #[test]
+    fn a_secret_kind_written_with_an_escape_is_masked() {
+        let masked = mask_secrets("---\nkind: \"Secr\\u0065t\"\nstringData:\n  token: hunter2\n");
+        assert!(!masked.contains("hunter2"), "{masked}");
     }
 
     #[test]

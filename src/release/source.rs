@@ -157,7 +157,7 @@ fn parse_documents(input: &str, text: &str) -> Result<Vec<Value>, SourceError> {
         };
     }
     serde_saphyr::from_multiple::<Value>(text)
-        .map_err(|e| SourceError::Syntax { input: input.to_string(), message: e.to_string() })
+        .map_err(|e| SourceError::Syntax { input: input.to_string(), message: crate::manifest::secrets::mask_yaml_error(&e.to_string(), text) })
 }
 
 fn collect_records(

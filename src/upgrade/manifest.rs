@@ -10,6 +10,7 @@ use serde_json::Value;
 
 use super::{Action, DriftOutcome, IgnoreRule, ManifestObject, Plan, PreviewError};
 use crate::cluster::Discovery;
+use crate::manifest::secrets::{self, SizeMarker};
 use crate::render;
 
 /// A rendered manifest as the plan takes it.
@@ -107,83 +108,31 @@ pub fn apply_ignores(plan: &mut Plan, rules: &[IgnoreRule]) {
 
 /// Secret values never reach the output unless asked: Secret data and
 /// stringData, and the last-applied annotation that repeats them, in
-/// patches, live and predicted objects and drift. A marker says the size
-/// (decoded bytes) and whether the upgrade changes the value, so a rotated
-/// password of the same length still shows as a change, without a hash:
-/// `<changed, 12 bytes>` where the upgrade writes a new value, `<12 bytes>`
-/// for the value it replaces or removes, `<unchanged, 12 bytes>` otherwise.
+/// patches, live, previous and predicted objects and drift, as the size markers of
+/// [`SizeMarker`] (each side is compared with the other before either is
+/// masked).
 pub fn mask_secrets(plan: &mut Plan) {
-    for o in plan.objects.iter_mut().filter(|o| o.kind == "Secret") {
-        // Each side is compared with the other before either is masked.
-        let (live, predicted) = (o.live.clone(), o.predicted.clone());
-        for (side, value) in [(Side::New, o.patch.as_mut()), (Side::Live, o.live.as_mut()), (Side::New, o.predicted.as_mut())] {
+    for o in plan.objects.iter_mut().filter(|o| secrets::is_secret_kind(&o.kind)) {
+        // What the upgrade replaces: the live object, or for an object
+        // missing from the cluster the release's own (`baseline`).
+        let (before, predicted) = (o.live.clone().or_else(|| o.baseline.clone()), o.predicted.clone());
+        let sides = [(SizeMarker::New, o.patch.as_mut()), (SizeMarker::Live, o.live.as_mut()), (SizeMarker::Live, o.baseline.as_mut()), (SizeMarker::New, o.predicted.as_mut())];
+        for (side, value) in sides {
             let Some(value) = value else { continue };
-            let other = if side == Side::Live { predicted.as_ref() } else { live.as_ref() };
-            let other_at = |pointer: &str| other.and_then(|x| x.pointer(pointer));
-            for field in SECRET_FIELDS {
-                let Some(Value::Object(entries)) = value.pointer_mut(field) else { continue };
-                for (key, v) in entries.iter_mut().filter(|(_, v)| !v.is_null()) {
-                    let same = other_at(&format!("{field}/{}", key.replace('~', "~0").replace('/', "~1")));
-                    *v = Value::String(secret_marker(v, field == "/data", side, same));
-                }
-            }
-            if let Some(a) = value.pointer_mut(LAST_APPLIED) {
-                *a = Value::String(secret_marker(a, false, side, other_at(LAST_APPLIED)));
-            }
+            let other = if side == SizeMarker::Live { predicted.as_ref() } else { before.as_ref() };
+            secrets::for_each_secret_value(value, |pointer, v| {
+                *v = Value::String(side.mark(v, pointer, other.and_then(|x| x.pointer(pointer))));
+            });
         }
-        for d in o.drift.iter_mut().filter(|d| is_secret_path(&d.path)) {
-            let data = d.path.0.first().is_some_and(|s| matches!(s, crate::keypath::Seg::Key(k) if k == "data"));
-            let size = |v: &Value| format!("<{} bytes>", secret_len(v, data));
-            d.baseline = Value::String(size(&d.baseline));
-            d.live = d.live.as_ref().map(|l| Value::String(size(l)));
+        for d in o.drift.iter_mut().filter(|d| secrets::is_secret_path(&d.path)) {
+            let pointer = secrets::pointer_of(&d.path);
+            let size = |v: &Value| Value::String(SizeMarker::Size.mark(v, &pointer, None));
+            d.baseline = size(&d.baseline);
+            d.live = d.live.as_ref().map(size);
             if let DriftOutcome::Reset(v) = &mut d.outcome {
-                *v = Value::String(size(v));
+                *v = size(v);
             }
         }
-    }
-}
-
-const SECRET_FIELDS: [&str; 2] = ["/data", "/stringData"];
-const LAST_APPLIED: &str = "/metadata/annotations/kubectl.kubernetes.io~1last-applied-configuration";
-
-/// Which side of the upgrade a masked value is on.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Side {
-    /// The live object: the value the upgrade replaces (or keeps).
-    Live,
-    /// The patch or the object after the upgrade.
-    New,
-}
-
-/// `other`: the same field on the other side (live for the new side, the
-/// object after the upgrade for the live side).
-fn secret_marker(v: &Value, base64: bool, side: Side, other: Option<&Value>) -> String {
-    let bytes = secret_len(v, base64);
-    match (side, other == Some(v)) {
-        (_, true) => format!("<unchanged, {bytes} bytes>"),
-        (Side::New, false) => format!("<changed, {bytes} bytes>"),
-        (Side::Live, false) => format!("<{bytes} bytes>"),
-    }
-}
-
-/// The size of a secret value: decoded bytes for `data` (base64), else its UTF-8 length.
-fn secret_len(v: &Value, base64: bool) -> usize {
-    use base64::Engine as _;
-    match v {
-        Value::String(s) if base64 => base64::engine::general_purpose::STANDARD.decode(s).map_or(s.len(), |b| b.len()),
-        Value::String(s) => s.len(),
-        Value::Null => 0,
-        other => other.to_string().len(),
-    }
-}
-
-/// A drift path under `data`, `stringData` or the last-applied annotation.
-fn is_secret_path(path: &crate::keypath::Path) -> bool {
-    use crate::keypath::Seg;
-    match path.0.as_slice() {
-        [Seg::Key(k), ..] if k == "data" || k == "stringData" => true,
-        [Seg::Key(m), Seg::Key(a), Seg::Key(l), ..] => m == "metadata" && a == "annotations" && l == "kubectl.kubernetes.io/last-applied-configuration",
-        _ => false,
     }
 }
 

@@ -4,6 +4,7 @@
 
 use super::coalesce::{ChartTree, ChartValues, CoalesceError, coalesce_tables, coalesce_values, merge_values};
 use crate::keypath::Path;
+use super::source::copy_origin;
 use super::tree::{Kind, Origin, Recorder, Source, V, VMap};
 
 /// A loaded chart before dependency processing.
@@ -224,14 +225,15 @@ pub fn path_to_map(dotted: &str, data: VMap, origin: &Origin) -> VMap {
 
 /// Marks every node of an imported table as imported (keeping nothing of the
 /// child's position: the JSON contract names the chart and the table).
-fn retag(m: &mut VMap, origin: &Origin) {
+/// A secret's value stays marked secret ([`copy_origin`]).
+fn retag(m: &mut VMap, origin: &Origin, secret_origin: &Origin) {
     for v in m.values_mut() {
-        v.origin = origin.clone();
+        v.origin = copy_origin(&v.origin, origin, secret_origin);
         match &mut v.kind {
-            Kind::Map(sub) => retag(sub, origin),
+            Kind::Map(sub) => retag(sub, origin, secret_origin),
             Kind::List(items) => {
                 for it in items {
-                    it.origin = origin.clone();
+                    it.origin = copy_origin(&it.origin, origin, secret_origin);
                 }
             }
             _ => {}
@@ -324,9 +326,10 @@ pub fn process_imports(c: &mut ChartSpec, rec: &mut Recorder) -> Result<(), Coal
                 rec.warn(format!("ImportValues missing table from chart chart={} child={child}", r.name));
                 continue;
             };
-            let origin = Origin::new(Source::ImportValues { chart: r.name.clone(), from: child_path.clone() });
+            let origin = Origin::new(Source::ImportValues { chart: r.name.clone(), from: child_path.clone(), secret: false });
+            let secret_origin = Origin::new(origin.as_secret());
             let mut imported = found.clone();
-            retag(&mut imported, &origin);
+            retag(&mut imported, &origin, &secret_origin);
             let before: Vec<Option<V>> = aliases.iter().map(|(bp, _)| crate::values::tree::get(&b, bp).cloned()).collect();
             let src_at = Path(child_path.split('.').map(|k| crate::keypath::Seg::Key(k.to_string())).collect());
             let parent_at = if parent == "." {

@@ -27,8 +27,13 @@ pub enum Source {
     /// A `--set*` flag: which kind, its 0-based index among flags of that kind, the expression.
     #[serde(rename = "set")]
     SetFlag { flag: String, index: usize, expr: String },
-    /// Copied by `import-values` from a subchart.
-    ImportValues { chart: String, from: String },
+    /// Copied by `import-values` from a subchart; `secret`: the copied value is a secret's.
+    ImportValues {
+        chart: String,
+        from: String,
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        secret: bool,
+    },
     /// Copied down from a parent's `global`.
     Global { from_chart: String },
     /// The stored config of a release revision.
@@ -42,8 +47,13 @@ pub enum Source {
     WerfEnv { var: String, flag: String, expr: Option<String>, file: Option<String>, line: Option<usize>, column: Option<usize> },
     /// werf's own values (release name, namespace, environment).
     WerfAuxiliary { what: String },
-    /// werf's `export-values`: copied from a parent chart's values.
-    ExportValues { chart: String, from: String },
+    /// werf's `export-values`: copied from a parent chart's values; `secret`: the copied value is a secret's.
+    ExportValues {
+        chart: String,
+        from: String,
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        secret: bool,
+    },
     /// A helmfile layer (`values explain --helmfile`): which layer
     /// (`base`, `defaults`, `environment`, `hcl`, `secrets`,
     /// `state-values-file`, `state-values-set`, `release-values`, ...), and
@@ -77,6 +87,36 @@ impl Source {
 }
 
 impl Source {
+    /// Whether the value is a secret's: read from a secrets file (werf's
+    /// secret values, helmfile's `secrets:`), or derived from one (copied by
+    /// `import-values` / `export-values`, printed by a helmfile template).
+    /// Outputs mask it unless asked.
+    pub fn is_secret(&self) -> bool {
+        match self {
+            Source::WerfSecretValues { .. } => true,
+            Source::Helmfile { secret, .. } | Source::ImportValues { secret, .. } | Source::ExportValues { secret, .. } => *secret,
+            _ => false,
+        }
+    }
+
+    /// This source marked as carrying a secret (for a copy of a secret value).
+    pub fn as_secret(&self) -> Source {
+        let mut s = self.clone();
+        if let Source::Helmfile { secret, .. } | Source::ImportValues { secret, .. } | Source::ExportValues { secret, .. } = &mut s {
+            *secret = true;
+        }
+        s
+    }
+}
+
+/// The origin of a copy of a value whose own origin is `from`: `copy`, or
+/// `secret_copy` (the same, marked secret) when the value is a secret's, so
+/// copying never drops the taint.
+pub fn copy_origin(from: &super::tree::Origin, copy: &super::tree::Origin, secret_copy: &super::tree::Origin) -> super::tree::Origin {
+    if from.is_secret() { secret_copy.clone() } else { copy.clone() }
+}
+
+impl Source {
     /// werf's sources as people read them (the Helm ones are described by the CLI).
     pub fn werf_label(&self) -> Option<String> {
         let at = |file: &str, line: &Option<usize>, column: &Option<usize>| match (line, column) {
@@ -90,7 +130,7 @@ impl Source {
             Source::WerfEnv { var, file: Some(file), line, column, .. } => format!("${var} {}", at(file, line, column)),
             Source::WerfEnv { var, expr, .. } => format!("${var} {}", expr.as_deref().unwrap_or("")),
             Source::WerfAuxiliary { what } => format!("werf ({what})"),
-            Source::ExportValues { chart, from } => format!("export-values from {chart} ({from})"),
+            Source::ExportValues { chart, from, .. } => format!("export-values from {chart} ({from})"),
             _ => return None,
         })
     }
@@ -133,11 +173,15 @@ impl Source {
                 w.field("expr");
                 w.str(expr);
             }
-            Source::ImportValues { chart, from } => {
+            Source::ImportValues { chart, from, secret } | Source::ExportValues { chart, from, secret } => {
                 w.field("chart");
                 w.str(chart);
                 w.field("from");
                 w.str(from);
+                if *secret {
+                    w.field("secret");
+                    w.raw("true");
+                }
             }
             Source::Global { from_chart } => {
                 w.field("chart");
@@ -178,12 +222,6 @@ impl Source {
             Source::WerfAuxiliary { what } => {
                 w.field("why");
                 w.str(what);
-            }
-            Source::ExportValues { chart, from } => {
-                w.field("chart");
-                w.str(chart);
-                w.field("from");
-                w.str(from);
             }
             Source::Helmfile { layer, file, line, column, expr, secret, via } => {
                 w.field("layer");
@@ -251,7 +289,7 @@ impl Source {
                 Ok(())
             }
             Source::SetFlag { flag, index, expr } => write!(out, "{flag}[{index}] {expr}"),
-            Source::ImportValues { chart, from } => write!(out, "import-values from {chart} ({from})"),
+            Source::ImportValues { chart, from, .. } => write!(out, "import-values from {chart} ({from})"),
             Source::Global { from_chart } => write!(out, "global from {from_chart}"),
             Source::ReleaseConfig { revision } => write!(out, "release config (revision {revision})"),
             Source::StoredChart { chart, revision } => write!(out, "values of the chart stored in revision {revision} (chart {chart} default)"),
@@ -284,7 +322,7 @@ impl Source {
                 Source::ReleaseConfig { revision } => format!("the config of revision {revision}"),
                 Source::StoredChart { revision, .. } => format!("the chart stored in revision {revision}"),
                 Source::ChartDefault { chart, .. } | Source::ParentValues { chart, .. } => format!("chart {chart}'s values.yaml"),
-                Source::ImportValues { chart, from } => format!("import-values from {chart} ({from})"),
+                Source::ImportValues { chart, from, .. } => format!("import-values from {chart} ({from})"),
                 Source::Global { from_chart } => format!("global from {from_chart}"),
                 Source::Helm { why } => why.clone(),
                 Source::Helmfile { layer, file, .. } => format!("helmfile {layer} {}", file.as_deref().unwrap_or("")).trim_end().to_string(),

@@ -57,6 +57,7 @@ fn export_extra_values(c: &ChartSpec, at: &[String], user: &mut VMap, rec: &mut 
             let origin = Origin::new(Source::ExportValues {
                 chart: c.name.clone(),
                 from: format!("{parent} -> {}{}{child} (the user's values)", sub.name, if child.is_empty() { "" } else { "." }),
+                secret: false,
             });
             let copied = path_to_map(&child_path, restamp_map(found, &origin), &origin);
             let mut merged = copied;

@@ -11,6 +11,7 @@ use serde_json::Value;
 
 use crate::values::dependencies::{path_to_map, table};
 use crate::keypath::Path;
+use crate::values::source::copy_origin;
 use crate::values::tree::{Kind, Origin, Recorder, Source, V, VMap};
 
 /// The `export-values` of one Chart.yaml dependency entry.
@@ -76,6 +77,7 @@ pub fn exported_values(parent_chart: &str, dependency: &str, exports: &[(String,
         let origin: Origin = Rc::new(Source::ExportValues {
             chart: parent_chart.to_string(),
             from: format!("{parent} -> {dependency}{}{child}", if child.is_empty() { "" } else { "." }),
+            secret: false,
         });
         let child_map = if let Some(vm) = table(pvals, parent) {
             let vm = restamp_map(vm, &origin);
@@ -119,23 +121,43 @@ pub fn present(vals: &VMap, dotted: &str) -> bool {
     table(vals, dotted).is_some() || path_value(vals, dotted).is_some()
 }
 
+/// A copy of `v` attributed to `origin`; a secret's value stays marked
+/// secret ([`copy_origin`]).
 pub fn restamp(v: &V, origin: &Origin) -> V {
+    restamp_with(v, origin, &Rc::new(origin.as_secret()))
+}
+
+fn restamp_with(v: &V, origin: &Origin, secret_origin: &Origin) -> V {
     let kind = match &v.kind {
-        Kind::Map(m) => Kind::Map(restamp_map(m, origin)),
-        Kind::List(l) => Kind::List(l.iter().map(|x| restamp(x, origin)).collect()),
+        Kind::Map(m) => Kind::Map(m.iter().map(|(k, x)| (k.clone(), restamp_with(x, origin, secret_origin))).collect()),
+        Kind::List(l) => Kind::List(l.iter().map(|x| restamp_with(x, origin, secret_origin)).collect()),
         other => other.clone(),
     };
-    V::new(kind, origin.clone())
+    V::new(kind, copy_origin(&v.origin, origin, secret_origin))
 }
 
 pub fn restamp_map(m: &VMap, origin: &Origin) -> VMap {
-    m.iter().map(|(k, x)| (k.clone(), restamp(x, origin))).collect()
+    let secret_origin = Rc::new(origin.as_secret());
+    m.iter().map(|(k, x)| (k.clone(), restamp_with(x, origin, &secret_origin))).collect()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::values::tree::{map_from_json, map_to_json};
+
+    #[test]
+    fn a_copied_secret_value_stays_secret_and_the_others_do_not() {
+        let secret: Origin = Rc::new(Source::WerfSecretValues { file: "secret-values.yaml".into(), line: None, column: None, chart_default: true, env: None });
+        let plain: Origin = Rc::new(Source::Helm { why: "t".into() });
+        let mut m = VMap::default();
+        m.insert("pw".into(), V::new(Kind::Str("hunter2".into()), secret));
+        m.insert("user".into(), V::new(Kind::Str("app".into()), plain));
+        let copy: Origin = Rc::new(Source::ExportValues { chart: "app".into(), from: "x -> db".into(), secret: false });
+        let copied = restamp_map(&m, &copy);
+        assert!(copied["pw"].origin.is_secret() && matches!(*copied["pw"].origin, Source::ExportValues { .. }));
+        assert!(!copied["user"].origin.is_secret());
+    }
 
     /// Cases as data: Chart.yaml, the parent's values, what each dependency is given.
     #[test]

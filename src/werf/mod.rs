@@ -443,7 +443,7 @@ fn order_notes(ex: &mut Explanation) {
 }
 
 fn is_secret(o: &Origin) -> bool {
-    matches!(**o, Source::WerfSecretValues { .. })
+    o.is_secret()
 }
 
 /// Replaces every value from a secret file by [`MASK`] (keys stay visible).

@@ -16,6 +16,8 @@ mod xorshift;
 mod sql;
 mod support;
 
+mod secrets;
+
 mod harness {
     use crate::support::{Limits, run};
 

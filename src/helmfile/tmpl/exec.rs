@@ -38,23 +38,23 @@ impl<'a> Exec<'a> {
         TmplError::Unsupported { file: self.file.into(), line, column, construct: construct.into() }
     }
 
-    fn emit(&mut self, text: &str, src: usize, action: Option<Option<Origin>>) {
+    fn emit(&mut self, text: &str, src: usize, action: Option<Option<Origin>>, secret: bool) {
         if text.is_empty() {
             return;
         }
         let start = self.out.len();
         self.out.push_str(text);
-        self.spans.push(Span { out: start..self.out.len(), src, action });
+        self.spans.push(Span { out: start..self.out.len(), src, action, secret });
     }
 
     pub(super) fn walk(&mut self, nodes: &[Node], dot: &Tv) -> Result<(), TmplError> {
         for n in nodes {
             match n {
-                Node::Text { text, src } => self.emit(text, *src, None),
+                Node::Text { text, src } => self.emit(text, *src, None, false),
                 Node::Action { pipe, open } => {
                     let v = self.pipe(pipe, dot)?;
                     let text = self.print(&v, pipe.pos)?;
-                    self.emit(&text, *open, Some(v.origin.clone()));
+                    self.emit(&text, *open, Some(v.origin.clone()), v.holds_secret());
                 }
                 Node::If { pipe, then, els } => {
                     let v = self.pipe(pipe, dot)?;

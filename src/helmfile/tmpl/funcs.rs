@@ -20,6 +20,18 @@ impl Exec<'_> {
     /// Calls the function `name` (already checked to be one of the subset's).
     pub(super) fn call(&self, name: &str, args: Vec<Tv>, at: usize) -> Result<Tv, TmplError> {
         let c = Call { ex: self, name, at, got: args.len() };
+        // A function that makes a new value from its arguments (quoting,
+        // case, indenting, encoding) passes on their secrecy; the others
+        // return an argument, or part of one, with its own.
+        let derived_secret = matches!(name, "quote" | "squote" | "upper" | "lower" | "trim" | "indent" | "nindent" | "toYaml" | "toJson")
+            && args.iter().any(Tv::holds_secret);
+        let mut result = self.dispatch(&c, name, args)?;
+        result.secret |= derived_secret;
+        Ok(result)
+    }
+
+    fn dispatch(&self, c: &Call, name: &str, args: Vec<Tv>) -> Result<Tv, TmplError> {
+        let at = c.at;
         match name {
             "quote" | "squote" => c.quote(&args),
             "default" => c.default(args),
@@ -79,7 +91,7 @@ impl Call<'_, '_> {
             [only] => only.origin.clone(),
             _ => None,
         };
-        Ok(Tv { val: Val::Str(parts.join(" ")), origin })
+        Ok(Tv { val: Val::Str(parts.join(" ")), origin, secret: false })
     }
 
     fn default(&self, args: Vec<Tv>) -> Result<Tv, TmplError> {
@@ -110,7 +122,7 @@ impl Call<'_, '_> {
             "lower" => go_case(&text, false),
             _ => text.trim().to_string(),
         };
-        Ok(Tv { val: Val::Str(out), origin: s.origin })
+        Ok(Tv { val: Val::Str(out), origin: s.origin, secret: false })
     }
 
     fn indent(&self, args: Vec<Tv>) -> Result<Tv, TmplError> {
@@ -120,7 +132,7 @@ impl Call<'_, '_> {
         let pad = " ".repeat(usize::try_from(n).unwrap_or(0));
         let body = format!("{pad}{}", text.replace('\n', &format!("\n{pad}")));
         let out = if self.name == "nindent" { format!("\n{body}") } else { body };
-        Ok(Tv { val: Val::Str(out), origin: s.origin })
+        Ok(Tv { val: Val::Str(out), origin: s.origin, secret: false })
     }
 
     /// `toYaml` / `toJson`.
@@ -128,7 +140,7 @@ impl Call<'_, '_> {
         let [v] = self.exactly(args)?;
         let out = if self.name == "toYaml" { to_yaml(&v) } else { to_json(&v) };
         let out = out.map_err(|w| self.unsupported(format!("{} of {w}", self.name)))?;
-        Ok(Tv { val: Val::Str(out), origin: v.origin })
+        Ok(Tv { val: Val::Str(out), origin: v.origin, secret: false })
     }
 
     /// helmfile's `get` / `getOrNil`.

@@ -58,6 +58,8 @@ pub struct Span {
     pub src: usize,
     /// `None` for copied text; for an action, the origin of the value it printed.
     pub action: Option<Option<Origin>>,
+    /// The action printed a secret's value or one derived from it.
+    pub secret: bool,
 }
 
 /// A rendered template.

@@ -9,10 +9,14 @@ use crate::go::value::{GoShape, GoValue};
 use crate::values::tree::{Kind, Origin, V, VMap};
 
 /// A Go value as a template sees it, with the origin of state values.
+/// `secret`: the value is a secret's or derived from one (a function's
+/// result from a secret argument); the taint reaches what the template
+/// prints, so the rendered values stay masked.
 #[derive(Debug, Clone)]
 pub struct Tv {
     pub val: Val,
     pub origin: Option<Origin>,
+    pub secret: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -36,7 +40,7 @@ pub enum Val {
 
 impl Tv {
     pub fn new(val: Val) -> Tv {
-        Tv { val, origin: None }
+        Tv { val, origin: None, secret: false }
     }
 
     pub fn str(s: &str) -> Tv {
@@ -54,7 +58,19 @@ impl Tv {
             Kind::List(l) => Val::List(l.iter().map(Tv::from_v).collect()),
             Kind::Map(m) => return Tv::from_map(m).with_origin(Some(v.origin.clone())),
         };
-        Tv { val, origin: Some(v.origin.clone()) }
+        Tv { val, origin: Some(v.origin.clone()), secret: v.origin.is_secret() }
+    }
+
+    /// Whether this value or anything in it is secret.
+    pub fn holds_secret(&self) -> bool {
+        self.secret
+            || match &self.val {
+                Val::List(l) => l.iter().any(Tv::holds_secret),
+                Val::Map(m) => m.values().any(Tv::holds_secret),
+                Val::Struct(_, fields) => fields.iter().any(|(_, f)| f.holds_secret()),
+                Val::Ptr(p) => p.holds_secret(),
+                _ => false,
+            }
     }
 
     pub fn from_map(m: &VMap) -> Tv {
@@ -153,5 +169,30 @@ pub(super) fn go_type(v: &Val) -> &'static str {
         Val::StrMap(_) => "map[string]string",
         Val::Struct(t, _) => t,
         Val::Ptr(_) => "*map[string]interface {}",
+    }
+}
+
+#[cfg(test)]
+mod taint_tests {
+    use std::rc::Rc;
+
+    use super::*;
+    use crate::values::tree::Source;
+
+    fn state(secret: bool) -> Tv {
+        let origin: Origin = Rc::new(Source::Helmfile { layer: "secrets".into(), file: None, line: None, column: None, expr: None, secret, via: None });
+        let mut m = VMap::default();
+        m.insert("pw".into(), V::new(Kind::Str("hunter2".into()), origin));
+        Tv::new(Val::Struct("Env", vec![("Values", Tv::from_map(&m))]))
+    }
+
+    #[test]
+    fn what_a_template_prints_from_a_secret_is_marked_secret() {
+        for src in ["url: {{ .Values.pw }}", "url: a{{ .Values.pw | upper }}b", "j: {{ .Values | toJson }}", "q: {{ quote .Values.pw }}"] {
+            let r = super::super::render("t", src, &state(true), None).unwrap();
+            assert!(r.spans.iter().any(|s| s.secret), "{src}");
+            let r = super::super::render("t", src, &state(false), None).unwrap();
+            assert!(!r.spans.iter().any(|s| s.secret), "{src}");
+        }
     }
 }
