@@ -104,7 +104,7 @@ _kubectl__releasex() {
 
     case "${cmd}" in
         kubectl__releasex)
-            opts="-n -o -h -V --kubeconfig --context --namespace --output --color --help --version release values explain upgrade-preview patch completion help"
+            opts="-n -o -h -V --kubeconfig --context --namespace --request-timeout --output --color --help --version release values explain upgrade-preview patch completion help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -123,6 +123,10 @@ _kubectl__releasex() {
                     return 0
                     ;;
                 -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --request-timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -146,7 +150,7 @@ _kubectl__releasex() {
             return 0
             ;;
         kubectl__subcmd__releasex__subcmd__completion)
-            opts="-n -o -h --kubeconfig --context --namespace --output --color --help bash elvish fish powershell zsh"
+            opts="-n -o -h --kubeconfig --context --namespace --request-timeout --output --color --help bash elvish fish powershell zsh"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -165,6 +169,10 @@ _kubectl__releasex() {
                     return 0
                     ;;
                 -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --request-timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -188,7 +196,7 @@ _kubectl__releasex() {
             return 0
             ;;
         kubectl__subcmd__releasex__subcmd__explain)
-            opts="-e -f -n -o -h --helmfile --environment --state-values-set --state-values-set-string --state-values-file --skip-secrets --skip-templated --show-secrets --release --revision --release-file --driver --sql-connection --values --set --set-string --set-json --set-file --set-literal --key --show-overridden --user --skip-schema-validation --werf --env --secret-values --no-default-values --no-default-secret-values --ignore-secret-key --werf-images --kubeconfig --context --namespace --output --color --help"
+            opts="-e -f -n -o -h --helmfile --environment --state-values-set --state-values-set-string --state-values-file --skip-secrets --skip-templated --show-secrets --release --revision --release-file --driver --sql-connection --values --set --set-string --set-json --set-file --set-literal --key --show-overridden --user --skip-schema-validation --werf --env --secret-values --no-default-values --no-default-secret-values --ignore-secret-key --werf-images --kubeconfig --context --namespace --request-timeout --output --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -295,6 +303,10 @@ _kubectl__releasex() {
                     return 0
                     ;;
                 -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --request-timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -472,7 +484,7 @@ _kubectl__releasex() {
             return 0
             ;;
         kubectl__subcmd__releasex__subcmd__patch)
-            opts="-n -o -h --type --patch-meta --patch-meta-from-cluster --take-ownership --kubeconfig --context --namespace --output --color --help"
+            opts="-n -o -h --type --patch-meta --patch-meta-from-cluster --take-ownership --kubeconfig --context --namespace --request-timeout --output --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -502,6 +514,10 @@ _kubectl__releasex() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --request-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --output)
                     COMPREPLY=($(compgen -W "text json yaml markdown" -- "${cur}"))
                     return 0
@@ -522,7 +538,7 @@ _kubectl__releasex() {
             return 0
             ;;
         kubectl__subcmd__releasex__subcmd__release)
-            opts="-n -o -h --kubeconfig --context --namespace --output --color --help decode history help"
+            opts="-n -o -h --kubeconfig --context --namespace --request-timeout --output --color --help decode history help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -541,6 +557,10 @@ _kubectl__releasex() {
                     return 0
                     ;;
                 -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --request-timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -564,7 +584,7 @@ _kubectl__releasex() {
             return 0
             ;;
         kubectl__subcmd__releasex__subcmd__release__subcmd__decode)
-            opts="-f -n -o -h --revision --show --template --show-secrets --file --driver --sql-connection --kubeconfig --context --namespace --output --color --help"
+            opts="-f -n -o -h --revision --show --template --show-secrets --file --driver --sql-connection --kubeconfig --context --namespace --request-timeout --output --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -611,6 +631,10 @@ _kubectl__releasex() {
                     return 0
                     ;;
                 -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --request-timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -690,7 +714,7 @@ _kubectl__releasex() {
             return 0
             ;;
         kubectl__subcmd__releasex__subcmd__release__subcmd__history)
-            opts="-f -n -o -h --max --file --driver --sql-connection --kubeconfig --context --namespace --output --color --help"
+            opts="-f -n -o -h --max --file --driver --sql-connection --kubeconfig --context --namespace --request-timeout --output --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -732,6 +756,10 @@ _kubectl__releasex() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --request-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --output)
                     COMPREPLY=($(compgen -W "text json yaml markdown" -- "${cur}"))
                     return 0
@@ -752,7 +780,7 @@ _kubectl__releasex() {
             return 0
             ;;
         kubectl__subcmd__releasex__subcmd__upgrade__subcmd__preview)
-            opts="-f -C -n -o -h --values --set --set-string --set-json --set-file --set-literal --reuse-values --reset-values --reset-then-reuse-values --compare-modes --values-only --release-file --driver --sql-connection --key --skip-schema-validation --manifest --server-side --take-ownership --force-conflicts --ignore --show-secrets --diff --diff-context --show-patch --show-unchanged --suppress --suppress-secrets --show-values --detailed-exitcode --lookup --concurrency --kubeconfig --context --namespace --output --color --help"
+            opts="-f -C -n -o -h --values --set --set-string --set-json --set-file --set-literal --reuse-values --reset-values --reset-then-reuse-values --compare-modes --values-only --release-file --driver --sql-connection --key --skip-schema-validation --manifest --server-side --take-ownership --force-conflicts --ignore --show-secrets --diff --diff-context --show-patch --show-unchanged --suppress --suppress-secrets --show-values --detailed-exitcode --lookup --concurrency --kubeconfig --context --namespace --request-timeout --output --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -846,6 +874,10 @@ _kubectl__releasex() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --request-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --output)
                     COMPREPLY=($(compgen -W "text json yaml markdown" -- "${cur}"))
                     return 0
@@ -866,7 +898,7 @@ _kubectl__releasex() {
             return 0
             ;;
         kubectl__subcmd__releasex__subcmd__values)
-            opts="-n -o -h --kubeconfig --context --namespace --output --color --help explain help"
+            opts="-n -o -h --kubeconfig --context --namespace --request-timeout --output --color --help explain help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -885,6 +917,10 @@ _kubectl__releasex() {
                     return 0
                     ;;
                 -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --request-timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -908,7 +944,7 @@ _kubectl__releasex() {
             return 0
             ;;
         kubectl__subcmd__releasex__subcmd__values__subcmd__explain)
-            opts="-e -f -n -o -h --helmfile --environment --state-values-set --state-values-set-string --state-values-file --skip-secrets --skip-templated --show-secrets --release --revision --release-file --driver --sql-connection --values --set --set-string --set-json --set-file --set-literal --key --show-overridden --user --skip-schema-validation --werf --env --secret-values --no-default-values --no-default-secret-values --ignore-secret-key --werf-images --kubeconfig --context --namespace --output --color --help"
+            opts="-e -f -n -o -h --helmfile --environment --state-values-set --state-values-set-string --state-values-file --skip-secrets --skip-templated --show-secrets --release --revision --release-file --driver --sql-connection --values --set --set-string --set-json --set-file --set-literal --key --show-overridden --user --skip-schema-validation --werf --env --secret-values --no-default-values --no-default-secret-values --ignore-secret-key --werf-images --kubeconfig --context --namespace --request-timeout --output --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1015,6 +1051,10 @@ _kubectl__releasex() {
                     return 0
                     ;;
                 -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --request-timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

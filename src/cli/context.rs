@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 
 use super::args::GlobalArgs;
-use crate::cluster::KubeTarget;
+use crate::cluster::{KubeTarget, RequestLimits, RetryReporter};
 
 /// The environment variables releasex reads, captured once at start-up.
 #[derive(Debug, Clone, Default)]
@@ -57,7 +57,10 @@ pub fn kube_target(global: &GlobalArgs, env: &Env) -> KubeTarget {
     };
     let context = global.context.clone().or_else(|| helm.then(|| env.get("HELM_KUBECONTEXT").map(str::to_string)).flatten());
     let namespace = global.namespace.clone().or_else(|| helm.then(|| env.get("HELM_NAMESPACE").map(str::to_string)).flatten());
-    KubeTarget { kubeconfig_paths, context, namespace }
+    // `--request-timeout 0`: no deadline, as in kubectl.
+    let timeout = Some(global.request_timeout).filter(|t| !t.is_zero());
+    let limits = RequestLimits { timeout, ..RequestLimits::default() };
+    KubeTarget { kubeconfig_paths, context, namespace, limits, on_retry: RetryReporter::new(super::output::announce_retry) }
 }
 
 #[cfg(test)]
@@ -70,6 +73,7 @@ mod tests {
             kubeconfig: kc.map(PathBuf::from),
             context: ctx.map(str::to_string),
             namespace: ns.map(str::to_string),
+            request_timeout: std::time::Duration::from_secs(30),
             output: Some(OutputFormat::Text),
             color: ColorChoice::Never,
         }
