@@ -13,6 +13,7 @@ mod fixture_api;
 #[path = "../xorshift/mod.rs"]
 mod xorshift;
 
+mod network;
 mod support;
 
 mod harness {
