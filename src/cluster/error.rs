@@ -11,7 +11,8 @@ use crate::go::duration::format_duration;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Asked {
     pub verb: Verb,
-    pub target: Target,
+    /// Boxed: every error carries one, and errors should stay small.
+    pub target: Box<Target>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -48,16 +49,16 @@ impl Asked {
             namespace: Some(namespace.to_string()),
             name: None,
         };
-        Asked { verb: Verb::List, target }
+        Asked { verb: Verb::List, target: Box::new(target) }
     }
 
     pub fn get_path(path: &str) -> Asked {
-        Asked { verb: Verb::Get, target: Target::Path(path.to_string()) }
+        Asked { verb: Verb::Get, target: Box::new(Target::Path(path.to_string())) }
     }
 
     /// The resource as `kubectl auth can-i` names it (`deployments.apps`).
     fn can_i_resource(&self) -> String {
-        match &self.target {
+        match self.target.as_ref() {
             Target::Resource { group, plural, .. } if group.is_empty() => plural.clone(),
             Target::Resource { group, plural, .. } => format!("{plural}.{group}"),
             Target::Path(path) => path.clone(),
@@ -73,7 +74,7 @@ impl fmt::Display for Asked {
             Verb::Get => "getting",
             Verb::List => "listing",
         };
-        match &self.target {
+        match self.target.as_ref() {
             Target::Resource { kind, plural, namespace, name, .. } => {
                 match name {
                     Some(name) => write!(f, "{doing} {kind} {name}")?,
@@ -115,8 +116,8 @@ pub enum ClusterError {
     Forbidden { asked: Asked, message: String },
     #[error("not found (404) while {asked}: {message}{}", not_found_hint(asked))]
     NotFound { asked: Asked, message: String },
-    #[error("the API server at {server} answered {code} {reason} while {asked}: {message}{}", retried_text(*retries, *waited))]
-    Status { server: String, asked: Asked, code: u16, reason: String, message: String, retries: u32, waited: Duration },
+    #[error("the API server at {server} answered {code} {} while {asked}: {message}{}", canonical_reason(*code), retried_text(*retries, *waited))]
+    Status { server: String, asked: Asked, code: u16, message: String, retries: u32, waited: Duration },
     #[error("{}", timeout_text(server, asked, *timeout, *received))]
     Timeout { server: String, asked: Asked, timeout: Duration, received: Option<u64> },
     #[error(
@@ -140,7 +141,7 @@ pub enum ClusterError {
 fn forbidden_text(asked: &Asked, message: &str) -> String {
     let verb = asked.verb.as_str();
     let resource = asked.can_i_resource();
-    match &asked.target {
+    match asked.target.as_ref() {
         Target::Resource { plural, namespace: Some(ns), .. } => format!(
             "forbidden (403): your user may not {verb} {plural} in namespace {ns:?} ({message}); releasex needs only `{verb}` on `{plural}` (e.g. `kubectl auth can-i {verb} {resource} -n {ns}`)"
         ),
@@ -154,10 +155,15 @@ fn forbidden_text(asked: &Asked, message: &str) -> String {
 }
 
 fn not_found_hint(asked: &Asked) -> &'static str {
-    match (&asked.verb, &asked.target) {
+    match (&asked.verb, asked.target.as_ref()) {
         (Verb::List, Target::Resource { namespace: Some(_), .. }) => " (does the namespace exist?)",
         _ => "",
     }
+}
+
+/// `Service Unavailable` for 503; `HTTP 599` for codes without a name.
+pub(super) fn canonical_reason(code: u16) -> String {
+    http::StatusCode::from_u16(code).ok().and_then(|c| c.canonical_reason()).map_or_else(|| format!("HTTP {code}"), str::to_string)
 }
 
 fn retried_text(retries: u32, waited: Duration) -> String {
@@ -190,13 +196,13 @@ mod tests {
     fn get_secret() -> Asked {
         Asked {
             verb: Verb::Get,
-            target: Target::Resource {
+            target: Box::new(Target::Resource {
                 group: String::new(),
                 kind: "Secret".into(),
                 plural: "secrets".into(),
                 namespace: Some("team-a".into()),
                 name: Some("demo".into()),
-            },
+            }),
         }
     }
 
@@ -222,13 +228,13 @@ mod tests {
     fn a_cluster_scoped_group_resource_is_checked_with_its_group() {
         let asked = Asked {
             verb: Verb::Get,
-            target: Target::Resource {
+            target: Box::new(Target::Resource {
                 group: "rbac.authorization.k8s.io".into(),
                 kind: "ClusterRole".into(),
                 plural: "clusterroles".into(),
                 namespace: None,
                 name: Some("admin".into()),
-            },
+            }),
         };
         assert_eq!(asked.to_string(), "getting ClusterRole admin");
         let e = ClusterError::Forbidden { asked, message: "no".into() };

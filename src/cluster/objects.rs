@@ -78,13 +78,13 @@ impl ObjectRef {
         let namespace = self.namespace.clone().filter(|_| self.resource.namespaced);
         Asked {
             verb: Verb::Get,
-            target: Target::Resource {
+            target: Box::new(Target::Resource {
                 group: self.resource.group.clone(),
                 kind: self.resource.kind.clone(),
                 plural: self.resource.plural.clone(),
                 namespace,
                 name: Some(self.name.clone()),
-            },
+            }),
         }
     }
 }

@@ -14,7 +14,7 @@ use http_body_util::BodyExt as _;
 use serde::de::DeserializeOwned;
 use tokio::time::Instant;
 
-use super::error::{Asked, ClusterError};
+use super::error::{Asked, ClusterError, canonical_reason};
 use super::ReadOnlyCluster;
 
 /// The largest answer read by default: a Secret is at most 1 MiB (etcd's
@@ -68,9 +68,11 @@ pub struct Retrying {
     pub max_retries: u32,
 }
 
+type RetryCallback = dyn Fn(&Retrying) + Send + Sync;
+
 /// Called before each retry (the CLI prints it; the library never does).
 #[derive(Clone, Default)]
-pub struct RetryReporter(Option<Arc<dyn Fn(&Retrying) + Send + Sync>>);
+pub struct RetryReporter(Option<Arc<RetryCallback>>);
 
 impl RetryReporter {
     pub fn new(report: impl Fn(&Retrying) + Send + Sync + 'static) -> RetryReporter {
@@ -224,13 +226,12 @@ impl ReadOnlyCluster {
             Some(s) if !s.message.is_empty() => s.message.clone(),
             _ => quote_body(body),
         };
-        let reason = canonical_reason(code);
         let asked = asked.clone();
         match code {
             401 => ClusterError::Unauthorized { server: self.server.clone(), asked },
             403 => ClusterError::Forbidden { asked, message },
             404 => ClusterError::NotFound { asked, message },
-            _ => ClusterError::Status { server: self.server.clone(), asked, code, reason, message, retries, waited },
+            _ => ClusterError::Status { server: self.server.clone(), asked, code, message, retries, waited },
         }
     }
 }
@@ -250,11 +251,6 @@ fn copy_request(request: &http::Request<Vec<u8>>) -> http::Request<kube::client:
     *copy.uri_mut() = request.uri().clone();
     *copy.headers_mut() = request.headers().clone();
     copy
-}
-
-/// `Service Unavailable` for 503; `HTTP 599` for codes without a name.
-fn canonical_reason(code: u16) -> String {
-    http::StatusCode::from_u16(code).ok().and_then(|c| c.canonical_reason()).map_or_else(|| format!("HTTP {code}"), str::to_string)
 }
 
 fn quote_body(body: &[u8]) -> String {
