@@ -181,10 +181,9 @@ impl ReadOnlyCluster {
         if success && declared.is_some_and(|n| n > cap as u64) {
             return Err(too_large());
         }
-        let mut chunks = Vec::new();
-        let mut received: usize = 0;
+        let mut bytes = Blocks::default();
         loop {
-            let frame = within(deadline, body.frame()).await.ok_or_else(|| timed_out(Some(received as u64)))?;
+            let frame = within(deadline, body.frame()).await.ok_or_else(|| timed_out(Some(bytes.len as u64)))?;
             let Some(frame) = frame else { break };
             let frame = frame.map_err(|e| ClusterError::Interrupted {
                 server: self.server.clone(),
@@ -192,21 +191,17 @@ impl ReadOnlyCluster {
                 message: crate::error_chain(&e),
             })?;
             let Ok(data) = frame.into_data() else { continue };
-            if received + data.len() > cap {
+            if bytes.len + data.len() > cap {
                 if success {
                     return Err(too_large());
                 }
                 // An error answer is only read for its message.
-                chunks.push(data.slice(..cap - received));
+                bytes.push(&data[..cap - bytes.len]);
                 break;
             }
-            received += data.len();
-            chunks.push(data);
+            bytes.push(&data);
         }
-        let mut bytes = Vec::with_capacity(chunks.iter().map(|c| c.len()).sum());
-        for chunk in chunks {
-            bytes.extend_from_slice(&chunk);
-        }
+        let bytes = bytes.into_vec();
         Ok(if success { Attempt::Ok(bytes) } else { Attempt::Failed { code: status.as_u16(), retry_after, body: bytes } })
     }
 
@@ -233,6 +228,43 @@ impl ReadOnlyCluster {
             404 => ClusterError::NotFound { asked, message },
             _ => ClusterError::Status { server: self.server.clone(), asked, code, message, retries, waited },
         }
+    }
+}
+
+/// An answer's bytes, copied into blocks of at most [`Blocks::SIZE`]: a
+/// chunked body can come a byte per frame, and keeping each frame would cost
+/// far more than its byte.
+#[derive(Default)]
+struct Blocks {
+    full: Vec<Vec<u8>>,
+    current: Vec<u8>,
+    len: usize,
+}
+
+impl Blocks {
+    const SIZE: usize = 1 << 20;
+
+    fn push(&mut self, mut data: &[u8]) {
+        self.len += data.len();
+        while !data.is_empty() {
+            if self.current.len() >= Self::SIZE {
+                self.full.push(std::mem::take(&mut self.current));
+            }
+            let (head, rest) = data.split_at(data.len().min(Self::SIZE - self.current.len()));
+            self.current.extend_from_slice(head);
+            data = rest;
+        }
+    }
+
+    fn into_vec(self) -> Vec<u8> {
+        if self.full.is_empty() {
+            return self.current;
+        }
+        let mut all = Vec::with_capacity(self.len);
+        for block in self.full.iter().chain([&self.current]) {
+            all.extend_from_slice(block);
+        }
+        all
     }
 }
 
@@ -279,8 +311,25 @@ mod tests {
     }
 
     #[test]
+    fn blocks_keep_every_byte_in_order_across_block_boundaries() {
+        let mut blocks = Blocks::default();
+        let piece: Vec<u8> = (0..=255u8).cycle().take(Blocks::SIZE / 3 + 7).collect();
+        let mut expected = Vec::new();
+        for _ in 0..5 {
+            blocks.push(&piece);
+            expected.extend_from_slice(&piece);
+        }
+        blocks.push(b"x");
+        expected.push(b'x');
+        assert!(blocks.full.len() >= 1);
+        assert!(blocks.full.iter().all(|b| b.len() == Blocks::SIZE));
+        assert_eq!(blocks.len, expected.len());
+        assert_eq!(blocks.into_vec(), expected);
+    }
+
+    #[test]
     fn status_codes_are_named_as_http_names_them() {
-        assert_eq!(canonical_reason(503), "Service Unavailable");
+        assert_eq!(super::canonical_reason(503), "Service Unavailable");
         assert_eq!(canonical_reason(599), "HTTP 599");
     }
 }

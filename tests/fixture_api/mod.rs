@@ -76,6 +76,8 @@ pub enum Fault {
     StallBody,
     /// Sends 200 and a JSON list that never ends.
     EndlessBody,
+    /// The same in chunks of one byte each (a frame per byte on the wire).
+    EndlessTinyChunks,
     /// Answers `code` with a Kubernetes Status, with `Retry-After: SECONDS`
     /// when given.
     Status { code: u16, retry_after: Option<u64> },
@@ -569,6 +571,10 @@ async fn misbehave(fault: Fault, mut stopping: tokio::sync::watch::Receiver<bool
             let chunk = axum::body::Bytes::from(item.repeat((64 << 10) / item.len()));
             let opening = futures::stream::iter([axum::body::Bytes::from_static(LIST_OPENING.as_bytes())]);
             let forever = opening.chain(futures::stream::repeat(chunk)).map(Ok::<_, std::io::Error>).take_until(stopped);
+            streamed(Body::from_stream(forever))
+        }
+        Fault::EndlessTinyChunks => {
+            let forever = futures::stream::repeat(axum::body::Bytes::from_static(b" ")).map(Ok::<_, std::io::Error>).take_until(stopped);
             streamed(Body::from_stream(forever))
         }
         Fault::Status { code, retry_after } => {

@@ -19,7 +19,7 @@ use crate::support::{Limits, Outcome, run};
 /// `--request-timeout 2s`: 2 s of waiting, then a prompt error.
 const TIMEOUT_CASE: Limits = Limits { wall_seconds: 8.0, max_rss_mib: 256 };
 /// The 256 MiB cap on one answer plus 96 MiB for the program (measured:
-/// 274-278 MiB, under 0.5 s).
+/// 283-288 MiB, about 1 s).
 const ENDLESS_CASE: Limits = Limits { wall_seconds: 30.0, max_rss_mib: 352 };
 /// Completion: its 1.5 s budget and 32 MiB cap, plus start-up (measured:
 /// 1.55 s against a hang, 50 MiB against an endless list).
@@ -163,6 +163,19 @@ mod sizes {
         c.api.fault("/openapi/v3", Fault::EndlessBody);
         let out = c.patch_from_cluster(&[], ENDLESS_CASE);
         out.assert_clean_error("sent more than 256 MiB while getting /openapi/v3", ENDLESS_CASE);
+    }
+
+    /// One byte per chunk until the deadline (about 0.5 MB in 3 s from the
+    /// fixture server): memory grows with the bytes, not with the frames.
+    /// Bound: the program's ~20 MiB plus the bytes, within 40 MiB; keeping
+    /// each frame cost 54 MiB here.
+    #[test]
+    fn a_body_sent_a_byte_at_a_time_costs_memory_for_its_bytes_only() {
+        let c = cluster();
+        c.api.fault(SECRETS, Fault::EndlessTinyChunks);
+        let limits = Limits { max_rss_mib: 40, ..TIMEOUT_CASE };
+        let out = c.run(&["release", "decode", "demo", "--request-timeout", "3s"], limits);
+        out.assert_clean_error("not complete within 3s while listing secrets", limits);
     }
 
     #[test]
