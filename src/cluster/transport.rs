@@ -321,7 +321,7 @@ mod tests {
         }
         blocks.push(b"x");
         expected.push(b'x');
-        assert!(blocks.full.len() >= 1);
+        assert!(!blocks.full.is_empty());
         assert!(blocks.full.iter().all(|b| b.len() == Blocks::SIZE));
         assert_eq!(blocks.len, expected.len());
         assert_eq!(blocks.into_vec(), expected);
