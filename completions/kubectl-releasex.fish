@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_kubectl_releasex_global_optspecs
-    string join \n kubeconfig= context= n/namespace= o/output= color= h/help V/version
+    string join \n kubeconfig= context= n/namespace= request-timeout= o/output= color= h/help V/version
 end
 
 function __fish_kubectl_releasex_needs_command
@@ -27,6 +27,7 @@ end
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_needs_command" -l kubeconfig -d 'Path to the kubeconfig file (default: $KUBECONFIG, else ~/.kube/config)' -r -F
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_needs_command" -l context -d 'Kubeconfig context to use (default: the current context; $HELM_KUBECONTEXT under Helm)' -r -f -a '(__kubectl_releasex_dynamic)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_needs_command" -s n -l namespace -d 'Namespace (default: the context\'s namespace, else "default"; $HELM_NAMESPACE under Helm)' -r -f -a '(__kubectl_releasex_dynamic)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_needs_command" -l request-timeout -d 'The longest one request to the API server may take, from sending it to the last byte of the answer (kubectl\'s flag: 30s, 2m, a plain number is seconds, 0 means no limit)' -r -f -a '(__kubectl_releasex_dynamic)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_needs_command" -s o -l output -d 'Output format (default: text; `patch` prints the raw patch bytes by default)' -r -f -a "text\t''
 json\t''
 yaml\t''
@@ -46,6 +47,7 @@ complete -c kubectl-releasex -n "__fish_kubectl_releasex_needs_command" -f -a "h
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and not __fish_seen_subcommand_from decode history help" -l kubeconfig -d 'Path to the kubeconfig file (default: $KUBECONFIG, else ~/.kube/config)' -r -F
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and not __fish_seen_subcommand_from decode history help" -l context -d 'Kubeconfig context to use (default: the current context; $HELM_KUBECONTEXT under Helm)' -r -f -a '(__kubectl_releasex_dynamic)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and not __fish_seen_subcommand_from decode history help" -s n -l namespace -d 'Namespace (default: the context\'s namespace, else "default"; $HELM_NAMESPACE under Helm)' -r -f -a '(__kubectl_releasex_dynamic)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and not __fish_seen_subcommand_from decode history help" -l request-timeout -d 'The longest one request to the API server may take, from sending it to the last byte of the answer (kubectl\'s flag: 30s, 2m, a plain number is seconds, 0 means no limit)' -r -f -a '(__kubectl_releasex_dynamic)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and not __fish_seen_subcommand_from decode history help" -s o -l output -d 'Output format (default: text; `patch` prints the raw patch bytes by default)' -r -f -a "text\t''
 json\t''
 yaml\t''
@@ -74,6 +76,7 @@ complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand releas
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and __fish_seen_subcommand_from decode" -l kubeconfig -d 'Path to the kubeconfig file (default: $KUBECONFIG, else ~/.kube/config)' -r -F
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and __fish_seen_subcommand_from decode" -l context -d 'Kubeconfig context to use (default: the current context; $HELM_KUBECONTEXT under Helm)' -r -f -a '(__kubectl_releasex_dynamic)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and __fish_seen_subcommand_from decode" -s n -l namespace -d 'Namespace (default: the context\'s namespace, else "default"; $HELM_NAMESPACE under Helm)' -r -f -a '(__kubectl_releasex_dynamic)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and __fish_seen_subcommand_from decode" -l request-timeout -d 'The longest one request to the API server may take, from sending it to the last byte of the answer (kubectl\'s flag: 30s, 2m, a plain number is seconds, 0 means no limit)' -r -f -a '(__kubectl_releasex_dynamic)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and __fish_seen_subcommand_from decode" -s o -l output -d 'Output format (default: text; `patch` prints the raw patch bytes by default)' -r -f -a "text\t''
 json\t''
 yaml\t''
@@ -90,6 +93,7 @@ complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand releas
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and __fish_seen_subcommand_from history" -l kubeconfig -d 'Path to the kubeconfig file (default: $KUBECONFIG, else ~/.kube/config)' -r -F
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and __fish_seen_subcommand_from history" -l context -d 'Kubeconfig context to use (default: the current context; $HELM_KUBECONTEXT under Helm)' -r -f -a '(__kubectl_releasex_dynamic)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and __fish_seen_subcommand_from history" -s n -l namespace -d 'Namespace (default: the context\'s namespace, else "default"; $HELM_NAMESPACE under Helm)' -r -f -a '(__kubectl_releasex_dynamic)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and __fish_seen_subcommand_from history" -l request-timeout -d 'The longest one request to the API server may take, from sending it to the last byte of the answer (kubectl\'s flag: 30s, 2m, a plain number is seconds, 0 means no limit)' -r -f -a '(__kubectl_releasex_dynamic)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and __fish_seen_subcommand_from history" -s o -l output -d 'Output format (default: text; `patch` prints the raw patch bytes by default)' -r -f -a "text\t''
 json\t''
 yaml\t''
@@ -104,6 +108,7 @@ complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand releas
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and not __fish_seen_subcommand_from explain help" -l kubeconfig -d 'Path to the kubeconfig file (default: $KUBECONFIG, else ~/.kube/config)' -r -F
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and not __fish_seen_subcommand_from explain help" -l context -d 'Kubeconfig context to use (default: the current context; $HELM_KUBECONTEXT under Helm)' -r -f -a '(__kubectl_releasex_dynamic)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and not __fish_seen_subcommand_from explain help" -s n -l namespace -d 'Namespace (default: the context\'s namespace, else "default"; $HELM_NAMESPACE under Helm)' -r -f -a '(__kubectl_releasex_dynamic)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and not __fish_seen_subcommand_from explain help" -l request-timeout -d 'The longest one request to the API server may take, from sending it to the last byte of the answer (kubectl\'s flag: 30s, 2m, a plain number is seconds, 0 means no limit)' -r -f -a '(__kubectl_releasex_dynamic)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and not __fish_seen_subcommand_from explain help" -s o -l output -d 'Output format (default: text; `patch` prints the raw patch bytes by default)' -r -f -a "text\t''
 json\t''
 yaml\t''
@@ -145,6 +150,7 @@ complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -l kubeconfig -d 'Path to the kubeconfig file (default: $KUBECONFIG, else ~/.kube/config)' -r -F
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -l context -d 'Kubeconfig context to use (default: the current context; $HELM_KUBECONTEXT under Helm)' -r -f -a '(__kubectl_releasex_dynamic)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -s n -l namespace -d 'Namespace (default: the context\'s namespace, else "default"; $HELM_NAMESPACE under Helm)' -r -f -a '(__kubectl_releasex_dynamic)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -l request-timeout -d 'The longest one request to the API server may take, from sending it to the last byte of the answer (kubectl\'s flag: 30s, 2m, a plain number is seconds, 0 means no limit)' -r -f -a '(__kubectl_releasex_dynamic)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -s o -l output -d 'Output format (default: text; `patch` prints the raw patch bytes by default)' -r -f -a "text\t''
 json\t''
 yaml\t''
@@ -203,6 +209,7 @@ complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explai
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -l kubeconfig -d 'Path to the kubeconfig file (default: $KUBECONFIG, else ~/.kube/config)' -r -F
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -l context -d 'Kubeconfig context to use (default: the current context; $HELM_KUBECONTEXT under Helm)' -r -f -a '(__kubectl_releasex_dynamic)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -s n -l namespace -d 'Namespace (default: the context\'s namespace, else "default"; $HELM_NAMESPACE under Helm)' -r -f -a '(__kubectl_releasex_dynamic)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -l request-timeout -d 'The longest one request to the API server may take, from sending it to the last byte of the answer (kubectl\'s flag: 30s, 2m, a plain number is seconds, 0 means no limit)' -r -f -a '(__kubectl_releasex_dynamic)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -s o -l output -d 'Output format (default: text; `patch` prints the raw patch bytes by default)' -r -f -a "text\t''
 json\t''
 yaml\t''
@@ -265,6 +272,7 @@ complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrad
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l kubeconfig -d 'Path to the kubeconfig file (default: $KUBECONFIG, else ~/.kube/config)' -r -F
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l context -d 'Kubeconfig context to use (default: the current context; $HELM_KUBECONTEXT under Helm)' -r -f -a '(__kubectl_releasex_dynamic)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -s n -l namespace -d 'Namespace (default: the context\'s namespace, else "default"; $HELM_NAMESPACE under Helm)' -r -f -a '(__kubectl_releasex_dynamic)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l request-timeout -d 'The longest one request to the API server may take, from sending it to the last byte of the answer (kubectl\'s flag: 30s, 2m, a plain number is seconds, 0 means no limit)' -r -f -a '(__kubectl_releasex_dynamic)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -s o -l output -d 'Output format (default: text; `patch` prints the raw patch bytes by default)' -r -f -a "text\t''
 json\t''
 yaml\t''
@@ -316,6 +324,7 @@ false\t''"
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand patch" -l kubeconfig -d 'Path to the kubeconfig file (default: $KUBECONFIG, else ~/.kube/config)' -r -F
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand patch" -l context -d 'Kubeconfig context to use (default: the current context; $HELM_KUBECONTEXT under Helm)' -r -f -a '(__kubectl_releasex_dynamic)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand patch" -s n -l namespace -d 'Namespace (default: the context\'s namespace, else "default"; $HELM_NAMESPACE under Helm)' -r -f -a '(__kubectl_releasex_dynamic)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand patch" -l request-timeout -d 'The longest one request to the API server may take, from sending it to the last byte of the answer (kubectl\'s flag: 30s, 2m, a plain number is seconds, 0 means no limit)' -r -f -a '(__kubectl_releasex_dynamic)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand patch" -s o -l output -d 'Output format (default: text; `patch` prints the raw patch bytes by default)' -r -f -a "text\t''
 json\t''
 yaml\t''
@@ -329,6 +338,7 @@ complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand patch"
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand completion" -l kubeconfig -d 'Path to the kubeconfig file (default: $KUBECONFIG, else ~/.kube/config)' -r -F
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand completion" -l context -d 'Kubeconfig context to use (default: the current context; $HELM_KUBECONTEXT under Helm)' -r -f -a '(__kubectl_releasex_dynamic)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand completion" -s n -l namespace -d 'Namespace (default: the context\'s namespace, else "default"; $HELM_NAMESPACE under Helm)' -r -f -a '(__kubectl_releasex_dynamic)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand completion" -l request-timeout -d 'The longest one request to the API server may take, from sending it to the last byte of the answer (kubectl\'s flag: 30s, 2m, a plain number is seconds, 0 means no limit)' -r -f -a '(__kubectl_releasex_dynamic)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand completion" -s o -l output -d 'Output format (default: text; `patch` prints the raw patch bytes by default)' -r -f -a "text\t''
 json\t''
 yaml\t''

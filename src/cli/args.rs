@@ -42,6 +42,9 @@ pub struct GlobalArgs {
     /// Namespace (default: the context's namespace, else "default"; $HELM_NAMESPACE under Helm)
     #[arg(short = 'n', long, global = true, value_name = "NAMESPACE")]
     pub namespace: Option<String>,
+    /// The longest one request to the API server may take, from sending it to the last byte of the answer (kubectl's flag: 30s, 2m, a plain number is seconds, 0 means no limit)
+    #[arg(long, global = true, value_name = "DURATION", default_value = "30s", value_parser = parse_request_timeout)]
+    pub request_timeout: std::time::Duration,
     /// Output format (default: text; `patch` prints the raw patch bytes by default)
     #[arg(short = 'o', long, global = true, value_enum)]
     pub output: Option<OutputFormat>,
@@ -443,6 +446,11 @@ pub enum StorageDriver {
     Secret,
     ConfigMap,
     Sql,
+}
+
+/// kubectl's `--request-timeout` (client-go clientcmd.ParseTimeout).
+fn parse_request_timeout(s: &str) -> Result<std::time::Duration, String> {
+    crate::go::duration::parse_timeout(s)
 }
 
 /// Accepts the names Helm accepts for HELM_DRIVER (helm: pkg/action/action.go Init).

@@ -31,6 +31,9 @@ const KEEP_ORDER: u8 = 32;
 
 /// Long enough for a nearby API server, short enough that TAB never hangs.
 pub const CLUSTER_TIMEOUT: Duration = Duration::from_millis(1500);
+/// The largest answer completion reads: a metadata-only list of ~30,000
+/// release records, and a bound on completion's memory.
+pub const MAX_RESPONSE_BYTES: usize = 32 << 20;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Candidate {
@@ -282,16 +285,24 @@ impl Context<'_> {
         self.line.values.get(id).and_then(|v| v.last()).map(String::as_str)
     }
 
-    /// The cluster the command line points at: its flags, else Helm's environment.
+    /// The cluster the command line points at: its flags, else Helm's
+    /// environment; within completion's budget (a shorter
+    /// `--request-timeout` on the line is honoured), no retries, silent.
     fn target(&self) -> cluster::KubeTarget {
+        let request_timeout = self.flag("request_timeout").and_then(|t| crate::go::duration::parse_timeout(t).ok()).unwrap_or(CLUSTER_TIMEOUT);
         let global = GlobalArgs {
             kubeconfig: self.flag("kubeconfig").map(PathBuf::from),
             context: self.flag("context").map(str::to_string),
             namespace: self.flag("namespace").map(str::to_string),
+            request_timeout,
             output: None,
             color: ColorChoice::Never,
         };
-        kube_target(&global, self.env)
+        let mut target = kube_target(&global, self.env);
+        let timeout = target.limits.timeout.map_or(CLUSTER_TIMEOUT, |t| t.min(CLUSTER_TIMEOUT));
+        target.limits = cluster::RequestLimits { timeout: Some(timeout), max_response_bytes: MAX_RESPONSE_BYTES, max_retries: 0, ..target.limits };
+        target.on_retry = cluster::RetryReporter::default();
+        target
     }
 
     fn driver(&self) -> Option<Driver> {

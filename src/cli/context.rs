@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 
 use super::args::GlobalArgs;
-use crate::cluster::KubeTarget;
+use crate::cluster::{KubeTarget, RequestLimits, RetryReporter};
 
 /// The environment variables releasex reads, captured once at start-up.
 #[derive(Debug, Clone, Default)]
@@ -57,7 +57,13 @@ pub fn kube_target(global: &GlobalArgs, env: &Env) -> KubeTarget {
     };
     let context = global.context.clone().or_else(|| helm.then(|| env.get("HELM_KUBECONTEXT").map(str::to_string)).flatten());
     let namespace = global.namespace.clone().or_else(|| helm.then(|| env.get("HELM_NAMESPACE").map(str::to_string)).flatten());
-    KubeTarget { kubeconfig_paths, context, namespace }
+    // `--request-timeout 0`: no deadline, as in kubectl. Retries of one
+    // request wait no longer in all than one attempt may take.
+    let timeout = Some(global.request_timeout).filter(|t| !t.is_zero());
+    let defaults = RequestLimits::default();
+    let max_total_retry_wait = timeout.map_or(defaults.max_total_retry_wait, |t| t.min(defaults.max_total_retry_wait));
+    let limits = RequestLimits { timeout, max_total_retry_wait, ..defaults };
+    KubeTarget { kubeconfig_paths, context, namespace, limits, on_retry: RetryReporter::new(super::output::announce_retry) }
 }
 
 #[cfg(test)]
@@ -70,6 +76,7 @@ mod tests {
             kubeconfig: kc.map(PathBuf::from),
             context: ctx.map(str::to_string),
             namespace: ns.map(str::to_string),
+            request_timeout: std::time::Duration::from_secs(30),
             output: Some(OutputFormat::Text),
             color: ColorChoice::Never,
         }
@@ -102,5 +109,36 @@ mod tests {
         assert_eq!(kube_target(&global(None, None, None), &env).kubeconfig_paths, vec![PathBuf::from("/a"), PathBuf::from("/b")]);
         let env = Env::from_pairs([("HOME", "/h")]);
         assert_eq!(kube_target(&global(None, None, None), &env).kubeconfig_paths, vec![PathBuf::from("/h/.kube/config")]);
+    }
+
+    fn limits_of(words: &[&str]) -> RequestLimits {
+        use clap::Parser as _;
+        let argv = ["kubectl-releasex", "release", "history", "web"].iter().chain(words);
+        let cli = crate::cli::args::Cli::try_parse_from(argv).expect("parses");
+        kube_target(&cli.global, &Env::default()).limits
+    }
+
+    #[test]
+    fn requests_time_out_after_30s_by_default_and_never_with_zero() {
+        let default = limits_of(&[]);
+        assert_eq!(default.timeout, Some(std::time::Duration::from_secs(30)));
+        assert_eq!(default.max_total_retry_wait, std::time::Duration::from_secs(30));
+        assert_eq!(limits_of(&["--request-timeout", "0"]).timeout, None);
+        assert_eq!(limits_of(&["--request-timeout=1m"]).timeout, Some(std::time::Duration::from_secs(60)));
+    }
+
+    #[test]
+    fn retries_wait_no_longer_in_all_than_the_request_timeout() {
+        let short = limits_of(&["--request-timeout", "2s"]);
+        assert_eq!(short.max_total_retry_wait, std::time::Duration::from_secs(2));
+        assert_eq!(limits_of(&["--request-timeout", "0"]).max_total_retry_wait, std::time::Duration::from_secs(30));
+    }
+
+    #[test]
+    fn a_malformed_request_timeout_is_a_usage_error_naming_the_flag() {
+        use clap::Parser as _;
+        let e = crate::cli::args::Cli::try_parse_from(["x", "release", "history", "web", "--request-timeout", "5x"]).unwrap_err();
+        let text = e.to_string();
+        assert!(text.contains("--request-timeout") && text.contains("invalid timeout value"), "{text}");
     }
 }

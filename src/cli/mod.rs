@@ -186,7 +186,8 @@ fn plugin_argv(mut argv: Vec<OsString>, env: &Env) -> Vec<OsString> {
         }
         if word.starts_with('-') {
             // Global flags that take a separate value (Helm already removed -n, --kubeconfig, --kube-context).
-            let takes_value = matches!(word.as_str(), "--kubeconfig" | "--context" | "-n" | "--namespace" | "-o" | "--output" | "--color");
+            let takes_value =
+                matches!(word.as_str(), "--kubeconfig" | "--context" | "-n" | "--namespace" | "-o" | "--output" | "--color" | "--request-timeout");
             i += if takes_value { 2 } else { 1 };
             continue;
         }

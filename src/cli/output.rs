@@ -8,6 +8,21 @@ use serde::Serialize;
 use super::args::ColorChoice;
 use super::context::Env;
 
+/// A retry of a request to the API server, on stderr as it happens: a
+/// throttled or restarting server should not look like a hang.
+pub fn announce_retry(r: &crate::cluster::Retrying) {
+    eprintln!(
+        "warning: the API server at {} answered {} {} while {}; retry {} of {} in {}",
+        r.server,
+        r.code,
+        r.reason,
+        r.asked,
+        r.retry,
+        r.max_retries,
+        crate::go::duration::format_duration(r.wait)
+    );
+}
+
 /// Flag > NO_COLOR > CLICOLOR_FORCE > HELM_COLOR > CLICOLOR=0 > terminal check.
 pub fn color_enabled(choice: ColorChoice, env: &Env, stdout_is_terminal: bool) -> bool {
     match choice {

@@ -2,66 +2,36 @@
 //! construction: the client is private and the only operations offered are
 //! GET and LIST; nothing here can create, update, patch or delete.
 
+mod error;
 mod objects;
+mod transport;
 
+pub use error::{Asked, ClusterError, Target, Verb};
 pub use objects::{ApiResource, Discovery, ObjectRef};
+pub use transport::{DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_REQUEST_TIMEOUT, RequestLimits, RetryReporter, Retrying};
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use k8s_openapi::api::core::v1::{ConfigMap, Secret};
-use kube::api::{Api, ListParams, ObjectMeta};
+use kube::api::{ListParams, ObjectMeta};
 use kube::config::{KubeConfigOptions, Kubeconfig};
+use kube::core::{ObjectList, PartialObjectMeta};
 
 use crate::release::{Driver, Encoded, Origin, StoredRecord};
 
 /// Which cluster, as the user chose it (already resolved from flags and the
-/// Helm plugin environment by the CLI).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+/// Helm plugin environment by the CLI), and how requests to it are bounded.
+#[derive(Debug, Clone, Default)]
 pub struct KubeTarget {
     /// Kubeconfig files to merge, in order (kubectl's KUBECONFIG rules).
     pub kubeconfig_paths: Vec<PathBuf>,
     pub context: Option<String>,
     /// Overrides the context's namespace.
     pub namespace: Option<String>,
-}
-
-#[derive(Debug, thiserror::Error)]
-pub enum ClusterError {
-    #[error("no kubeconfig found (looked at {}); pass --kubeconfig or set KUBECONFIG", .looked.join(", "))]
-    NoKubeconfig { looked: Vec<String> },
-    #[error("kubeconfig {path}: {source}")]
-    Kubeconfig {
-        path: String,
-        #[source]
-        source: kube::config::KubeconfigError,
-    },
-    #[error("kubeconfig: {0}")]
-    Config(#[source] kube::config::KubeconfigError),
-    #[error("cannot build a client for {server}: {source}")]
-    Client {
-        server: String,
-        #[source]
-        source: kube::Error,
-    },
-    #[error(
-        "the API server at {server} refused the credentials of the current context (401 Unauthorized): log in again or check the token/certificate in your kubeconfig"
-    )]
-    Unauthorized { server: String },
-    #[error(
-        "forbidden (403): your user may not {verb} {resource} in namespace {namespace:?} ({message}); releasex needs only `{verb}` on `{resource}` (e.g. `kubectl auth can-i {verb} {resource} -n {namespace}`)"
-    )]
-    Forbidden { verb: &'static str, resource: &'static str, namespace: String, message: String },
-    #[error("not found (404) while listing {resource} in namespace {namespace:?}: {message} (does the namespace exist?)")]
-    NotFound { resource: &'static str, namespace: String, message: String },
-    #[error("the API server at {server} does not serve {path} (404)")]
-    PathNotFound { server: String, path: String },
-    #[error("forbidden (403): your user may not get {path} ({message}); reading OpenAPI needs `get` on that non-resource URL")]
-    ForbiddenPath { path: String, message: String },
-    #[error("the API server at {server} answered {code} {reason} while listing {resource}: {message}")]
-    Api { server: String, resource: &'static str, code: u16, reason: String, message: String },
-    #[error("cannot reach the API server at {server}: {message}")]
-    Unreachable { server: String, message: String },
+    pub limits: RequestLimits,
+    /// Told about each retry before its wait.
+    pub on_retry: RetryReporter,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -101,6 +71,8 @@ pub struct ReadOnlyCluster {
     client: kube::Client,
     namespace: String,
     server: String,
+    limits: RequestLimits,
+    on_retry: RetryReporter,
 }
 
 impl ReadOnlyCluster {
@@ -127,10 +99,12 @@ impl ReadOnlyCluster {
         if let Some(ns) = &target.namespace {
             config.default_namespace = ns.clone();
         }
+        // Retries are ours (transport.rs), bounded and announced.
+        config.default_retry = false;
         let server = config.cluster_url.to_string().trim_end_matches('/').to_string();
         let namespace = config.default_namespace.clone();
         let client = kube::Client::try_from(config).map_err(|source| ClusterError::Client { server: server.clone(), source })?;
-        Ok(ReadOnlyCluster { client, namespace, server })
+        Ok(ReadOnlyCluster { client, namespace, server, limits: target.limits, on_retry: target.on_retry.clone() })
     }
 
     pub fn namespace(&self) -> &str {
@@ -148,8 +122,7 @@ impl ReadOnlyCluster {
         let params = ListParams::default().labels(&format!("name={name},owner=helm"));
         match driver {
             Driver::ConfigMap => {
-                let api: Api<ConfigMap> = Api::namespaced(self.client.clone(), &self.namespace);
-                let list = api.list(&params).await.map_err(|e| self.map_error(e, "configmaps"))?;
+                let list: ObjectList<ConfigMap> = self.list::<ConfigMap, _>(&params, false).await?;
                 Ok(list
                     .items
                     .into_iter()
@@ -160,8 +133,7 @@ impl ReadOnlyCluster {
                     .collect())
             }
             _ => {
-                let api: Api<Secret> = Api::namespaced(self.client.clone(), &self.namespace);
-                let list = api.list(&params).await.map_err(|e| self.map_error(e, "secrets"))?;
+                let list: ObjectList<Secret> = self.list::<Secret, _>(&params, false).await?;
                 Ok(list
                     .items
                     .into_iter()
@@ -187,13 +159,11 @@ impl ReadOnlyCluster {
         let params = ListParams::default().labels(&selector);
         let metas: Vec<ObjectMeta> = match driver {
             Driver::ConfigMap => {
-                let api: Api<ConfigMap> = Api::namespaced(self.client.clone(), &self.namespace);
-                let list = api.list_metadata(&params).await.map_err(|e| self.map_error(e, "configmaps"))?;
+                let list: ObjectList<PartialObjectMeta<ConfigMap>> = self.list::<ConfigMap, _>(&params, true).await?;
                 list.items.into_iter().map(|o| o.metadata).collect()
             }
             _ => {
-                let api: Api<Secret> = Api::namespaced(self.client.clone(), &self.namespace);
-                let list = api.list_metadata(&params).await.map_err(|e| self.map_error(e, "secrets"))?;
+                let list: ObjectList<PartialObjectMeta<Secret>> = self.list::<Secret, _>(&params, true).await?;
                 list.items.into_iter().map(|o| o.metadata).collect()
             }
         };
@@ -223,31 +193,37 @@ impl ReadOnlyCluster {
                     .map(str::to_string);
                 match url {
                     Some(url) => Ok((OpenApiVersion::V3, self.get_json(&url).await?)),
-                    None => Err(ClusterError::Api {
-                        server: self.server.clone(),
-                        resource: "openapi/v3",
-                        code: 404,
-                        reason: "NotFound".into(),
+                    None => Err(ClusterError::NotFound {
+                        asked: Asked::get_path("/openapi/v3"),
                         message: format!("the server's OpenAPI v3 index has no entry for {path}"),
                     }),
                 }
             }
-            Err(ClusterError::PathNotFound { .. }) => Ok((OpenApiVersion::V2, self.get_json("/openapi/v2").await?)),
+            Err(ClusterError::NotFound { .. }) => Ok((OpenApiVersion::V2, self.get_json("/openapi/v2").await?)),
             Err(e) => Err(e),
         }
     }
 
-    /// A GET of a non-resource path, as JSON.
+    /// A GET of a non-resource path (`/version`, `/openapi/v3`), which
+    /// must answer a JSON object. `path` may carry a query
+    /// (`serverRelativeURL`s do); messages name the path without it.
     async fn get_json(&self, path: &str) -> Result<serde_json::Value, ClusterError> {
-        let request = http::Request::get(path)
-            .header(http::header::ACCEPT, "application/json")
-            .body(Vec::new())
-            .map_err(|e| ClusterError::Unreachable { server: self.server.clone(), message: e.to_string() })?;
-        self.client.request::<serde_json::Value>(request).await.map_err(|e| match e {
-            kube::Error::Api(status) if status.code == 404 => ClusterError::PathNotFound { server: self.server.clone(), path: path.to_string() },
-            kube::Error::Api(status) if status.code == 403 => ClusterError::ForbiddenPath { path: path.to_string(), message: status.message },
-            other => self.map_error(other, "openapi"),
-        })
+        let asked = Asked::get_path(path.split_once('?').map_or(path, |(p, _)| p));
+        self.fetch_object(&asked, &json_get(path, "application/json", &asked, &self.server)?).await
+    }
+
+    /// A LIST of `K` in the namespace, whole objects or (`metadata_only`)
+    /// their metadata as `PartialObjectMetadataList`.
+    async fn list<K, T>(&self, params: &ListParams, metadata_only: bool) -> Result<ObjectList<T>, ClusterError>
+    where
+        K: kube::Resource<DynamicType = ()>,
+        T: serde::de::DeserializeOwned + Clone,
+    {
+        let asked = Asked::list(&K::group(&()), &K::kind(&()), &K::plural(&()), &self.namespace);
+        let request = kube::core::Request::new(K::url_path(&(), Some(&self.namespace)));
+        let request = if metadata_only { request.list_metadata(params) } else { request.list(params) };
+        let request = request.map_err(|e| ClusterError::Unreachable { server: self.server.clone(), asked: asked.clone(), message: e.to_string() })?;
+        self.fetch_json(&asked, &request).await
     }
 
     fn record(&self, kind: &'static str, driver: Driver, meta: ObjectMeta, payload: Option<Vec<u8>>) -> StoredRecord {
@@ -262,17 +238,13 @@ impl ReadOnlyCluster {
             encoded: Encoded::HelmBase64(payload.unwrap_or_default()),
         }
     }
+}
 
-    fn map_error(&self, e: kube::Error, resource: &'static str) -> ClusterError {
-        let namespace = self.namespace.clone();
-        match e {
-            kube::Error::Api(status) => match status.code {
-                401 => ClusterError::Unauthorized { server: self.server.clone() },
-                403 => ClusterError::Forbidden { verb: "list", resource, namespace, message: status.message },
-                404 => ClusterError::NotFound { resource, namespace, message: status.message },
-                code => ClusterError::Api { server: self.server.clone(), resource, code, reason: status.reason, message: status.message },
-            },
-            other => ClusterError::Unreachable { server: self.server.clone(), message: crate::error_chain(&other) },
-        }
-    }
+/// A GET of `path` asking for `accept`.
+fn json_get(path: &str, accept: &str, asked: &Asked, server: &str) -> Result<http::Request<Vec<u8>>, ClusterError> {
+    http::Request::get(path).header(http::header::ACCEPT, accept).body(Vec::new()).map_err(|e| ClusterError::Unreachable {
+        server: server.to_string(),
+        asked: asked.clone(),
+        message: format!("cannot build the request: {e}"),
+    })
 }

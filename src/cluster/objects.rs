@@ -5,7 +5,8 @@
 use futures::stream::{self, StreamExt};
 use serde_json::Value;
 
-use super::{ClusterError, ReadOnlyCluster};
+use super::error::{Asked, Target, Verb};
+use super::{ClusterError, ReadOnlyCluster, json_get};
 
 /// One served kind.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -71,6 +72,21 @@ impl ObjectRef {
             _ => format!("{base}/{}/{}", self.resource.plural, self.name),
         }
     }
+
+    /// This GET, for messages.
+    fn asked(&self) -> Asked {
+        let namespace = self.namespace.clone().filter(|_| self.resource.namespaced);
+        Asked {
+            verb: Verb::Get,
+            target: Box::new(Target::Resource {
+                group: self.resource.group.clone(),
+                kind: self.resource.kind.clone(),
+                plural: self.resource.plural.clone(),
+                namespace,
+                name: Some(self.name.clone()),
+            }),
+        }
+    }
 }
 
 impl ReadOnlyCluster {
@@ -126,15 +142,10 @@ impl ReadOnlyCluster {
     }
 
     async fn get_object(&self, r: &ObjectRef) -> Result<Option<Value>, ClusterError> {
-        match self.get_json(&r.path()).await {
+        let asked = r.asked();
+        match self.fetch_object(&asked, &json_get(&r.path(), "application/json", &asked, &self.server)?).await {
             Ok(v) => Ok(Some(v)),
-            Err(ClusterError::PathNotFound { .. }) => Ok(None),
-            Err(ClusterError::ForbiddenPath { message, .. }) => Err(ClusterError::Forbidden {
-                verb: "get",
-                resource: "objects",
-                namespace: r.namespace.clone().unwrap_or_default(),
-                message,
-            }),
+            Err(ClusterError::NotFound { .. }) => Ok(None),
             Err(e) => Err(e),
         }
     }

@@ -3,11 +3,13 @@
 //! values ([`fmt`]), `encoding/json` output ([`json`]) and decoding
 //! ([`json_decode`]), the indented JSON with Go's numbers of this program's
 //! own output ([`json_pretty`]), `sort.Sort`/`sort.SliceStable` ([`sort`]),
-//! `path.Clean` and `filepath.Base` ([`path`]), and the value model the
+//! `path.Clean` and `filepath.Base` ([`path`]), `time.ParseDuration` and
+//! client-go's timeout flag ([`duration`]), and the value model the
 //! printers walk ([`value`]). Helm's messages and wire bytes come from Go,
 //! so every module that reproduces them uses these. The ground floor: of
 //! the crate it imports only `keypath` (the JSON writer writes value paths).
 
+pub mod duration;
 pub mod fmt;
 pub mod json;
 pub mod json_decode;

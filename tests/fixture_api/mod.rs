@@ -23,6 +23,11 @@
 //!   kind/apiVersion as a real server sends them; a resource can be made to
 //!   fail ([`FixtureApi::fail`]).
 //!
+//! Fault injection for the hostile tests ([`FixtureApi::fault`]): at a
+//! given path the server can hang before the headers, stall mid-body, send
+//! an endless body, answer any status (with `Retry-After`), or send any body
+//! (malformed JSON, the wrong type); see [`Fault`].
+//!
 //! Every request is recorded (method, path, query, Content-Type, Accept,
 //! body bytes, and the Kubernetes verb it amounts to). Writes depend on the
 //! mode ([`Writes`]):
@@ -61,6 +66,27 @@ pub struct Recorded {
     pub accept: Option<String>,
     pub body: Vec<u8>,
 }
+
+/// How the server misbehaves at one path.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Fault {
+    /// Reads the request and never answers (until the server stops).
+    Hang,
+    /// Sends 200, its headers and the start of a JSON list, then nothing.
+    StallBody,
+    /// Sends 200 and a JSON list that never ends.
+    EndlessBody,
+    /// The same in chunks of one byte each (a frame per byte on the wire).
+    EndlessTinyChunks,
+    /// Answers `code` with a Kubernetes Status, with `Retry-After: SECONDS`
+    /// when given.
+    Status { code: u16, retry_after: Option<u64> },
+    /// Answers 200 with this body as `application/json`, whatever it is.
+    Body(String),
+}
+
+/// The opening of the stalled and endless bodies.
+const LIST_OPENING: &str = r#"{"kind":"SecretList","apiVersion":"v1","metadata":{"resourceVersion":"1"},"items":["#;
 
 /// A resource the server lists in discovery and serves objects of.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -159,12 +185,29 @@ struct State {
     documents: Vec<(String, Value)>,
     /// Added to every single-object GET.
     latency: Duration,
+    /// (path, fault, how many more requests it applies to; `None`: all).
+    faults: Vec<(String, Fault, Option<usize>)>,
+    /// Turns true when the server stops: hanging answers end then.
+    stopping: tokio::sync::watch::Receiver<bool>,
+}
+
+impl State {
+    /// The fault for a request to `path`, counting it against its uses.
+    fn take_fault(&mut self, path: &str) -> Option<Fault> {
+        let i = self.faults.iter().position(|(p, _, left)| p == path && *left != Some(0))?;
+        let (_, fault, left) = &mut self.faults[i];
+        if let Some(n) = left {
+            *n -= 1;
+        }
+        Some(fault.clone())
+    }
 }
 
 pub struct FixtureApi {
     pub addr: SocketAddr,
     state: Arc<Mutex<State>>,
     shutdown: Option<tokio::sync::oneshot::Sender<()>>,
+    stop_faults: tokio::sync::watch::Sender<bool>,
     thread: Option<std::thread::JoinHandle<()>>,
 }
 
@@ -175,12 +218,15 @@ impl FixtureApi {
     }
 
     pub fn start_with(config: Config) -> FixtureApi {
+        let (stop_faults, stopping) = tokio::sync::watch::channel(false);
         let state = Arc::new(Mutex::new(State {
             config,
             requests: Vec::new(),
             failures: Vec::new(),
             documents: Vec::new(),
             latency: Duration::ZERO,
+            faults: Vec::new(),
+            stopping,
         }));
         let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1:0");
         listener.set_nonblocking(true).expect("nonblocking");
@@ -199,7 +245,7 @@ impl FixtureApi {
                     .await;
             });
         });
-        FixtureApi { addr, state, shutdown: Some(tx), thread: Some(thread) }
+        FixtureApi { addr, state, shutdown: Some(tx), stop_faults, thread: Some(thread) }
     }
 
     pub fn url(&self) -> String {
@@ -214,6 +260,18 @@ impl FixtureApi {
     /// Delays every single-object GET by `latency`, as a remote API server would.
     pub fn set_latency(&self, latency: Duration) {
         self.state.lock().unwrap().latency = latency;
+    }
+
+    /// Every request to `path` (the URL path, without the query) meets
+    /// `fault` instead of its answer.
+    pub fn fault(&self, path: &str, fault: Fault) {
+        self.state.lock().unwrap().faults.push((path.to_string(), fault, None));
+    }
+
+    /// The next `times` requests to `path` meet `fault`; later ones are
+    /// answered normally.
+    pub fn fault_times(&self, path: &str, fault: Fault, times: usize) {
+        self.state.lock().unwrap().faults.push((path.to_string(), fault, Some(times)));
     }
 
     /// Serves `body` at the non-resource `path` (e.g. `/openapi/v3`).
@@ -297,6 +355,8 @@ impl FixtureApi {
 
 impl Drop for FixtureApi {
     fn drop(&mut self) {
+        // Hanging and endless answers end first, or the graceful shutdown would wait for them.
+        let _ = self.stop_faults.send(true);
         if let Some(tx) = self.shutdown.take() {
             let _ = tx.send(());
         }
@@ -413,8 +473,9 @@ async fn handle(state: Arc<Mutex<State>>, req: Request<Body>) -> Response {
     let path = parts.uri.path().to_owned();
     let query = parts.uri.query().map(str::to_owned);
     let segments: Vec<&str> = path.trim_matches('/').split('/').collect();
-    // A single-object GET may wait (latency), so the lock is released first.
-    let delayed = {
+    // A single-object GET may wait (latency), and a fault may never end, so
+    // the lock is released first.
+    let (delayed, fault) = {
         let mut st = state.lock().unwrap();
         let found = target(&st.config.resources, &segments);
         let verb = verb(&method, query.as_deref(), found.as_ref());
@@ -433,8 +494,12 @@ async fn handle(state: Arc<Mutex<State>>, req: Request<Body>) -> Response {
             accept: header_text(header::ACCEPT),
             body,
         });
-        object.map(|o| (o, st.latency))
+        let fault = st.take_fault(&path).map(|f| (f, st.stopping.clone()));
+        (object.map(|o| (o, st.latency)), fault)
     };
+    if let Some((fault, stopping)) = fault {
+        return misbehave(fault, stopping).await;
+    }
     if let Some((found, latency)) = delayed {
         if !latency.is_zero() {
             tokio::time::sleep(latency).await;
@@ -482,6 +547,46 @@ async fn handle(state: Arc<Mutex<State>>, req: Request<Body>) -> Response {
         return not_found(&path);
     };
     list(&st, resource, namespace, query.as_deref())
+}
+
+/// The answer of a [`Fault`]; whatever never ends, ends when the server stops.
+async fn misbehave(fault: Fault, mut stopping: tokio::sync::watch::Receiver<bool>) -> Response {
+    use futures::StreamExt as _;
+    let stopped = async move {
+        let _ = stopping.wait_for(|stop| *stop).await;
+    };
+    let streamed = |body: Body| ([(header::CONTENT_TYPE, "application/json")], body).into_response();
+    match fault {
+        Fault::Hang => {
+            stopped.await;
+            status(503, "ServiceUnavailable", "the fixture server is stopping")
+        }
+        Fault::StallBody => {
+            let opening = futures::stream::iter([Ok::<_, std::io::Error>(axum::body::Bytes::from_static(LIST_OPENING.as_bytes()))]);
+            let never = futures::stream::once(stopped).filter_map(|()| async { None::<Result<axum::body::Bytes, std::io::Error>> });
+            streamed(Body::from_stream(opening.chain(never)))
+        }
+        Fault::EndlessBody => {
+            let item = r#"{"metadata":{"name":"endless","labels":{"owner":"helm"}}},"#;
+            let chunk = axum::body::Bytes::from(item.repeat((64 << 10) / item.len()));
+            let opening = futures::stream::iter([axum::body::Bytes::from_static(LIST_OPENING.as_bytes())]);
+            let forever = opening.chain(futures::stream::repeat(chunk)).map(Ok::<_, std::io::Error>).take_until(stopped);
+            streamed(Body::from_stream(forever))
+        }
+        Fault::EndlessTinyChunks => {
+            let forever = futures::stream::repeat(axum::body::Bytes::from_static(b" ")).map(Ok::<_, std::io::Error>).take_until(stopped);
+            streamed(Body::from_stream(forever))
+        }
+        Fault::Status { code, retry_after } => {
+            let reason = StatusCode::from_u16(code).ok().and_then(|c| c.canonical_reason()).unwrap_or("Unknown").replace(' ', "");
+            let mut answer = status(code, &reason, &format!("the fixture server answers {code}"));
+            if let Some(seconds) = retry_after {
+                answer.headers_mut().insert(header::RETRY_AFTER, seconds.into());
+            }
+            answer
+        }
+        Fault::Body(text) => ([(header::CONTENT_TYPE, "application/json")], text).into_response(),
+    }
 }
 
 /// A list of `resource` in `namespace` (all namespaces when `None`), or the

@@ -14,6 +14,7 @@ mod fixture_api;
 mod xorshift;
 
 mod sql;
+mod network;
 mod support;
 
 mod secrets;
