@@ -1,9 +1,35 @@
 //! Independent jobs run on the cores this process may use. Only ever an
 //! optimisation: results come back in input order, exactly as a plain loop
-//! would produce them.
+//! would produce them. Every thread of the program (the command's own, see
+//! [`on_deep_stack`], and these workers) gets the same deep stack.
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// The stack of every thread that reads or walks input: the readers, the
+/// coalescing, the output writers and `Drop` recurse once per nesting level,
+/// and input as deep as Helm accepts it (10,000 levels: go-yaml's
+/// `max_indents`, encoding/json's `maxNestingDepth`) must fit in a debug
+/// build, whose frames are the largest (about 40 KiB per level on the
+/// deepest path, `values explain -o yaml`). Only the pages a thread
+/// touches are committed, so a shallow input costs what it did on the main
+/// thread's 8 MiB stack.
+pub const DEEP_STACK_BYTES: usize = 1 << 30;
+
+/// A thread with the [`DEEP_STACK_BYTES`] stack.
+pub fn deep_stack_thread() -> std::thread::Builder {
+    std::thread::Builder::new().stack_size(DEEP_STACK_BYTES)
+}
+
+/// Runs `f` on a thread with the [`DEEP_STACK_BYTES`] stack and returns
+/// its result (a panic in `f` goes on in the caller); an error when no such
+/// thread can be started (a process or memory limit).
+pub fn on_deep_stack<R: Send>(f: impl FnOnce() -> R + Send) -> std::io::Result<R> {
+    std::thread::scope(|s| {
+        let handle = deep_stack_thread().spawn_scoped(s, f)?;
+        Ok(handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
+    })
+}
 
 /// How many threads are worth starting: the cores this process may use, at
 /// most four (the jobs here are a few milliseconds in all; more threads cost
@@ -36,7 +62,8 @@ pub fn map_in_order<T: Send, R: Send>(items: Vec<T>, threads: usize, cost: impl 
         done
     };
     let finished: Vec<(usize, R)> = std::thread::scope(|s| {
-        let others: Vec<_> = (1..workers).map(|_| s.spawn(work)).collect();
+        // A worker that cannot be started leaves its share to the others.
+        let others: Vec<_> = (1..workers).filter_map(|_| deep_stack_thread().spawn_scoped(s, work).ok()).collect();
         let mut all = work();
         for h in others {
             match h.join() {

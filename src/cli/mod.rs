@@ -232,9 +232,19 @@ fn format_error(e: &anyhow::Error) -> String {
     parts.join(": ")
 }
 
-/// Entry point for the binary: the real argv and environment.
+/// Entry point for the binary: the real argv and environment. The command
+/// runs on a thread with [`crate::parallel::DEEP_STACK_BYTES`] of stack, so
+/// that input nested as deep as Helm reads it is read here too (the readers,
+/// merging, writers and `Drop` recurse once per level).
 pub fn main() -> ExitCode {
-    run(std::env::args_os().collect(), Env::capture())
+    let (argv, env) = (std::env::args_os().collect(), Env::capture());
+    match crate::parallel::on_deep_stack(move || run(argv, env)) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: cannot start the command's thread: {e}");
+            ExitCode::from(1)
+        }
+    }
 }
 
 /// The clap command, for completion scripts and documentation.

@@ -11,8 +11,9 @@ use serde_json::{Map, Number, Value};
 
 use super::quote::json_quote_char;
 
-/// `encoding/json`'s `maxNestingDepth`.
-const MAX_DEPTH: usize = 10_000;
+/// `encoding/json`'s `maxNestingDepth` (go/src/encoding/json/scanner.go):
+/// an object or array opened at a deeper level is a syntax error.
+pub const MAX_DEPTH: usize = 10_000;
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum JsonError {
