@@ -519,7 +519,7 @@ mod tests {
         let at_limit = format!("{}{}", "[".repeat(MAX_DEPTH), "]".repeat(MAX_DEPTH));
         assert_eq!(first_too_deep(at_limit.as_bytes()), None);
         let over = format!("{{\"a\":{}", "[".repeat(MAX_DEPTH));
-        assert_eq!(first_too_deep(over.as_bytes()), Some((b'[', 5 + MAX_DEPTH - 2)));
+        assert_eq!(first_too_deep(over.as_bytes()), Some((b'[', 5 + MAX_DEPTH - 1)));
         let quoted = format!("[\"\\\"{}\"]", "[".repeat(MAX_DEPTH + 1));
         assert_eq!(first_too_deep(quoted.as_bytes()), None);
     }
