@@ -15,6 +15,8 @@ mod xorshift;
 
 mod support;
 
+mod depth;
+
 mod harness {
     use crate::support::{Limits, run};
 
