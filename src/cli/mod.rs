@@ -238,13 +238,7 @@ fn format_error(e: &anyhow::Error) -> String {
 /// merging, writers and `Drop` recurse once per level).
 pub fn main() -> ExitCode {
     let (argv, env) = (std::env::args_os().collect(), Env::capture());
-    match crate::parallel::on_deep_stack(move || run(argv, env)) {
-        Ok(code) => code,
-        Err(e) => {
-            eprintln!("error: cannot start the command's thread: {e}");
-            ExitCode::from(1)
-        }
-    }
+    crate::parallel::on_deep_stack(move || run(argv, env))
 }
 
 /// The clap command, for completion scripts and documentation.
