@@ -234,9 +234,13 @@ fn format_error(e: &anyhow::Error) -> String {
     parts.join(": ")
 }
 
-/// Entry point for the binary: the real argv and environment.
+/// Entry point for the binary: the real argv and environment. The command
+/// runs on a thread with [`crate::parallel::DEEP_STACK_BYTES`] of stack, so
+/// that input nested as deep as Helm reads it is read here too (the readers,
+/// merging, writers and `Drop` recurse once per level).
 pub fn main() -> ExitCode {
-    run(std::env::args_os().collect(), Env::capture())
+    let (argv, env) = (std::env::args_os().collect(), Env::capture());
+    crate::parallel::on_deep_stack(move || run(argv, env))
 }
 
 /// The clap command, for completion scripts and documentation.

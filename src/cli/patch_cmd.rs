@@ -22,6 +22,12 @@ pub fn run(args: &PatchArgs, ctx: &Ctx) -> anyhow::Result<Outcome> {
     let modified = read_object(&args.modified, "MODIFIED")?;
     let current = read_object(&args.current, "CURRENT")?;
     same_object(&[("ORIGINAL", &original), ("MODIFIED", &modified), ("CURRENT", &current)])?;
+    // Where the OpenAPI metadata came from, for the errors it causes.
+    let meta_source = match (&args.patch_meta, args.patch_meta_from_cluster) {
+        (Some(path), _) => Some(format!("--patch-meta {}", path.display())),
+        (None, true) => Some("--patch-meta-from-cluster".to_owned()),
+        (None, false) => None,
+    };
     let openapi = match (&args.patch_meta, args.patch_meta_from_cluster) {
         (Some(path), _) => {
             let text = std::fs::read_to_string(path).with_context(|| format!("cannot read --patch-meta {}", path.display()))?;
@@ -37,7 +43,11 @@ pub fn run(args: &PatchArgs, ctx: &Ctx) -> anyhow::Result<Outcome> {
         PatchTypeArg::Merge => Requested::Merge,
     };
     let action = if args.take_ownership { helm::Action::TakeOwnership } else { helm::Action::Upgrade };
-    let mut patch = helm::helm_patch(&original, &modified, &current, Options { requested, action, openapi: openapi.as_ref() })?;
+    let mut patch = helm::helm_patch(&original, &modified, &current, Options { requested, action, openapi: openapi.as_ref() })
+        .map_err(|e| match &meta_source {
+            Some(source) => anyhow::Error::new(e).context(format!("with the patch metadata of {source}")),
+            None => anyhow::Error::new(e),
+        })?;
     // The raw body is the exact request unless masking is asked for; the views mask by default.
     let mask = args.mask_secrets.unwrap_or(ctx.global.output.is_some());
     let masked = mask && [&original, &modified, &current].into_iter().any(secrets::is_secret) && secrets::mask_secret_fields(&mut patch.patch);

@@ -11,8 +11,43 @@ use serde_json::{Map, Number, Value};
 
 use super::quote::json_quote_char;
 
-/// `encoding/json`'s `maxNestingDepth`.
-const MAX_DEPTH: usize = 10_000;
+/// `encoding/json`'s `maxNestingDepth` (go/src/encoding/json/scanner.go):
+/// an object or array opened at a deeper level is a syntax error.
+pub const MAX_DEPTH: usize = 10_000;
+
+/// Where a JSON text opens an object or array past [`MAX_DEPTH`]: the
+/// opening byte and its offset, as encoding/json's scanner stops there
+/// (`invalid character '[' exceeded max depth`). A scan of the bytes alone
+/// (strings skipped), so that a parser without a depth limit may then read
+/// any text it passes; syntax errors are left to that parser.
+pub fn first_too_deep(text: &[u8]) -> Option<(u8, usize)> {
+    let mut depth = 0usize;
+    let mut in_string = false;
+    let mut escaped = false;
+    for (i, &b) in text.iter().enumerate() {
+        if in_string {
+            match b {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > MAX_DEPTH {
+                    return Some((b, i));
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    None
+}
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum JsonError {
@@ -477,6 +512,16 @@ mod tests {
             Err("invalid character '[' exceeded max depth".into())
         );
         assert_eq!(dec(&"[".repeat(10_000)), Err("unexpected EOF".into()));
+    }
+
+    #[test]
+    fn the_depth_scan_stops_where_encoding_json_does_and_skips_strings() {
+        let at_limit = format!("{}{}", "[".repeat(MAX_DEPTH), "]".repeat(MAX_DEPTH));
+        assert_eq!(first_too_deep(at_limit.as_bytes()), None);
+        let over = format!("{{\"a\":{}", "[".repeat(MAX_DEPTH));
+        assert_eq!(first_too_deep(over.as_bytes()), Some((b'[', 5 + MAX_DEPTH - 1)));
+        let quoted = format!("[\"\\\"{}\"]", "[".repeat(MAX_DEPTH + 1));
+        assert_eq!(first_too_deep(quoted.as_bytes()), None);
     }
 
     #[test]

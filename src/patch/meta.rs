@@ -154,6 +154,12 @@ pub enum MetaError {
     /// An OpenAPI document kube-openapi would refuse to load.
     #[error("{0}")]
     Schema(String),
+    /// OpenAPI: definitions that are references to each other in a ring
+    /// (`a: {$ref: a}`, `a -> b -> a`). kube-openapi's visitors follow such
+    /// a ring until the Go stack is exhausted; here it is this error, met
+    /// only when a lookup reaches the ring, as the crash would be.
+    #[error("the OpenAPI definitions refer to each other in a cycle: {}", .0.iter().map(|n| go_quote(n)).collect::<Vec<_>>().join(" -> "))]
+    ReferenceCycle(Vec<String>),
     /// More than two strategies, or two without `retainKeys`.
     #[error("unexpected patch strategy: [{}]", .0.join(" "))]
     UnexpectedPatchStrategy(Vec<String>),

@@ -33,6 +33,10 @@ pub enum CodecError {
     NotJson(#[source] serde_json::Error),
     #[error("record JSON is invalid: {0}")]
     Json(#[source] serde_json::Error),
+    /// Nested past encoding/json's `maxNestingDepth`: Helm's `json.Unmarshal`
+    /// of the record fails with this scanner error.
+    #[error("record JSON is invalid: invalid character '{}' exceeded max depth (at byte {offset})", char::from(*.open))]
+    TooDeep { open: u8, offset: usize },
 }
 
 /// Decodes standard base64 as Go's `base64.StdEncoding` does when reading a
@@ -103,8 +107,19 @@ pub fn gunzip_bounded(raw: &[u8]) -> Result<Vec<u8>, CodecError> {
 }
 
 /// Parses record JSON; `gzip` says whether it came out of gzip (for the message).
+/// Records nest as deep as Helm's reader allows (encoding/json's 10,000
+/// levels, checked first), not serde_json's default 128.
 pub fn parse_json(json: &[u8], gzip: bool) -> Result<serde_json::Value, CodecError> {
-    serde_json::from_slice(json).map_err(|e| if gzip { CodecError::Json(e) } else { CodecError::NotJson(e) })
+    use serde::Deserialize as _;
+    if let Some((open, offset)) = crate::go::json_decode::first_too_deep(json) {
+        return Err(CodecError::TooDeep { open, offset });
+    }
+    let mut reader = serde_json::Deserializer::from_slice(json);
+    reader.disable_recursion_limit();
+    let wrap = |e| if gzip { CodecError::Json(e) } else { CodecError::NotJson(e) };
+    let value = serde_json::Value::deserialize(&mut reader).map_err(wrap)?;
+    reader.end().map_err(wrap)?;
+    Ok(value)
 }
 
 /// Encodes a record as Helm does (gzip level 9, then base64); used by tests and

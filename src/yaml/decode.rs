@@ -20,6 +20,9 @@ use crate::FastHash;
 pub(crate) struct Fail {
     pub message: String,
     pub pos: Pos,
+    /// The failure is encoding/json's, in the JSON half of the round trip
+    /// (a value nested past its `maxNestingDepth`), not go-yaml's.
+    pub in_json: bool,
 }
 
 /// A Go `map[interface{}]interface{}` key.
@@ -130,6 +133,8 @@ struct Decoder<'d> {
     decode_count: u64,
     alias_count: u64,
     alias_depth: u32,
+    /// Collections open around the value being decoded (the root is at 1).
+    depth: usize,
 }
 
 fn allowed_alias_ratio(decode_count: u64) -> f64 {
@@ -148,7 +153,19 @@ const MERGE_TAG: &str = "tag:yaml.org,2002:merge";
 
 impl<'d> Decoder<'d> {
     fn fail<T>(&self, message: impl Into<String>, pos: Pos) -> Result<T, Fail> {
-        Err(Fail { message: message.into(), pos })
+        Err(Fail { message: message.into(), pos, in_json: false })
+    }
+
+    /// One collection level deeper; past encoding/json's `maxNestingDepth`
+    /// the JSON half of sigs.k8s.io/yaml's round trip would refuse the value
+    /// (`open` is the `[` or `{` it stops at). Checked while decoding, so that
+    /// aliases cannot nest the recursion deeper than the limit.
+    fn enter(&mut self, open: char, pos: Pos) -> Result<(), Fail> {
+        self.depth += 1;
+        if self.depth > crate::go::json_decode::MAX_DEPTH {
+            return Err(Fail { message: format!("invalid character '{open}' exceeded max depth"), pos, in_json: true });
+        }
+        Ok(())
     }
 
     fn count(&mut self, pos: Pos) -> Result<(), Fail> {
@@ -188,15 +205,19 @@ impl<'d> Decoder<'d> {
                 Err(m) => self.fail(m, node.pos),
             },
             NodeKind::Seq(items) => {
+                self.enter('[', node.pos)?;
                 let mut out = Vec::with_capacity(items.len());
                 for &c in items {
                     out.push(self.unmarshal(c)?);
                 }
+                self.depth -= 1;
                 Ok(DVal { kind: DKind::Seq(out), pos: node.pos })
             }
             NodeKind::Map(_) => {
+                self.enter('{', node.pos)?;
                 let mut m = DMap::default();
                 self.mapping_into(id, &mut m, Origin::Explicit)?;
+                self.depth -= 1;
                 Ok(DVal { kind: DKind::Map(m), pos: node.pos })
             }
         }
@@ -300,7 +321,7 @@ impl<'d> Decoder<'d> {
 pub(crate) fn decode(doc: &Doc) -> Result<Option<DVal<'_>>, Fail> {
     let Some(root) = doc.root else { return Ok(None) };
     // The document node itself counts as one decode.
-    let mut d = Decoder { doc, active_aliases: HashSet::new(), decode_count: 1, alias_count: 0, alias_depth: 0 };
+    let mut d = Decoder { doc, active_aliases: HashSet::new(), decode_count: 1, alias_count: 0, alias_depth: 0, depth: 0 };
     d.unmarshal(root).map(Some)
 }
 
@@ -475,12 +496,14 @@ impl Converter {
                             return Err(Fail {
                                 message: format!("unsupported map key of type: %!s(<nil>), key: <nil>, value: {}", go_syntax(&e.value, true)),
                                 pos: e.key_pos,
+                                in_json: false,
                             });
                         }
                         GoKey::Uint(u) => {
                             return Err(Fail {
                                 message: format!("unsupported map key of type: uint64, key: {u:#x}, value: {}", go_syntax(&e.value, true)),
                                 pos: e.key_pos,
+                                in_json: false,
                             });
                         }
                     };

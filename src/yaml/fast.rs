@@ -29,7 +29,7 @@ pub(crate) fn parse(text: &str, first_line: usize) -> Option<Doc> {
     if !acceptable_characters(text, ascii) {
         return None;
     }
-    let mut p = Reader { t: text, b: text.as_bytes(), lines: lines(text), i: 0, nodes: Vec::new(), first_line, ascii };
+    let mut p = Reader { t: text, b: text.as_bytes(), lines: lines(text), i: 0, nodes: Vec::new(), first_line, ascii, indents: 0 };
     p.skip_blank();
     // A leading `---` (nothing else on its line but a comment) starts the document.
     if let Some(l) = p.current() {
@@ -146,6 +146,9 @@ struct Reader<'a> {
     nodes: Vec<Node>,
     first_line: usize,
     ascii: bool,
+    /// Block collections open (go-yaml's indentation levels; an indentless
+    /// sequence adds none). Past go-yaml's limit the saphyr path reports it.
+    indents: usize,
 }
 
 impl<'a> Reader<'a> {
@@ -220,6 +223,7 @@ impl<'a> Reader<'a> {
     /// A block mapping whose first key is at byte `at` of line `li`; its
     /// indentation is that key's column.
     fn mapping(&mut self, li: usize, at: usize) -> Option<usize> {
+        self.open_indent(1)?;
         let indent = at - self.lines[li].start;
         let id = self.push(NodeKind::Map(Vec::new()), self.pos(li, at));
         let mut pairs = Vec::new();
@@ -240,13 +244,22 @@ impl<'a> Reader<'a> {
             (li, at) = (self.i, l.start + indent);
         }
         self.nodes[id].kind = NodeKind::Map(pairs);
+        self.indents -= 1;
         Some(id)
+    }
+
+    /// `levels` more indentation levels; `None` past go-yaml's limit.
+    fn open_indent(&mut self, levels: usize) -> Option<()> {
+        self.indents += levels;
+        (self.indents <= super::GO_YAML_MAX_DEPTH).then_some(())
     }
 
     /// A block sequence whose first `-` is in column `indent` of line `li`.
     /// An indentless one (`key:` then `- a` in the key's column) ends at the
     /// next line in that column that is not an entry.
     fn sequence(&mut self, li: usize, indent: usize, indentless: bool) -> Option<usize> {
+        let levels = usize::from(!indentless);
+        self.open_indent(levels)?;
         let dash = self.lines[li].start + indent;
         let id = self.push(NodeKind::Seq(Vec::new()), self.pos(li, dash));
         let mut items = Vec::new();
@@ -284,6 +297,7 @@ impl<'a> Reader<'a> {
             items.push(item);
         }
         self.nodes[id].kind = NodeKind::Seq(items);
+        self.indents -= levels;
         Some(id)
     }
 

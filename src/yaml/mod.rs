@@ -187,8 +187,19 @@ impl fmt::Display for YamlError {
 
 impl std::error::Error for YamlError {}
 
+/// go-yaml v2's `max_indents` and `max_flow_level` (scannerc.go, as
+/// sigs.k8s.io/yaml vendors it): a block collection opened past this many
+/// indentation levels, or a flow collection past this many flow levels, is
+/// the scanner error `exceeded max depth of 10000`. Real Helm 4.1.4: a
+/// sequence under a key nested 9,999 deep reads, 10,000 deep fails.
+pub(crate) const GO_YAML_MAX_DEPTH: usize = 10_000;
+
+/// go-yaml's message at [`GO_YAML_MAX_DEPTH`].
+pub(crate) const GO_YAML_DEPTH_PROBLEM: &str = "exceeded max depth of 10000";
+
 const DOC: &str = "cannot unmarshal yaml document: ";
 const TO_JSON: &str = "error converting YAML to JSON: ";
+const FROM_JSON: &str = "error unmarshaling JSON: while decoding JSON: ";
 
 /// Reads `text` (the contents of values file `source_name`) as Helm does.
 pub fn load_values(text: &str, source_name: &str) -> Result<LoadedValues, YamlError> {
@@ -287,7 +298,10 @@ fn parse_document_map(text: &str, first_line: usize, source_name: &str) -> Resul
             message: "Helm ignores everything after this `...` up to the next `---`".into(),
         });
     }
-    let dval = decode::decode(&doc).map_err(|f| err(Some(f.pos), format!("{DOC}{TO_JSON}yaml: {}", f.message), true))?;
+    let dval = decode::decode(&doc).map_err(|f| {
+        let stage = if f.in_json { FROM_JSON } else { concat!("error converting YAML to JSON: ", "yaml: ") };
+        err(Some(f.pos), format!("{DOC}{stage}{}", f.message), true)
+    })?;
     let mut conv = decode::Converter::default();
     let node = match dval {
         None => None,
@@ -313,7 +327,7 @@ fn parse_document_map(text: &str, first_line: usize, source_name: &str) -> Resul
             };
             return Err(err(
                 Some(other.pos),
-                format!("{DOC}error unmarshaling JSON: while decoding JSON: json: cannot unmarshal {what} into Go value of type map[string]interface {{}}"),
+                format!("{DOC}{FROM_JSON}json: cannot unmarshal {what} into Go value of type map[string]interface {{}}"),
                 true,
             ));
         }

@@ -245,6 +245,12 @@ struct Builder<'s, 'a> {
     scalars: Vec<ScalarSpan>,
     /// Block-collection indentation of the open collections (None for flow).
     indents: Vec<Option<usize>>,
+    /// go-yaml's indentation levels (block collections open, indentless
+    /// sequences not counted) and flow levels, for its depth limit.
+    block_levels: usize,
+    flow_levels: usize,
+    /// Per open collection: (flow, indentless sequence).
+    levels: Vec<(bool, bool)>,
     violation: Option<SyntaxError>,
 }
 
@@ -350,6 +356,24 @@ impl Builder<'_, '_> {
         Some(ci - before[line_start + trimmed.len() - 1..].chars().count())
     }
 
+    /// A collection opens at 0-based `line0`, `col0`: go-yaml's scanner
+    /// refuses one level past its `max_indents` / `max_flow_level`.
+    fn open_level(&mut self, flow: bool, indentless: bool, line0: usize, col0: usize) {
+        self.levels.push((flow, indentless));
+        let levels = if flow {
+            self.flow_levels += 1;
+            self.flow_levels
+        } else if !indentless {
+            self.block_levels += 1;
+            self.block_levels
+        } else {
+            return;
+        };
+        if levels > super::GO_YAML_MAX_DEPTH && self.violation.is_none() {
+            self.violation = Some(syntax(self.src, line0, col0, Stage::Scanner, super::GO_YAML_DEPTH_PROBLEM, true));
+        }
+    }
+
     fn innermost_indent(&self) -> (Option<usize>, bool) {
         let in_flow = self.indents.iter().any(Option::is_none);
         (self.indents.iter().rev().flatten().next().copied(), in_flow)
@@ -424,9 +448,17 @@ impl Builder<'_, '_> {
                 self.attach(id);
                 self.stack.push((id, None));
                 self.indents.push(if flow { None } else { Some(column) });
+                let indentless = dash.is_some();
+                self.open_level(flow, indentless, span.start.line().saturating_sub(1), span.start.col());
             }
             Event::SequenceEnd | Event::MappingEnd => {
                 self.stack.pop();
+                let (flow, indentless) = self.levels.pop().unwrap_or_default();
+                if flow {
+                    self.flow_levels -= 1;
+                } else if !indentless {
+                    self.block_levels -= 1;
+                }
                 self.indents.pop();
             }
             Event::Alias(anchor_id) => {
@@ -510,6 +542,9 @@ fn run(src: &Src, input: &Src) -> Result<(Doc, Vec<ScalarSpan>), ScanError> {
         anchors: HashMap::new(),
         scalars: Vec::new(),
         indents: Vec::new(),
+        block_levels: 0,
+        flow_levels: 0,
+        levels: Vec::new(),
         violation: None,
     };
     let mut in_doc = false;

@@ -18,6 +18,7 @@ mod network;
 mod support;
 
 mod secrets;
+mod depth;
 
 mod harness {
     use crate::support::{Limits, run};

@@ -45,6 +45,9 @@ pub enum TmplError {
     /// Outside the subset: helmfile might succeed, releasex cannot say what it prints.
     #[error("{file}:{line}:{column}: {construct}: not in the Go template subset releasex evaluates (use --skip-templated to explain the rest)")]
     Unsupported { file: String, line: usize, column: usize, construct: String },
+    /// `if`/`with`/`range` blocks and parentheses nested past [`MAX_NESTING`].
+    #[error("{file}:{line}:{column}: template: `if`/`with`/`range` blocks and parentheses nested more than {limit} deep (releasex's limit)")]
+    TooDeep { file: String, line: usize, column: usize, limit: usize },
     /// helmfile fails here too (missing key, `required`, wrong type, ...).
     #[error("{file}:{line}:{column}: template: {message}")]
     Exec { file: String, line: usize, column: usize, message: String },
@@ -61,6 +64,15 @@ pub struct Span {
     /// The action printed a secret's value or one derived from it.
     pub secret: bool,
 }
+
+/// How deep `if`/`with`/`range` blocks and parentheses may nest, together.
+/// Go's text/template has no limit of its own here but the goroutine stack:
+/// real helmfile 0.166 reads 300,000 nested `{{ if }}` and 100,000 nested
+/// `(`, and dies of a stack overflow at 300,000 `(` and 1,000,000 `if`. The
+/// parser, the evaluator and the tree's `Drop` recurse once per level; this
+/// many levels fit the command's stack (`parallel::DEEP_STACK_BYTES`) in a
+/// debug build, and no hand-written template comes near it.
+pub const MAX_NESTING: usize = 100_000;
 
 /// A rendered template.
 #[derive(Debug, Clone)]

@@ -48,6 +48,8 @@ const FUNCS: &[&str] = &[
 pub(super) struct Parser<'a> {
     file: &'a str,
     src: &'a str,
+    /// Blocks and parentheses open around the current token.
+    depth: std::cell::Cell<usize>,
 }
 
 type Items = std::iter::Peekable<std::vec::IntoIter<Item>>;
@@ -60,7 +62,22 @@ enum End {
 
 impl<'a> Parser<'a> {
     pub(super) fn new(file: &'a str, src: &'a str) -> Parser<'a> {
-        Parser { file, src }
+        Parser { file, src, depth: std::cell::Cell::new(0) }
+    }
+
+    /// One more block or parenthesis open at `at`; past [`super::MAX_NESTING`]
+    /// an error (the recursion below would otherwise outgrow the stack).
+    fn enter(&self, at: usize) -> Result<(), TmplError> {
+        self.depth.set(self.depth.get() + 1);
+        if self.depth.get() > super::MAX_NESTING {
+            let (line, column) = line_col(self.src, at);
+            return Err(TmplError::TooDeep { file: self.file.into(), line, column, limit: super::MAX_NESTING });
+        }
+        Ok(())
+    }
+
+    fn leave(&self) {
+        self.depth.set(self.depth.get() - 1);
     }
 
     fn unsupported(&self, at: usize, construct: impl Into<String>) -> TmplError {
@@ -110,6 +127,7 @@ impl<'a> Parser<'a> {
         if toks.is_empty() {
             return Err(self.unsupported(open, format!("`{word}` without a pipeline")));
         }
+        self.enter(open)?;
         let pipe = self.parse_pipe(toks, open)?;
         let (then, end) = self.parse_list(it)?;
         let els = match end {
@@ -130,6 +148,7 @@ impl<'a> Parser<'a> {
                 Some((_, a)) => return Err(self.unsupported(*a, "this `else` form")),
             },
         };
+        self.leave();
         Ok(match word {
             "if" => Node::If { pipe, then, els },
             "with" => Node::With { pipe, then, els },
@@ -197,7 +216,9 @@ impl<'a> Parser<'a> {
                     }
                     Tok::Open => {
                         *i += 1;
+                        self.enter(at)?;
                         let sub = self.pipe(toks, i, at)?;
+                        self.leave();
                         match toks.get(*i) {
                             Some((Tok::Close, _)) => *i += 1,
                             _ => return Err(self.unsupported(at, "an unclosed `(`")),

@@ -210,15 +210,21 @@ impl OpenApiV2Meta {
         Ok(self.push(NodeKind::Kind { path: path.to_owned(), fields }, obj))
     }
 
-    fn resolve(&self, mut id: usize) -> usize {
-        // Definitions are checked to exist; a chain of references ends.
-        for _ in 0..=self.nodes.len() {
-            match &self.nodes[id].kind {
-                NodeKind::Ref { target } => id = self.models[target],
-                _ => return id,
+    /// The schema a chain of references ends at. Definitions are checked to
+    /// exist, so a chain either ends or comes back to a definition it went
+    /// through: a cycle, named from its first definition.
+    fn resolve(&self, mut id: usize) -> Result<usize, MetaError> {
+        let mut seen: Vec<&str> = Vec::new();
+        while let NodeKind::Ref { target } = &self.nodes[id].kind {
+            if let Some(start) = seen.iter().position(|s| s == target) {
+                let mut ring: Vec<String> = seen[start..].iter().map(|s| (*s).to_owned()).collect();
+                ring.push(target.clone());
+                return Err(MetaError::ReferenceCycle(ring));
             }
+            seen.push(target);
+            id = self.models[target];
         }
-        id
+        Ok(id)
     }
 
     fn patch_meta(&self, id: usize) -> Result<PatchMeta<'_>, MetaError> {
@@ -292,7 +298,7 @@ impl<'a> LookupPatchMeta<'a> for OpenApiV2Lookup<'a> {
             return Ok((self.at(None), PatchMeta::default()));
         };
         let doc: &'a OpenApiV2Meta = self.doc;
-        let id = doc.resolve(id);
+        let id = doc.resolve(id)?;
         match &doc.nodes[id].kind {
             NodeKind::Kind { path, fields } => match fields.get(key) {
                 Some(&field) => Ok((self.at(Some(field)), doc.patch_meta(field)?)),
@@ -302,7 +308,8 @@ impl<'a> LookupPatchMeta<'a> for OpenApiV2Lookup<'a> {
             NodeKind::Array { .. } => Err(MetaError::ExpectedKind("slice")),
             NodeKind::Map => Err(MetaError::ExpectedKind("map")),
             NodeKind::Arbitrary => Ok((self.at(None), PatchMeta::default())),
-            NodeKind::Ref { .. } => unreachable!("resolved"),
+            // `resolve` follows every reference.
+            NodeKind::Ref { .. } => Err(MetaError::ExpectedKind("reference")),
         }
     }
 
@@ -311,7 +318,7 @@ impl<'a> LookupPatchMeta<'a> for OpenApiV2Lookup<'a> {
             return Ok((self.at(None), PatchMeta::default()));
         };
         let doc: &'a OpenApiV2Meta = self.doc;
-        let id = doc.resolve(id);
+        let id = doc.resolve(id)?;
         match &doc.nodes[id].kind {
             NodeKind::Kind { .. } => {
                 let (sub, meta) = doc.slice_in_kind(id, key)?;
@@ -321,7 +328,8 @@ impl<'a> LookupPatchMeta<'a> for OpenApiV2Lookup<'a> {
             NodeKind::Map => Err(MetaError::ExpectedSlice("map")),
             NodeKind::Array { .. } => Err(MetaError::ExpectedVisitKindFirst),
             NodeKind::Arbitrary => Ok((self.at(None), PatchMeta::default())),
-            NodeKind::Ref { .. } => unreachable!("resolved"),
+            // `resolve` follows every reference.
+            NodeKind::Ref { .. } => Err(MetaError::ExpectedSlice("reference")),
         }
     }
 
@@ -418,6 +426,24 @@ mod tests {
         let d = doc();
         assert!(d.for_kind("apps/v1", "Item").is_some());
         assert!(d.for_kind("v1", "Item").is_none());
+    }
+
+    #[test]
+    fn reference_cycles_are_an_error_naming_the_ring_when_a_lookup_reaches_them() {
+        let self_ref = OpenApiV2Meta::from_document(&json!({"definitions": {"a": {"$ref": "#/definitions/a"}}})).unwrap();
+        let e = self_ref.definition("a").unwrap().lookup_for_struct("x").unwrap_err();
+        assert_eq!(e.to_string(), r#"the OpenAPI definitions refer to each other in a cycle: "a" -> "a""#);
+        let ring = OpenApiV2Meta::from_document(&json!({"definitions": {
+            "top": {"properties": {"b": {"$ref": "#/definitions/a"}}},
+            "a": {"$ref": "#/definitions/b"}, "b": {"$ref": "#/definitions/a"}}}))
+        .unwrap();
+        let (b, _) = ring.definition("top").unwrap().lookup_for_struct("b").unwrap();
+        let e = b.lookup_for_slice("x").unwrap_err();
+        assert_eq!(e.to_string(), r#"the OpenAPI definitions refer to each other in a cycle: "a" -> "b" -> "a""#);
+        // A definition whose property refers back to it is recursive, not a cycle.
+        let tree = OpenApiV2Meta::from_document(&json!({"definitions": {"n": {"properties": {"child": {"$ref": "#/definitions/n"}}}}})).unwrap();
+        let (child, _) = tree.definition("n").unwrap().lookup_for_struct("child").unwrap();
+        assert!(child.lookup_for_struct("child").is_ok());
     }
 
     #[test]
