@@ -5,9 +5,9 @@
 use serde_json::Value;
 
 use crate::cli::args::{ExplainArgs, OutputFormat};
-use crate::cli::output::{GoJsonWriter, Theme, go_yaml_numbers, to_yaml};
+use crate::cli::output::{GoJsonWriter, GoYamlNumbers, Theme, go_yaml_number, to_yaml};
 use crate::cli::{Ctx, Outcome};
-use crate::explain::entries::{Entry, contract_json, event_word};
+use crate::explain::entries::{Entry, event_word};
 use crate::keypath::Path;
 use crate::values::tree::{EventKind, Kind, Source, V, VMap};
 
@@ -30,13 +30,7 @@ pub fn render(args: &ExplainArgs, ctx: &Ctx, explanation: &crate::explain::Expla
     outcome.stdout = match ctx.format() {
         OutputFormat::Text => text(&shown, args.show_overridden || args.user || !keys.is_empty(), ctx),
         OutputFormat::Json => contract_json_go(&explanation.values, &shown, &explanation.warnings),
-        OutputFormat::Yaml => {
-            let doc = contract_json(&explanation.values, shown.iter().copied(), &explanation.warnings);
-            let text = to_yaml(&go_yaml_numbers(&doc))?;
-            // Freeing a document of thousands of entries costs more than printing it; the process ends soon.
-            std::mem::forget(doc);
-            text
-        }
+        OutputFormat::Yaml => to_yaml(&ContractYaml { values: &explanation.values, entries: &shown, warnings: &explanation.warnings })?,
         OutputFormat::Markdown => anyhow::bail!("-o markdown is for upgrade-preview"),
     };
     // The warnings are part of the JSON document; in text they go to stderr.
@@ -46,7 +40,7 @@ pub fn render(args: &ExplainArgs, ctx: &Ctx, explanation: &crate::explain::Expla
     Ok(outcome)
 }
 
-/// `-o json`: the document of [`contract_json`] written as
+/// `-o json`: the document of [`contract_json`](crate::explain::entries::contract_json) written as
 /// [`to_json_go`](crate::cli::output::to_json_go)
 /// writes it, streamed from the tree and the entries (no intermediate value).
 fn contract_json_go(values: &VMap, entries: &[&Entry], warnings: &[String]) -> String {
@@ -115,6 +109,119 @@ fn contract_json_go(values: &VMap, entries: &[&Entry], warnings: &[String]) -> S
     w.end(b']');
     w.end(b'}');
     w.finish()
+}
+
+/// `-o yaml`: the document of [`contract_json`](crate::explain::entries::contract_json) as YAML, serialized from the
+/// tree and the entries (the same serializer events as that document with
+/// [`GoYamlNumbers`], without building it: building, copying and freeing it
+/// cost several times the printing).
+struct ContractYaml<'a> {
+    values: &'a VMap,
+    entries: &'a [&'a Entry],
+    warnings: &'a [String],
+}
+
+impl serde::Serialize for ContractYaml<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(Some(3))?;
+        m.serialize_entry("values", &SortedTree(self.values))?;
+        m.serialize_entry("entries", &EntriesYaml(self.entries))?;
+        m.serialize_entry("warnings", self.warnings)?;
+        m.end()
+    }
+}
+
+/// A tree map, keys in byte order, as [`crate::values::sorted`] of its JSON.
+struct SortedTree<'a>(&'a VMap);
+
+impl serde::Serialize for SortedTree<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut keys: Vec<(&String, &V)> = self.0.iter().collect();
+        keys.sort_unstable_by(|a, b| a.0.cmp(b.0));
+        s.collect_map(keys.into_iter().map(|(k, v)| (k, TreeNode(v))))
+    }
+}
+
+/// A tree node as [`V::to_json`] and [`GoYamlNumbers`] would serialize it.
+struct TreeNode<'a>(&'a V);
+
+impl serde::Serialize for TreeNode<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match &self.0.kind {
+            Kind::Null => s.serialize_unit(),
+            Kind::Bool(b) => s.serialize_bool(*b),
+            Kind::Int(i) => serde_json::Number::from(*i).serialize(s),
+            Kind::Float(f) => go_yaml_number(*f).serialize(s),
+            Kind::Str(x) => s.serialize_str(x),
+            Kind::List(items) => s.collect_seq(items.iter().map(TreeNode)),
+            Kind::Map(m) => SortedTree(m).serialize(s),
+        }
+    }
+}
+
+struct EntriesYaml<'a>(&'a [&'a Entry]);
+
+impl serde::Serialize for EntriesYaml<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.iter().map(|e| EntryYaml(e)))
+    }
+}
+
+/// One entry, its keys in [`contract_json`](crate::explain::entries::contract_json)'s order.
+struct EntryYaml<'a>(&'a Entry);
+
+impl serde::Serialize for EntryYaml<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let e = self.0;
+        let mut m = s.serialize_map(Some(3 + usize::from(e.value.is_some() && e.source.is_some()) + usize::from(!e.notes.is_empty())))?;
+        m.serialize_entry("path", &e.path.to_string())?;
+        match (&e.value, &e.source) {
+            (Some(v), Some(src)) => {
+                m.serialize_entry("value", &GoYamlNumbers(v))?;
+                m.serialize_entry("source", &GoYamlNumbers(&src.to_json()))?;
+            }
+            _ => {
+                let deleted = e.overridden.iter().any(|l| l.event == EventKind::DeletedByNull);
+                m.serialize_entry(if deleted { "deleted" } else { "skipped" }, &true)?;
+            }
+        }
+        m.serialize_entry("overridden", &LostYaml(&e.overridden))?;
+        if !e.notes.is_empty() {
+            m.serialize_entry("notes", &e.notes)?;
+        }
+        m.end()
+    }
+}
+
+struct LostYaml<'a>(&'a [crate::explain::entries::Lost]);
+
+impl serde::Serialize for LostYaml<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        s.collect_seq(self.0.iter().map(|l| {
+            struct One<'a>(&'a crate::explain::entries::Lost);
+            impl serde::Serialize for One<'_> {
+                fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                    let l = self.0;
+                    let by = match (l.event, &l.by) {
+                        (EventKind::DeletedByNull, Some(by)) => Some(by),
+                        _ => None,
+                    };
+                    let mut m = s.serialize_map(Some(3 + usize::from(by.is_some())))?;
+                    m.serialize_entry("value", &GoYamlNumbers(&l.value))?;
+                    m.serialize_entry("event", event_word(l.event))?;
+                    m.serialize_entry("source", &GoYamlNumbers(&l.source.to_json()))?;
+                    if let Some(by) = by {
+                        m.serialize_entry("by", &GoYamlNumbers(&by.to_json()))?;
+                    }
+                    m.end()
+                }
+            }
+            One(l)
+        }))
+    }
 }
 
 /// A map with its keys in Go's (byte) order, as [`crate::values::sorted`] orders them.
@@ -348,8 +455,8 @@ mod tests {
     use crate::values::tree::{Origin, Recorder, map_from_json};
     use serde_json::json;
 
-    #[test]
-    fn streamed_json_is_the_contract_document_byte_for_byte() {
+    /// A document with every kind of node, number and entry.
+    fn fixture() -> (VMap, Vec<Entry>, Vec<String>) {
         let chart = Origin::new(Source::ChartDefault { chart: "c".into(), file: "values.yaml".into(), line: Some(1), column: None });
         let chart = crate::values::coalesce::ChartValues {
             name: "c".into(),
@@ -366,10 +473,42 @@ mod tests {
         let mut rec = Recorder::default();
         let values = crate::values::coalesce::coalesce_values(&chart, user, &mut rec).unwrap();
         let entries = crate::explain::entries::entries(&values, &rec);
-        let shown: Vec<&Entry> = entries.iter().collect();
         let warnings = vec!["w \"1\"".to_string()];
-        let expected = crate::cli::output::to_json_go(&contract_json(&values, shown.iter().copied(), &warnings));
+        (values, entries, warnings)
+    }
+
+    #[test]
+    fn streamed_json_is_the_contract_document_byte_for_byte() {
+        let (values, entries, warnings) = fixture();
+        let shown: Vec<&Entry> = entries.iter().collect();
+        let expected = crate::cli::output::to_json_go(&crate::explain::entries::contract_json(&values, shown.iter().copied(), &warnings));
         assert_eq!(contract_json_go(&values, &shown, &warnings), expected);
         assert_eq!(contract_json_go(&VMap::default(), &[], &[]), "{\n  \"values\": {},\n  \"entries\": [],\n  \"warnings\": []\n}\n");
+    }
+
+    /// The YAML as it was written before the serializer views: the document
+    /// built whole, numbers copied as Go's YAML prints them.
+    fn go_yaml_numbers_copy(v: &Value) -> Value {
+        match v {
+            Value::Number(n) if n.is_f64() => {
+                let f = n.as_f64().unwrap();
+                if f.fract() == 0.0 && f.abs() < 9_007_199_254_740_992.0 { Value::Number((f as i64).into()) } else { v.clone() }
+            }
+            Value::Array(a) => Value::Array(a.iter().map(go_yaml_numbers_copy).collect()),
+            Value::Object(m) => Value::Object(m.iter().map(|(k, x)| (k.clone(), go_yaml_numbers_copy(x))).collect()),
+            other => other.clone(),
+        }
+    }
+
+    #[test]
+    fn serialized_yaml_is_the_contract_document_byte_for_byte() {
+        let (values, entries, warnings) = fixture();
+        let shown: Vec<&Entry> = entries.iter().collect();
+        let doc = crate::explain::entries::contract_json(&values, shown.iter().copied(), &warnings);
+        let expected = to_yaml(&go_yaml_numbers_copy(&doc)).unwrap();
+        assert!(expected.contains("deleted: true") && expected.contains("1.5") && expected.contains("overridden:\n  - value: 1"), "{expected}");
+        assert_eq!(to_yaml(&ContractYaml { values: &values, entries: &shown, warnings: &warnings }).unwrap(), expected);
+        let empty = ContractYaml { values: &VMap::default(), entries: &[], warnings: &[] };
+        assert_eq!(to_yaml(&empty).unwrap(), to_yaml(&json!({"values": {}, "entries": [], "warnings": []})).unwrap());
     }
 }
