@@ -78,7 +78,7 @@ pub fn run(argv: Vec<OsString>, env: Env) -> ExitCode {
     if debug {
         debug_start(&argv, &env);
     }
-    let cli = match Cli::try_parse_from(argv) {
+    let cli = match Cli::try_parse_from(&argv) {
         Ok(cli) => cli,
         Err(e) => {
             use clap::error::ErrorKind;
@@ -86,6 +86,14 @@ pub fn run(argv: Vec<OsString>, env: Env) -> ExitCode {
                 ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => 0,
                 _ => 1,
             };
+            // clap's own text names no argument ("invalid UTF-8 was detected in one or more arguments").
+            if e.kind() == ErrorKind::InvalidUtf8
+                && let Some(message) = invalid_utf8_message(&argv)
+            {
+                let mut stderr = std::io::stderr().lock();
+                let _ = writeln!(stderr, "error: {message}");
+                return ExitCode::from(1);
+            }
             // clap renders its own `error: ...` with usage and a hint.
             let _ = e.print();
             return ExitCode::from(code);
@@ -157,6 +165,38 @@ fn finish(result: anyhow::Result<Outcome>, debug: bool, started: std::time::Inst
             ExitCode::from(if helm_fails { HELM_WOULD_FAIL } else { 1 })
         }
     }
+}
+
+/// Which argument is not UTF-8, in words: the value of which flag
+/// (`--set VALUE`, `--set=VALUE`, `-fVALUE`), or its position.
+fn invalid_utf8_message(argv: &[OsString]) -> Option<String> {
+    let at = argv.iter().position(|a| a.to_str().is_none())?;
+    let bad = argv[at].as_encoded_bytes();
+    let shown = format!("{:?}", argv[at]);
+    let command = command();
+    // `--flag=VALUE`, or a short flag with its value attached (`-fVALUE`).
+    let attached = if let Some(long) = bad.strip_prefix(b"--") {
+        long.iter().position(|&b| b == b'=').map(|eq| format!("--{}", String::from_utf8_lossy(&long[..eq])))
+    } else if bad.len() > 2 && bad[0] == b'-' && bad[1].is_ascii_alphanumeric() {
+        Some(format!("-{}", bad[1] as char))
+    } else {
+        None
+    };
+    let before = at.checked_sub(1).and_then(|i| argv[i].to_str()).filter(|f| f.starts_with('-') && !f.contains('=') && takes_value(&command, f));
+    Some(match attached.or(before.map(str::to_string)) {
+        Some(flag) => format!("the value of {flag} is not valid UTF-8: {shown}"),
+        None => format!("argument {at} is not valid UTF-8: {shown}"),
+    })
+}
+
+/// Whether `flag` (`--name` or `-n`) names an option that takes a value in
+/// `cmd` or any of its subcommands.
+fn takes_value(cmd: &clap::Command, flag: &str) -> bool {
+    let named = |a: &clap::Arg| match flag.strip_prefix("--") {
+        Some(long) => a.get_long() == Some(long),
+        None => flag.strip_prefix('-').and_then(|s| s.chars().next()).is_some_and(|c| flag.len() == 2 && a.get_short() == Some(c)),
+    };
+    cmd.get_arguments().any(|a| named(a) && a.get_action().takes_values()) || cmd.get_subcommands().any(|sub| takes_value(sub, flag))
 }
 
 fn invoked_as_kubectl_completer(argv: &[OsString]) -> bool {
