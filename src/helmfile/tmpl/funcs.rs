@@ -20,7 +20,7 @@ impl Exec<'_> {
     /// Calls the function `name` (already checked to be one of the subset's).
     pub(super) fn call(&self, name: &str, args: Vec<Tv>, at: usize) -> Result<Tv, TmplError> {
         let c = Call { ex: self, name, at, got: args.len() };
-        match name {
+        let result = match name {
             "quote" | "squote" => c.quote(&args),
             "default" => c.default(args),
             "required" => c.required(args),
@@ -33,7 +33,11 @@ impl Exec<'_> {
             "not" | "and" | "or" => c.logic(args),
             "eq" | "ne" => c.eq(args),
             other => Err(self.unsupported(at, format!("the function `{other}`"))),
+        }?;
+        if let Val::Str(s) = &result.val {
+            self.check_size(at, s.len(), || format!("the result of `{name}`"))?;
         }
+        Ok(result)
     }
 }
 
@@ -117,7 +121,12 @@ impl Call<'_, '_> {
         let [n, s] = self.exactly(args)?;
         let Val::Int(n) = n.val else { return Err(self.unsupported(format!("{} with a width that is not an integer literal", self.name))) };
         let text = self.string_arg(&s)?;
-        let pad = " ".repeat(usize::try_from(n).unwrap_or(0));
+        let width = usize::try_from(n).unwrap_or(0);
+        // Sized before it is built: a wide indent of many lines is large at once.
+        let lines = text.bytes().filter(|&b| b == b'\n').count() + 1;
+        let bytes = width.saturating_mul(lines).saturating_add(text.len() + 1);
+        self.ex.check_size(self.at, bytes, || format!("the result of `{}`", self.name))?;
+        let pad = " ".repeat(width);
         let body = format!("{pad}{}", text.replace('\n', &format!("\n{pad}")));
         let out = if self.name == "nindent" { format!("\n{body}") } else { body };
         Ok(Tv { val: Val::Str(out), origin: s.origin })
