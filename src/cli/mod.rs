@@ -32,12 +32,25 @@ pub struct Outcome {
     /// A large JSON document, written to stdout after `stdout` by streaming
     /// (never built as one string: records can be many MiB).
     pub stdout_json: Option<serde_json::Value>,
+    /// Output written to stdout piece by piece after `stdout` (a view whose
+    /// output can be far larger than its input: every `values explain` line
+    /// repeats its `--set` expression).
+    pub stdout_stream: Option<StdoutStream>,
     pub warnings: Vec<String>,
     /// Notes for the user that are not warnings (stderr, after the output).
     pub notes: Vec<String>,
     /// A printed result that still ends non-zero: 2 for "changes found"
     /// (`--detailed-exitcode`), [`HELM_WOULD_FAIL`] when the previewed command would fail.
     pub exit_code: Option<u8>,
+}
+
+/// Writes a command's output to stdout (given buffered) when it is printed.
+pub struct StdoutStream(pub Box<dyn FnOnce(&mut dyn Write) -> std::io::Result<()>>);
+
+impl std::fmt::Debug for StdoutStream {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("StdoutStream")
+    }
 }
 
 /// The exit code when the previewed Helm command would fail (1 stays for
@@ -140,6 +153,10 @@ fn finish(result: anyhow::Result<Outcome>, debug: bool, started: std::time::Inst
             let _ = stdout.write_all(outcome.stdout.as_bytes());
             if let Some(json) = &outcome.stdout_json {
                 let _ = serde_json::to_writer_pretty(&mut stdout, json).map_err(std::io::Error::from).and_then(|()| stdout.write_all(b"\n"));
+            }
+            let mut outcome = outcome;
+            if let Some(stream) = outcome.stdout_stream.take() {
+                let _ = (stream.0)(&mut stdout);
             }
             let _ = stdout.flush();
             drop(stdout);

@@ -181,6 +181,16 @@ impl GoJsonWriter {
         write_json_go(&mut self.out, v, self.open.len());
     }
 
+    /// Writes what was written so far to `sink` once it holds at least
+    /// `at_least` bytes (a long document goes out in pieces).
+    pub fn flush_to(&mut self, sink: &mut dyn std::io::Write, at_least: usize) -> std::io::Result<()> {
+        if self.out.len() >= at_least {
+            sink.write_all(&self.out)?;
+            self.out.clear();
+        }
+        Ok(())
+    }
+
     /// The document with its final newline.
     pub fn finish(mut self) -> String {
         self.out.push(b'\n');

@@ -73,11 +73,12 @@ pub fn user_values(
         .map_err(UserValuesError::File)?;
         merge_maps(&mut tree, layer, &Path::root(), rec);
     }
+    let mut growth_left = strvals::MAX_LIST_GROWTH;
     for kind in SetKind::HELM_ORDER {
         for (index, expr) in flags.of_kind(kind).iter().enumerate() {
             let origin = Origin::new(Source::SetFlag { flag: kind.flag().to_string(), index, expr: expr.clone() });
             let mut plain = map_to_json(&tree);
-            let assignments = strvals::apply_flag(kind, expr, &mut plain, read_file).map_err(UserValuesError::Flag)?;
+            let assignments = strvals::apply_flag_within(kind, expr, &mut plain, read_file, &mut growth_left).map_err(UserValuesError::Flag)?;
             let written: Vec<Path> = assignments.into_iter().map(|a| a.path).collect();
             for p in &written {
                 if let Some(old) = get(&tree, p) {
