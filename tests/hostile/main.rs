@@ -15,6 +15,8 @@ mod xorshift;
 
 mod support;
 
+mod bombs;
+
 mod harness {
     use crate::support::{Limits, run};
 
