@@ -45,7 +45,10 @@ pub struct Outcome {
 }
 
 /// Writes a command's output to stdout (given buffered) when it is printed.
-pub struct StdoutStream(pub Box<dyn FnOnce(&mut dyn Write) -> std::io::Result<()>>);
+pub struct StdoutStream(pub Box<WriteOutput>);
+
+/// What a [`StdoutStream`] runs: write everything to the sink given.
+pub type WriteOutput = dyn FnOnce(&mut dyn Write) -> std::io::Result<()>;
 
 impl std::fmt::Debug for StdoutStream {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
