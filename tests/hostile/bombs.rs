@@ -14,9 +14,9 @@ fn chart() -> (tempfile::TempDir, String) {
 }
 
 /// `a[0][0]...=1`, 4,000 deep (12 kB): one line, as before. Memory and time
-/// grew with the square of the depth (4,000: 7 s, 90 MiB; 15,000: 103 s,
-/// 755 MiB); now 0.05 s and 28 MiB. (15,000 deep needs the larger main
-/// stack of the hostile-depth work; the bound below holds for it too.)
+/// grew with the square of the depth (4,000: 2.9 s CPU, 260 MiB; 15,000
+/// aborted out of memory); now 0.02 s and 28 MiB (15,000: 0.08 s, 63 MiB, on
+/// the larger main stack of the hostile-depth work).
 #[test]
 fn set_list_nesting_costs_linear_time_and_memory() {
     let (_dir, chart) = chart();
@@ -34,8 +34,8 @@ fn set_list_nesting_costs_linear_time_and_memory() {
 
 /// 3,000 keys in one `--set` (about 25 kB): every line names the whole
 /// expression, so the text is 3,000 times the input (74 MB); it is written
-/// as it is made, in memory independent of its size (15,000 keys print
-/// 1.8 GB: 3.5 GiB before, 36 MiB now).
+/// as it is made, in memory independent of its size (5,000 keys: 497 MiB
+/// before, 23 MiB now; 15,000 keys print 1.8 GB in 36 MiB, and aborted before).
 #[test]
 fn a_wide_set_expression_streams_its_quadratic_output() {
     let (_dir, chart) = chart();
@@ -52,7 +52,7 @@ fn a_wide_set_expression_streams_its_quadratic_output() {
 
 /// Helm 4.2.3 (the oracle) answers `a[65536]` nested 50 deep (353 bytes):
 /// 50 lists of 65,537 elements, all null but the path to the `1`. So do we:
-/// before, 48 s and 800 MiB (text); now about 2.5 s and 550 MiB.
+/// before, 20 s CPU and 930 MiB (text); now 1.0 s and 540 MiB.
 #[test]
 fn list_indexes_at_helms_maximum_nested_50_deep_are_answered() {
     let (_dir, chart) = chart();
@@ -92,7 +92,7 @@ fn helmfile_with_quotes(n: usize) -> (tempfile::TempDir, String) {
 /// Each `quote` doubles the string. helmfile 0.166 (real binary) answers 20
 /// chained (2 MiB) in 0.9 s and 24 (32 MiB) in 18 s; 27 would be 256 MiB.
 /// Ours: 20 gives helmfile's value; past 16 MiB the error names the file,
-/// position and call (27 aborted before, out of memory).
+/// position and call (27: 1 s and 134 MiB; before, 24 s and 1.5 GiB).
 #[test]
 fn template_string_growth_stops_at_the_documented_cap() {
     let (_dir, helmfile) = helmfile_with_quotes(20);
