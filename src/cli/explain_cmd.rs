@@ -21,9 +21,8 @@ pub fn run(args: &ExplainArgs, ctx: &Ctx) -> anyhow::Result<Outcome> {
     let flags = value_flags(&args.flags)?;
     let mut read_file = |path: &str| std::fs::read_to_string(path).map_err(|e| format!("open {path}: {e}"));
     let explanation = explain_chart(&chart, &flags, &mut read_file, Options { skip_schema_validation: args.skip_schema_validation })?;
-    let outcome = render(args, ctx, &explanation);
-    // Freeing the chart, trees and entries costs more than the rest of the process; it ends soon.
-    std::mem::forget(explanation);
+    let outcome = render(args, ctx, explanation);
+    // Freeing the chart costs more than the rest of the process; it ends soon.
     std::mem::forget(chart);
     outcome
 }
@@ -49,7 +48,7 @@ fn helmfile(args: &ExplainArgs, ctx: &Ctx) -> anyhow::Result<Outcome> {
         environ: Some(std::env::vars_os().filter_map(|(k, v)| Some((k.into_string().ok()?, v.into_string().ok()?))).collect()),
     };
     let out = crate::helmfile::explain(&req, &crate::helmfile::SystemIo, args.release.as_deref(), Options { skip_schema_validation: args.skip_schema_validation })?;
-    let mut outcome = render(args, ctx, &out.explanation)?;
+    let mut outcome = render(args, ctx, out.explanation)?;
     outcome.notes.extend(out.notes);
     Ok(outcome)
 }
@@ -74,7 +73,7 @@ fn release(args: &ExplainArgs, ctx: &Ctx) -> anyhow::Result<Outcome> {
     let mut warnings = record.warnings.clone();
     warnings.append(&mut explanation.warnings);
     explanation.warnings = warnings;
-    let mut outcome = render(args, ctx, &explanation)?;
+    let mut outcome = render(args, ctx, explanation)?;
     outcome.notes.push(crate::explain::release::no_subcharts_note(rel));
     Ok(outcome)
 }

@@ -33,12 +33,28 @@ pub struct Outcome {
     /// A large JSON document, written to stdout after `stdout` by streaming
     /// (never built as one string: records can be many MiB).
     pub stdout_json: Option<serde_json::Value>,
+    /// Output written to stdout piece by piece after `stdout` (a view whose
+    /// output can be far larger than its input: every `values explain` line
+    /// repeats its `--set` expression).
+    pub stdout_stream: Option<StdoutStream>,
     pub warnings: Vec<String>,
     /// Notes for the user that are not warnings (stderr, after the output).
     pub notes: Vec<String>,
     /// A printed result that still ends non-zero: 2 for "changes found"
     /// (`--detailed-exitcode`), [`HELM_WOULD_FAIL`] when the previewed command would fail.
     pub exit_code: Option<u8>,
+}
+
+/// Writes a command's output to stdout (given buffered) when it is printed.
+pub struct StdoutStream(pub Box<WriteOutput>);
+
+/// What a [`StdoutStream`] runs: write everything to the sink given.
+pub type WriteOutput = dyn FnOnce(&mut dyn Write) -> std::io::Result<()>;
+
+impl std::fmt::Debug for StdoutStream {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("StdoutStream")
+    }
 }
 
 /// The exit code when the previewed Helm command would fail (1 stays for
@@ -79,7 +95,7 @@ pub fn run(argv: Vec<OsString>, env: Env) -> ExitCode {
     if debug {
         debug_start(&argv, &env);
     }
-    let cli = match Cli::try_parse_from(argv) {
+    let cli = match Cli::try_parse_from(&argv) {
         Ok(cli) => cli,
         Err(e) => {
             use clap::error::ErrorKind;
@@ -87,6 +103,14 @@ pub fn run(argv: Vec<OsString>, env: Env) -> ExitCode {
                 ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => 0,
                 _ => 1,
             };
+            // clap's own text names no argument ("invalid UTF-8 was detected in one or more arguments").
+            if e.kind() == ErrorKind::InvalidUtf8
+                && let Some(message) = invalid_utf8_message(&argv)
+            {
+                let mut stderr = std::io::stderr().lock();
+                let _ = writeln!(stderr, "error: {message}");
+                return ExitCode::from(1);
+            }
             // clap renders its own `error: ...` with usage and a hint.
             let _ = e.print();
             return ExitCode::from(code);
@@ -134,6 +158,10 @@ fn finish(result: anyhow::Result<Outcome>, debug: bool, started: std::time::Inst
             if let Some(json) = &outcome.stdout_json {
                 let _ = serde_json::to_writer_pretty(&mut stdout, json).map_err(std::io::Error::from).and_then(|()| stdout.write_all(b"\n"));
             }
+            let mut outcome = outcome;
+            if let Some(stream) = outcome.stdout_stream.take() {
+                let _ = (stream.0)(&mut stdout);
+            }
             let _ = stdout.flush();
             drop(stdout);
             for n in &outcome.notes {
@@ -158,6 +186,38 @@ fn finish(result: anyhow::Result<Outcome>, debug: bool, started: std::time::Inst
             ExitCode::from(if helm_fails { HELM_WOULD_FAIL } else { 1 })
         }
     }
+}
+
+/// Which argument is not UTF-8, in words: the value of which flag
+/// (`--set VALUE`, `--set=VALUE`, `-fVALUE`), or its position.
+fn invalid_utf8_message(argv: &[OsString]) -> Option<String> {
+    let at = argv.iter().position(|a| a.to_str().is_none())?;
+    let bad = argv[at].as_encoded_bytes();
+    let shown = format!("{:?}", argv[at]);
+    let command = command();
+    // `--flag=VALUE`, or a short flag with its value attached (`-fVALUE`).
+    let attached = if let Some(long) = bad.strip_prefix(b"--") {
+        long.iter().position(|&b| b == b'=').map(|eq| format!("--{}", String::from_utf8_lossy(&long[..eq])))
+    } else if bad.len() > 2 && bad[0] == b'-' && bad[1].is_ascii_alphanumeric() {
+        Some(format!("-{}", bad[1] as char))
+    } else {
+        None
+    };
+    let before = at.checked_sub(1).and_then(|i| argv[i].to_str()).filter(|f| f.starts_with('-') && !f.contains('=') && takes_value(&command, f));
+    Some(match attached.or(before.map(str::to_string)) {
+        Some(flag) => format!("the value of {flag} is not valid UTF-8: {shown}"),
+        None => format!("argument {at} is not valid UTF-8: {shown}"),
+    })
+}
+
+/// Whether `flag` (`--name` or `-n`) names an option that takes a value in
+/// `cmd` or any of its subcommands.
+fn takes_value(cmd: &clap::Command, flag: &str) -> bool {
+    let named = |a: &clap::Arg| match flag.strip_prefix("--") {
+        Some(long) => a.get_long() == Some(long),
+        None => flag.strip_prefix('-').and_then(|s| s.chars().next()).is_some_and(|c| flag.len() == 2 && a.get_short() == Some(c)),
+    };
+    cmd.get_arguments().any(|a| named(a) && a.get_action().takes_values()) || cmd.get_subcommands().any(|sub| takes_value(sub, flag))
 }
 
 fn invoked_as_kubectl_completer(argv: &[OsString]) -> bool {

@@ -121,17 +121,38 @@ pub fn to_yaml<T: Serialize>(value: &T) -> Result<String, SerializeError> {
 }
 
 /// A value for YAML output: float64s that hold whole numbers below 2^53
-/// become integers, so they print as Helm's YAML prints them (`42`, not `42.0`).
-pub fn go_yaml_numbers(v: &serde_json::Value) -> serde_json::Value {
-    use serde_json::Value;
-    match v {
-        Value::Number(n) if n.is_f64() => {
-            let f = n.as_f64().unwrap_or(0.0);
-            if f.fract() == 0.0 && f.abs() < 9_007_199_254_740_992.0 { Value::Number((f as i64).into()) } else { v.clone() }
+/// serialize as integers, so they print as Helm's YAML prints them (`42`,
+/// not `42.0`). A view of the value, not a copy: serialized, it gives the
+/// same events as the value with those numbers replaced would.
+#[derive(Clone, Copy)]
+pub struct GoYamlNumbers<'a>(pub &'a serde_json::Value);
+
+impl Serialize for GoYamlNumbers<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde_json::Value;
+        match self.0 {
+            Value::Number(n) if n.is_f64() && is_whole_below_2_53(n.as_f64().unwrap_or(0.0)) => {
+                serde_json::Number::from(n.as_f64().unwrap_or(0.0) as i64).serialize(s)
+            }
+            Value::Array(a) => s.collect_seq(a.iter().map(GoYamlNumbers)),
+            Value::Object(m) => s.collect_map(m.iter().map(|(k, x)| (k, GoYamlNumbers(x)))),
+            other => other.serialize(s),
         }
-        Value::Array(a) => Value::Array(a.iter().map(go_yaml_numbers).collect()),
-        Value::Object(m) => Value::Object(m.iter().map(|(k, x)| (k.clone(), go_yaml_numbers(x))).collect()),
-        other => other.clone(),
+    }
+}
+
+fn is_whole_below_2_53(f: f64) -> bool {
+    f.fract() == 0.0 && f.abs() < 9_007_199_254_740_992.0
+}
+
+/// A float64 as YAML output writes it: an integer when it holds a whole
+/// number below 2^53 (the number JSON would hold otherwise: null for NaN and
+/// the infinities).
+pub fn go_yaml_number(f: f64) -> serde_json::Value {
+    if is_whole_below_2_53(f) {
+        serde_json::Value::Number((f as i64).into())
+    } else {
+        serde_json::Number::from_f64(f).map_or(serde_json::Value::Null, serde_json::Value::Number)
     }
 }
 

@@ -17,6 +17,58 @@ pub fn to_json_go(value: &serde_json::Value) -> String {
     String::from_utf8(out).unwrap_or_default()
 }
 
+/// [`to_json_go`]'s bytes without the line breaks and indentation (and without
+/// the space after `:`): Go's numbers, serde_json's escapes, nothing else. Its
+/// size is the value's, where the indented form grows with the square of the
+/// nesting depth.
+pub fn to_json_go_compact(value: &serde_json::Value) -> String {
+    let mut out = Vec::with_capacity(256);
+    write_json_go_compact(&mut out, value);
+    // Only valid UTF-8 was written (serde_json escapes strings; numbers are ASCII).
+    String::from_utf8(out).unwrap_or_default()
+}
+
+fn write_json_go_compact(out: &mut Vec<u8>, v: &serde_json::Value) {
+    use serde_json::Value;
+    match v {
+        Value::Number(n) if n.is_f64() => write_go_float(out, n),
+        Value::Array(a) => {
+            out.push(b'[');
+            for (i, x) in a.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                write_json_go_compact(out, x);
+            }
+            out.push(b']');
+        }
+        Value::Object(m) => {
+            out.push(b'{');
+            for (i, (k, x)) in m.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                let _ = serde_json::to_writer(&mut *out, k);
+                out.push(b':');
+                write_json_go_compact(out, x);
+            }
+            out.push(b'}');
+        }
+        other => {
+            let _ = serde_json::to_writer(&mut *out, other);
+        }
+    }
+}
+
+/// A float64 number as Go's encoding/json writes it.
+fn write_go_float(out: &mut Vec<u8>, n: &serde_json::Number) {
+    let f = n.as_f64().unwrap_or(0.0);
+    match crate::go::json::format_go_float64(f) {
+        Some(text) => out.extend_from_slice(text.as_bytes()),
+        None => out.extend_from_slice(n.to_string().as_bytes()),
+    }
+}
+
 /// Pretty Go-style JSON written piece by piece: the same bytes as
 /// [`to_json_go`] of the equivalent [`serde_json::Value`], without building
 /// that value first (an `explain` document has tens of thousands of nodes).
@@ -129,6 +181,16 @@ impl GoJsonWriter {
         write_json_go(&mut self.out, v, self.open.len());
     }
 
+    /// Writes what was written so far to `sink` once it holds at least
+    /// `at_least` bytes (a long document goes out in pieces).
+    pub fn flush_to(&mut self, sink: &mut dyn std::io::Write, at_least: usize) -> std::io::Result<()> {
+        if self.out.len() >= at_least {
+            sink.write_all(&self.out)?;
+            self.out.clear();
+        }
+        Ok(())
+    }
+
     /// The document with its final newline.
     pub fn finish(mut self) -> String {
         self.out.push(b'\n');
@@ -179,13 +241,7 @@ fn indent(out: &mut Vec<u8>, n: usize) {
 fn write_json_go(out: &mut Vec<u8>, v: &serde_json::Value, depth: usize) {
     use serde_json::Value;
     match v {
-        Value::Number(n) if n.is_f64() => {
-            let f = n.as_f64().unwrap_or(0.0);
-            match crate::go::json::format_go_float64(f) {
-                Some(text) => out.extend_from_slice(text.as_bytes()),
-                None => out.extend_from_slice(n.to_string().as_bytes()),
-            }
-        }
+        Value::Number(n) if n.is_f64() => write_go_float(out, n),
         Value::Array(a) if !a.is_empty() => {
             out.extend_from_slice(b"[\n");
             for (i, x) in a.iter().enumerate() {
@@ -217,6 +273,28 @@ fn write_json_go(out: &mut Vec<u8>, v: &serde_json::Value, depth: usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn compact_json_is_the_indented_json_without_its_layout() {
+        let v = serde_json::json!({"a": [1.0, 2.5, [], {}, {"k k": "x y\nz"}], "b": {"c": [null, true, -0.0, 1e300]}, "": 12345678901234567890.0});
+        let pretty = to_json_go(&v);
+        let layout_free: String = {
+            // Outside strings the indented form adds only line breaks, indentation and the space after `:`.
+            let (mut out, mut in_string, mut escaped) = (String::new(), false, false);
+            for c in pretty.chars() {
+                match c {
+                    _ if escaped => escaped = false,
+                    '\\' if in_string => escaped = true,
+                    '"' => in_string = !in_string,
+                    ' ' | '\n' if !in_string => continue,
+                    _ => {}
+                }
+                out.push(c);
+            }
+            out
+        };
+        assert_eq!(to_json_go_compact(&v), layout_free);
+    }
 
     #[test]
     fn the_escape_check_agrees_with_a_byte_by_byte_one() {

@@ -230,11 +230,12 @@ pub fn release_values(req: &Request, io: &dyn Io, loaded: &state::Loaded, name: 
         let origin = Rc::new(Source::Helmfile { layer: "release-set-string".into(), file: source_file(s), line: source_line(s), column: source_column(s), expr: Some(expr.clone()), secret: false, via: None });
         flags.push((SetKind::String, expr, origin));
     }
+    let mut growth_left = strvals::MAX_LIST_GROWTH;
     for kind in SetKind::HELM_ORDER {
         for (_, expr, origin) in flags.iter().filter(|(k, _, _)| *k == kind) {
             let mut plain = map_to_json(&user);
             let mut read_file = |p: &str| io.read(FsPath::new(p));
-            let assignments = strvals::apply_flag(kind, expr, &mut plain, &mut read_file).map_err(crate::values::user::UserValuesError::Flag)?;
+            let assignments = strvals::apply_flag_within(kind, expr, &mut plain, &mut read_file, &mut growth_left).map_err(crate::values::user::UserValuesError::Flag)?;
             let written: Vec<Path> = assignments.into_iter().map(|a| a.path).collect();
             for p in &written {
                 if let Some(old) = get(&user, p) {

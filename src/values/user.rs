@@ -7,7 +7,9 @@
 
 use serde_json::{Map, Value};
 
-use crate::keypath::Path;
+use std::collections::HashMap;
+
+use crate::keypath::{Path, Seg};
 use super::strvals::{self, FlagError, SetKind};
 use super::tree::{EventKind, Kind, Origin, Recorder, Source, V, VMap, get, map_to_json};
 use crate::yaml::YamlError;
@@ -71,11 +73,12 @@ pub fn user_values(
         .map_err(UserValuesError::File)?;
         merge_maps(&mut tree, layer, &Path::root(), rec);
     }
+    let mut growth_left = strvals::MAX_LIST_GROWTH;
     for kind in SetKind::HELM_ORDER {
         for (index, expr) in flags.of_kind(kind).iter().enumerate() {
             let origin = Origin::new(Source::SetFlag { flag: kind.flag().to_string(), index, expr: expr.clone() });
             let mut plain = map_to_json(&tree);
-            let assignments = strvals::apply_flag(kind, expr, &mut plain, read_file).map_err(UserValuesError::Flag)?;
+            let assignments = strvals::apply_flag_within(kind, expr, &mut plain, read_file, &mut growth_left).map_err(UserValuesError::Flag)?;
             let written: Vec<Path> = assignments.into_iter().map(|a| a.path).collect();
             for p in &written {
                 if let Some(old) = get(&tree, p) {
@@ -110,21 +113,105 @@ pub fn merge_maps(dst: &mut VMap, src: VMap, at: &Path, rec: &mut Recorder) {
 
 /// The tree for `plain` (the values after a flag), keeping each node's old
 /// origin unless the flag wrote at or above it.
+///
+/// One walk of `plain` beside `old` and a trie of `written`: work and memory
+/// in proportion to the tree and the written paths, whatever their depth (a
+/// path per node, or a scan of `written` per node, made `--set a[0][0]...`
+/// and wide expressions quadratic).
 pub(crate) fn reattribute(plain: &Map<String, Value>, old: &VMap, written: &[Path], origin: &Origin) -> VMap {
-    plain.iter().map(|(k, v)| (k.clone(), node(v, &Path::root().key(k), old, written, origin))).collect()
+    let trie = WrittenTrie::of(written);
+    plain
+        .iter()
+        .map(|(k, v)| {
+            let at = trie.key_child(WrittenTrie::ROOT, k);
+            (k.clone(), node(v, old.get(k), at, trie.ends(WrittenTrie::ROOT), &trie, origin))
+        })
+        .collect()
 }
 
-fn node(v: &Value, path: &Path, old: &VMap, written: &[Path], origin: &Origin) -> V {
-    let by_flag = written.iter().any(|w| path.starts_with(w));
-    let prior = get(old, path);
+/// The written paths as a trie in one arena (flat, so neither building nor
+/// dropping it recurses, however deep a path).
+struct WrittenTrie {
+    nodes: Vec<TrieNode>,
+}
+
+#[derive(Default)]
+struct TrieNode {
+    /// Whether a written path ends here.
+    ends: bool,
+    keys: HashMap<String, usize>,
+    indexes: HashMap<usize, usize>,
+}
+
+impl WrittenTrie {
+    const ROOT: Option<usize> = Some(0);
+
+    fn of(written: &[Path]) -> WrittenTrie {
+        let mut nodes = vec![TrieNode::default()];
+        for path in written {
+            let mut at = 0;
+            for seg in &path.0 {
+                let fresh = nodes.len();
+                let child = match seg {
+                    Seg::Key(k) => *nodes[at].keys.entry(k.clone()).or_insert(fresh),
+                    Seg::Index(i) => *nodes[at].indexes.entry(*i).or_insert(fresh),
+                };
+                if child == fresh {
+                    nodes.push(TrieNode::default());
+                }
+                at = child;
+            }
+            nodes[at].ends = true;
+        }
+        WrittenTrie { nodes }
+    }
+
+    fn ends(&self, at: Option<usize>) -> bool {
+        at.is_some_and(|n| self.nodes[n].ends)
+    }
+
+    fn key_child(&self, at: Option<usize>, k: &str) -> Option<usize> {
+        at.and_then(|n| self.nodes[n].keys.get(k).copied())
+    }
+
+    fn index_child(&self, at: Option<usize>, i: usize) -> Option<usize> {
+        at.and_then(|n| self.nodes[n].indexes.get(&i).copied())
+    }
+}
+
+/// `v`, whose old node is `prior` and whose trie node is `at`; `under_written`:
+/// an ancestor was written.
+fn node(v: &Value, prior: Option<&V>, at: Option<usize>, under_written: bool, trie: &WrittenTrie, origin: &Origin) -> V {
+    let by_flag = under_written || trie.ends(at);
     // A node the flag created on the way to what it wrote belongs to the flag too.
     let own_origin = match prior {
         Some(p) if !by_flag => p.origin.clone(),
         _ => origin.clone(),
     };
     let kind = match v {
-        Value::Object(m) => Kind::Map(m.iter().map(|(k, x)| (k.clone(), node(x, &path.key(k), old, written, origin))).collect()),
-        Value::Array(a) => Kind::List(a.iter().enumerate().map(|(i, x)| node(x, &path.index(i), old, written, origin)).collect()),
+        Value::Object(m) => {
+            let prior_map = prior.and_then(V::as_map);
+            Kind::Map(
+                m.iter()
+                    .map(|(k, x)| {
+                        let child = node(x, prior_map.and_then(|pm| pm.get(k)), trie.key_child(at, k), by_flag, trie, origin);
+                        (k.clone(), child)
+                    })
+                    .collect(),
+            )
+        }
+        Value::Array(a) => {
+            let prior_list = match prior.map(|p| &p.kind) {
+                Some(Kind::List(l)) => Some(l),
+                _ => None,
+            };
+            Kind::List(
+                a.iter()
+                    .enumerate()
+                    .map(|(i, x)| node(x, prior_list.and_then(|l| l.get(i)), trie.index_child(at, i), by_flag, trie, origin))
+                    .collect(),
+            )
+        }
         Value::Null => Kind::Null,
         Value::Bool(b) => Kind::Bool(*b),
         Value::Number(n) => match (n.as_i64(), n.is_f64()) {

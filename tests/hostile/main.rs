@@ -19,6 +19,7 @@ mod support;
 
 mod secrets;
 mod depth;
+mod bombs;
 
 mod harness {
     use crate::support::{Limits, run};

@@ -5,58 +5,73 @@
 use serde_json::Value;
 
 use crate::cli::args::{ExplainArgs, OutputFormat};
-use crate::cli::output::{GoJsonWriter, Theme, go_yaml_numbers, to_yaml};
-use crate::cli::{Ctx, Outcome};
-use crate::explain::entries::{Entry, contract_json, event_word};
+use crate::cli::output::{GoJsonWriter, GoYamlNumbers, Theme, go_yaml_number, to_yaml};
+use crate::cli::{Ctx, Outcome, StdoutStream};
+use crate::explain::entries::{Entry, event_word};
 use crate::keypath::Path;
 use crate::values::tree::{EventKind, Kind, Source, V, VMap};
 
-pub fn render(args: &ExplainArgs, ctx: &Ctx, explanation: &crate::explain::Explanation) -> anyhow::Result<Outcome> {
+pub fn render(args: &ExplainArgs, ctx: &Ctx, explanation: crate::explain::Explanation) -> anyhow::Result<Outcome> {
     let keys: Vec<Path> = args.keys.iter().map(|k| Path::parse(k).map_err(anyhow::Error::msg)).collect::<anyhow::Result<_>>()?;
     // --user: the keys whose winning source is the user's, and those a null of the user's deleted.
     let by_user = |e: &Entry| {
         e.source.as_ref().is_some_and(|s| s.is_user_given()) || e.overridden.iter().any(|l| l.by.as_ref().is_some_and(|b| b.is_user_given()))
     };
-    let shown: Vec<&Entry> = explanation
-        .entries
-        .iter()
-        .filter(|e| keys.is_empty() || keys.iter().any(|k| e.path.starts_with(k)))
-        .filter(|e| !args.user || by_user(e))
+    let shown: Vec<usize> = (0..explanation.entries.len())
+        .filter(|&i| keys.is_empty() || keys.iter().any(|k| explanation.entries[i].path.starts_with(k)))
+        .filter(|&i| !args.user || by_user(&explanation.entries[i]))
         .collect();
     if let Some(message) = crate::explain::entries::unmatched_keys_message(&explanation.entries, &keys) {
         anyhow::bail!(message);
     }
     let mut outcome = Outcome { warnings: explanation.warnings.clone(), ..Outcome::default() };
-    outcome.stdout = match ctx.format() {
-        OutputFormat::Text => text(&shown, args.show_overridden || args.user || !keys.is_empty(), ctx),
-        OutputFormat::Json => contract_json_go(&explanation.values, &shown, &explanation.warnings),
-        OutputFormat::Yaml => {
-            let doc = contract_json(&explanation.values, shown.iter().copied(), &explanation.warnings);
-            let text = to_yaml(&go_yaml_numbers(&doc))?;
-            // Freeing a document of thousands of entries costs more than printing it; the process ends soon.
-            std::mem::forget(doc);
-            text
-        }
+    let format = ctx.format();
+    match format {
         OutputFormat::Markdown => anyhow::bail!("-o markdown is for upgrade-preview"),
-    };
+        OutputFormat::Yaml => {
+            let shown: Vec<&Entry> = shown.iter().map(|&i| &explanation.entries[i]).collect();
+            outcome.stdout = to_yaml(&ContractYaml { values: &explanation.values, entries: &shown, warnings: &explanation.warnings })?;
+        }
+        OutputFormat::Text | OutputFormat::Json => {
+            // Streamed as it is printed: the output can be far larger than the input (each line repeats
+            // its source, a whole `--set` expression), and need not be held whole.
+            let (history, theme, columns) = (args.show_overridden || args.user || !keys.is_empty(), ctx.theme, ctx.columns);
+            outcome.stdout_stream = Some(StdoutStream(Box::new(move |sink| {
+                let shown: Vec<&Entry> = shown.iter().map(|&i| &explanation.entries[i]).collect();
+                let written = if format == OutputFormat::Text {
+                    text_into(&shown, history, &theme, columns, sink)
+                } else {
+                    contract_json_go_into(&explanation.values, &shown, &explanation.warnings, sink)
+                };
+                drop(shown);
+                // Freeing the trees and entries costs more than the rest of the process; it ends soon.
+                std::mem::forget(explanation);
+                written
+            })));
+        }
+    }
     // The warnings are part of the JSON document; in text they go to stderr.
-    if ctx.format() != OutputFormat::Text {
+    if format != OutputFormat::Text {
         outcome.warnings.clear();
     }
     Ok(outcome)
 }
 
-/// `-o json`: the document of [`contract_json`] written as
+/// Output goes to the sink in pieces of about this size.
+const FLUSH_BYTES: usize = 1 << 20;
+
+/// `-o json`: the document of [`contract_json`](crate::explain::entries::contract_json) written as
 /// [`to_json_go`](crate::cli::output::to_json_go)
 /// writes it, streamed from the tree and the entries (no intermediate value).
-fn contract_json_go(values: &VMap, entries: &[&Entry], warnings: &[String]) -> String {
-    let mut w = GoJsonWriter::with_capacity(1 << 20);
+fn contract_json_go_into(values: &VMap, entries: &[&Entry], warnings: &[String], sink: &mut dyn std::io::Write) -> std::io::Result<()> {
+    let mut w = GoJsonWriter::with_capacity(FLUSH_BYTES + (FLUSH_BYTES >> 2));
     w.begin(b'{');
     w.field("values");
     write_sorted_map(&mut w, values);
     w.field("entries");
     w.begin(b'[');
     for e in entries {
+        w.flush_to(sink, FLUSH_BYTES)?;
         w.elem();
         w.begin(b'{');
         w.field("path");
@@ -114,7 +129,120 @@ fn contract_json_go(values: &VMap, entries: &[&Entry], warnings: &[String]) -> S
     }
     w.end(b']');
     w.end(b'}');
-    w.finish()
+    sink.write_all(w.finish().as_bytes())
+}
+
+/// `-o yaml`: the document of [`contract_json`](crate::explain::entries::contract_json) as YAML, serialized from the
+/// tree and the entries (the same serializer events as that document with
+/// [`GoYamlNumbers`], without building it: building, copying and freeing it
+/// cost several times the printing).
+struct ContractYaml<'a> {
+    values: &'a VMap,
+    entries: &'a [&'a Entry],
+    warnings: &'a [String],
+}
+
+impl serde::Serialize for ContractYaml<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(Some(3))?;
+        m.serialize_entry("values", &SortedTree(self.values))?;
+        m.serialize_entry("entries", &EntriesYaml(self.entries))?;
+        m.serialize_entry("warnings", self.warnings)?;
+        m.end()
+    }
+}
+
+/// A tree map, keys in byte order, as [`crate::values::sorted`] of its JSON.
+struct SortedTree<'a>(&'a VMap);
+
+impl serde::Serialize for SortedTree<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut keys: Vec<(&String, &V)> = self.0.iter().collect();
+        keys.sort_unstable_by(|a, b| a.0.cmp(b.0));
+        s.collect_map(keys.into_iter().map(|(k, v)| (k, TreeNode(v))))
+    }
+}
+
+/// A tree node as [`V::to_json`] and [`GoYamlNumbers`] would serialize it.
+struct TreeNode<'a>(&'a V);
+
+impl serde::Serialize for TreeNode<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match &self.0.kind {
+            Kind::Null => s.serialize_unit(),
+            Kind::Bool(b) => s.serialize_bool(*b),
+            Kind::Int(i) => serde_json::Number::from(*i).serialize(s),
+            Kind::Float(f) => go_yaml_number(*f).serialize(s),
+            Kind::Str(x) => s.serialize_str(x),
+            Kind::List(items) => s.collect_seq(items.iter().map(TreeNode)),
+            Kind::Map(m) => SortedTree(m).serialize(s),
+        }
+    }
+}
+
+struct EntriesYaml<'a>(&'a [&'a Entry]);
+
+impl serde::Serialize for EntriesYaml<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.iter().map(|e| EntryYaml(e)))
+    }
+}
+
+/// One entry, its keys in [`contract_json`](crate::explain::entries::contract_json)'s order.
+struct EntryYaml<'a>(&'a Entry);
+
+impl serde::Serialize for EntryYaml<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let e = self.0;
+        let mut m = s.serialize_map(Some(3 + usize::from(e.value.is_some() && e.source.is_some()) + usize::from(!e.notes.is_empty())))?;
+        m.serialize_entry("path", &e.path.to_string())?;
+        match (&e.value, &e.source) {
+            (Some(v), Some(src)) => {
+                m.serialize_entry("value", &GoYamlNumbers(v))?;
+                m.serialize_entry("source", &GoYamlNumbers(&src.to_json()))?;
+            }
+            _ => {
+                let deleted = e.overridden.iter().any(|l| l.event == EventKind::DeletedByNull);
+                m.serialize_entry(if deleted { "deleted" } else { "skipped" }, &true)?;
+            }
+        }
+        m.serialize_entry("overridden", &LostYaml(&e.overridden))?;
+        if !e.notes.is_empty() {
+            m.serialize_entry("notes", &e.notes)?;
+        }
+        m.end()
+    }
+}
+
+struct LostYaml<'a>(&'a [crate::explain::entries::Lost]);
+
+impl serde::Serialize for LostYaml<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        s.collect_seq(self.0.iter().map(|l| {
+            struct One<'a>(&'a crate::explain::entries::Lost);
+            impl serde::Serialize for One<'_> {
+                fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                    let l = self.0;
+                    let by = match (l.event, &l.by) {
+                        (EventKind::DeletedByNull, Some(by)) => Some(by),
+                        _ => None,
+                    };
+                    let mut m = s.serialize_map(Some(3 + usize::from(by.is_some())))?;
+                    m.serialize_entry("value", &GoYamlNumbers(&l.value))?;
+                    m.serialize_entry("event", event_word(l.event))?;
+                    m.serialize_entry("source", &GoYamlNumbers(&l.source.to_json()))?;
+                    if let Some(by) = by {
+                        m.serialize_entry("by", &GoYamlNumbers(&by.to_json()))?;
+                    }
+                    m.end()
+                }
+            }
+            One(l)
+        }))
+    }
 }
 
 /// A map with its keys in Go's (byte) order, as [`crate::values::sorted`] orders them.
@@ -158,7 +286,10 @@ pub fn short(v: &Value) -> String {
 fn full(v: &Value) -> String {
     match v {
         Value::String(s) => serde_json::to_string(s).unwrap_or_default(),
-        other => crate::cli::output::to_json_go(other).replace(['\n', ' '], ""),
+        // Compact, then without spaces: the indented JSON without its line breaks
+        // and spaces, as it always read, in time linear in the value (the
+        // indentation of a value nested n deep is n² bytes).
+        other => crate::go::json_pretty::to_json_go_compact(other).replace(' ', ""),
     }
 }
 
@@ -216,13 +347,21 @@ fn chunks(s: &str, width: usize) -> Vec<String> {
     chars.chunks(width.max(1)).map(|c| c.iter().collect()).collect()
 }
 
+/// The text view as one string (for a section of another view).
 pub fn text(entries: &[&Entry], history: bool, ctx: &Ctx) -> String {
-    let theme = &ctx.theme;
+    let mut out = Vec::new();
+    // Writing to a Vec cannot fail; only UTF-8 is written.
+    let _ = text_into(entries, history, &ctx.theme, ctx.columns, &mut out);
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// The text view, written to `sink` in pieces.
+fn text_into(entries: &[&Entry], history: bool, theme: &Theme, columns: Option<usize>, sink: &mut dyn std::io::Write) -> std::io::Result<()> {
     // Each path and value is formatted once.
     let paths: Vec<String> = entries.iter().map(|e| e.path.to_string()).collect();
     let values: Vec<Option<String>> = entries.iter().map(|e| e.value.as_ref().map(full)).collect();
     // On a terminal the sources are sized before anything is written: described once, here.
-    let sources: Vec<Option<String>> = match ctx.columns {
+    let sources: Vec<Option<String>> = match columns {
         Some(_) => entries
             .iter()
             .map(|e| {
@@ -236,10 +375,10 @@ pub fn text(entries: &[&Entry], history: bool, ctx: &Ctx) -> String {
         None => Vec::new(),
     };
     let source_lens: Vec<usize> = sources.iter().flatten().map(|s| s.chars().count()).collect();
-    let (width, vwidth) = column_widths(&paths, &values, &source_lens, ctx.columns);
-    let wrap = ctx.columns.is_some();
+    let (width, vwidth) = column_widths(&paths, &values, &source_lens, columns);
+    let wrap = columns.is_some();
     // Lines are appended to one buffer; only styled pieces (colors on) are formatted apart.
-    let mut out = String::with_capacity(entries.len() * 120);
+    let mut out = String::with_capacity(entries.len().saturating_mul(120).min(FLUSH_BYTES + (FLUSH_BYTES >> 2)));
     let pad = |out: &mut String, s: &str, w: usize| out.extend(std::iter::repeat_n(' ', w.saturating_sub(s.chars().count())));
     let mut scratch = String::new();
     let mut dim_source = |out: &mut String, prefix: &str, s: &Source| {
@@ -249,6 +388,10 @@ pub fn text(entries: &[&Entry], history: bool, ctx: &Ctx) -> String {
         theme.push(out, Theme::DIM, &scratch);
     };
     for (i, e) in entries.iter().enumerate() {
+        if out.len() >= FLUSH_BYTES {
+            sink.write_all(out.as_bytes())?;
+            out.clear();
+        }
         let path = &paths[i];
         theme.push(&mut out, Theme::HEADING, path);
         if wrap && path.chars().count() > width {
@@ -264,7 +407,7 @@ pub fn text(entries: &[&Entry], history: bool, ctx: &Ctx) -> String {
                 // The value wraps in its column; the source stands beside it
                 // when it fits, else on lines of its own below.
                 let source = sources[i].as_deref().unwrap_or_default();
-                let columns = ctx.columns.unwrap_or(80);
+                let columns = columns.unwrap_or(80);
                 let beside = columns.saturating_sub(width + vwidth + 4);
                 let fits = source.chars().count() <= beside;
                 // With the source below, the value may use the whole rest of the row.
@@ -336,7 +479,7 @@ pub fn text(entries: &[&Entry], history: bool, ctx: &Ctx) -> String {
             }
         }
     }
-    out
+    sink.write_all(out.as_bytes())
 }
 
 #[cfg(test)]
@@ -345,8 +488,8 @@ mod tests {
     use crate::values::tree::{Origin, Recorder, map_from_json};
     use serde_json::json;
 
-    #[test]
-    fn streamed_json_is_the_contract_document_byte_for_byte() {
+    /// A document with every kind of node, number and entry.
+    fn fixture() -> (VMap, Vec<Entry>, Vec<String>) {
         let chart = Origin::new(Source::ChartDefault { chart: "c".into(), file: "values.yaml".into(), line: Some(1), column: None });
         let chart = crate::values::coalesce::ChartValues {
             name: "c".into(),
@@ -363,10 +506,47 @@ mod tests {
         let mut rec = Recorder::default();
         let values = crate::values::coalesce::coalesce_values(&chart, user, &mut rec).unwrap();
         let entries = crate::explain::entries::entries(&values, &rec);
-        let shown: Vec<&Entry> = entries.iter().collect();
         let warnings = vec!["w \"1\"".to_string()];
-        let expected = crate::cli::output::to_json_go(&contract_json(&values, shown.iter().copied(), &warnings));
-        assert_eq!(contract_json_go(&values, &shown, &warnings), expected);
-        assert_eq!(contract_json_go(&VMap::default(), &[], &[]), "{\n  \"values\": {},\n  \"entries\": [],\n  \"warnings\": []\n}\n");
+        (values, entries, warnings)
+    }
+
+    #[test]
+    fn streamed_json_is_the_contract_document_byte_for_byte() {
+        let (values, entries, warnings) = fixture();
+        let shown: Vec<&Entry> = entries.iter().collect();
+        let expected = crate::cli::output::to_json_go(&crate::explain::entries::contract_json(&values, shown.iter().copied(), &warnings));
+        let streamed = |values: &VMap, shown: &[&Entry], warnings: &[String]| {
+            let mut out = Vec::new();
+            contract_json_go_into(values, shown, warnings, &mut out).unwrap();
+            String::from_utf8(out).unwrap()
+        };
+        assert_eq!(streamed(&values, &shown, &warnings), expected);
+        assert_eq!(streamed(&VMap::default(), &[], &[]), "{\n  \"values\": {},\n  \"entries\": [],\n  \"warnings\": []\n}\n");
+    }
+
+    /// The YAML as it was written before the serializer views: the document
+    /// built whole, numbers copied as Go's YAML prints them.
+    fn go_yaml_numbers_copy(v: &Value) -> Value {
+        match v {
+            Value::Number(n) if n.is_f64() => {
+                let f = n.as_f64().unwrap();
+                if f.fract() == 0.0 && f.abs() < 9_007_199_254_740_992.0 { Value::Number((f as i64).into()) } else { v.clone() }
+            }
+            Value::Array(a) => Value::Array(a.iter().map(go_yaml_numbers_copy).collect()),
+            Value::Object(m) => Value::Object(m.iter().map(|(k, x)| (k.clone(), go_yaml_numbers_copy(x))).collect()),
+            other => other.clone(),
+        }
+    }
+
+    #[test]
+    fn serialized_yaml_is_the_contract_document_byte_for_byte() {
+        let (values, entries, warnings) = fixture();
+        let shown: Vec<&Entry> = entries.iter().collect();
+        let doc = crate::explain::entries::contract_json(&values, shown.iter().copied(), &warnings);
+        let expected = to_yaml(&go_yaml_numbers_copy(&doc)).unwrap();
+        assert!(expected.contains("deleted: true") && expected.contains("1.5") && expected.contains("overridden:\n  - value: 1"), "{expected}");
+        assert_eq!(to_yaml(&ContractYaml { values: &values, entries: &shown, warnings: &warnings }).unwrap(), expected);
+        let empty = ContractYaml { values: &VMap::default(), entries: &[], warnings: &[] };
+        assert_eq!(to_yaml(&empty).unwrap(), to_yaml(&json!({"values": {}, "entries": [], "warnings": []})).unwrap());
     }
 }

@@ -9,7 +9,7 @@ use serde_json::{Map, Value, json};
 use super::explain::{short, text as entries_text};
 use crate::cli::Ctx;
 use crate::cli::args::OutputFormat;
-use crate::cli::output::{go_yaml_numbers, table, to_json_go, to_yaml};
+use crate::cli::output::{GoYamlNumbers, table, to_json_go, to_yaml};
 use crate::explain::entries::Entry;
 use crate::keypath::Path;
 use crate::release::history::{Baseline, BaselineReason};
@@ -110,7 +110,7 @@ pub fn mode_json(h: &Head, o: &ModeOutcome, keys: &[Path]) -> Value {
 }
 
 pub fn serialize(doc: &Value, format: OutputFormat) -> anyhow::Result<String> {
-    Ok(if format == OutputFormat::Json { to_json_go(doc) } else { to_yaml(&go_yaml_numbers(doc)).context("cannot write YAML")? })
+    Ok(if format == OutputFormat::Json { to_json_go(doc) } else { to_yaml(&GoYamlNumbers(doc)).context("cannot write YAML")? })
 }
 
 pub(super) fn title(h: &Head, ctx: &Ctx) -> String {
@@ -179,7 +179,7 @@ fn values_text(h: &Head, o: &ModeOutcome, keys: &[Path], show_secrets: bool, ctx
     if !show_secrets {
         mask_secret_keys(&mut config, &Path::root());
     }
-    out.push_str(&to_yaml(&go_yaml_numbers(&config)).unwrap_or_default());
+    out.push_str(&to_yaml(&GoYamlNumbers(&config)).unwrap_or_default());
     out.push('\n');
     out
 }

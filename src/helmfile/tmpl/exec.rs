@@ -5,7 +5,7 @@
 
 use super::parse::{Arg, Cmd, Node, Pipe};
 use super::value::{go_sprint, go_type, truth};
-use super::{Environ, Rendered, Span, TmplError, Tv, UNMODELLED, Val, line_col};
+use super::{Environ, MAX_TEMPLATE_STRING, Rendered, Span, TmplError, Tv, UNMODELLED, Val, line_col};
 use crate::values::tree::Origin;
 
 /// The executor: the output so far, its spans, `$` and the environment.
@@ -38,23 +38,34 @@ impl<'a> Exec<'a> {
         TmplError::Unsupported { file: self.file.into(), line, column, construct: construct.into() }
     }
 
-    fn emit(&mut self, text: &str, src: usize, action: Option<Option<Origin>>, secret: bool) {
-        if text.is_empty() {
-            return;
+    /// [`TmplError::TooLarge`] when a string of `bytes` would pass [`MAX_TEMPLATE_STRING`].
+    pub(super) fn check_size(&self, at: usize, bytes: usize, what: impl FnOnce() -> String) -> Result<(), TmplError> {
+        if bytes <= MAX_TEMPLATE_STRING {
+            return Ok(());
         }
+        let (line, column) = line_col(self.src, at);
+        Err(TmplError::TooLarge { file: self.file.into(), line, column, what: what(), bytes })
+    }
+
+    fn emit(&mut self, text: &str, src: usize, action: Option<Option<Origin>>, secret: bool) -> Result<(), TmplError> {
+        if text.is_empty() {
+            return Ok(());
+        }
+        self.check_size(src, self.out.len() + text.len(), || "the template's output".into())?;
         let start = self.out.len();
         self.out.push_str(text);
         self.spans.push(Span { out: start..self.out.len(), src, action, secret });
+        Ok(())
     }
 
     pub(super) fn walk(&mut self, nodes: &[Node], dot: &Tv) -> Result<(), TmplError> {
         for n in nodes {
             match n {
-                Node::Text { text, src } => self.emit(text, *src, None, false),
+                Node::Text { text, src } => self.emit(text, *src, None, false)?,
                 Node::Action { pipe, open } => {
                     let v = self.pipe(pipe, dot)?;
                     let text = self.print(&v, pipe.pos)?;
-                    self.emit(&text, *open, Some(v.origin.clone()), v.holds_secret());
+                    self.emit(&text, *open, Some(v.origin.clone()), v.holds_secret())?;
                 }
                 Node::If { pipe, then, els } => {
                     let v = self.pipe(pipe, dot)?;

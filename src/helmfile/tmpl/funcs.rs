@@ -26,6 +26,9 @@ impl Exec<'_> {
         let derived_secret = matches!(name, "quote" | "squote" | "upper" | "lower" | "trim" | "indent" | "nindent" | "toYaml" | "toJson")
             && args.iter().any(Tv::holds_secret);
         let mut result = self.dispatch(&c, name, args)?;
+        if let Val::Str(s) = &result.val {
+            self.check_size(at, s.len(), || format!("the result of `{name}`"))?;
+        }
         result.secret |= derived_secret;
         Ok(result)
     }
@@ -129,7 +132,12 @@ impl Call<'_, '_> {
         let [n, s] = self.exactly(args)?;
         let Val::Int(n) = n.val else { return Err(self.unsupported(format!("{} with a width that is not an integer literal", self.name))) };
         let text = self.string_arg(&s)?;
-        let pad = " ".repeat(usize::try_from(n).unwrap_or(0));
+        let width = usize::try_from(n).unwrap_or(0);
+        // Sized before it is built: a wide indent of many lines is large at once.
+        let lines = text.bytes().filter(|&b| b == b'\n').count() + 1;
+        let bytes = width.saturating_mul(lines).saturating_add(text.len() + 1);
+        self.ex.check_size(self.at, bytes, || format!("the result of `{}`", self.name))?;
+        let pad = " ".repeat(width);
         let body = format!("{pad}{}", text.replace('\n', &format!("\n{pad}")));
         let out = if self.name == "nindent" { format!("\n{body}") } else { body };
         Ok(Tv { val: Val::Str(out), origin: s.origin, secret: false })

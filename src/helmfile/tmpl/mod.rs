@@ -51,7 +51,20 @@ pub enum TmplError {
     /// helmfile fails here too (missing key, `required`, wrong type, ...).
     #[error("{file}:{line}:{column}: template: {message}")]
     Exec { file: String, line: usize, column: usize, message: String },
+    /// A string past [`MAX_TEMPLATE_STRING`]: helmfile has no such limit (and
+    /// needs minutes and gigabytes near it), so releasex gives no answer.
+    #[error(
+        "{file}:{line}:{column}: template: {what} would be {bytes} bytes, over releasex's limit of {} MiB on any string a template builds and on its output",
+        MAX_TEMPLATE_STRING >> 20
+    )]
+    TooLarge { file: String, line: usize, column: usize, what: String, bytes: usize },
 }
+
+/// The most bytes a string that a template function returns, or a
+/// template's whole output, may hold. Each `quote` of a quoted string about
+/// doubles it (27 chained make 256 MiB from one byte); real values templates
+/// stay far below.
+pub const MAX_TEMPLATE_STRING: usize = 16 << 20;
 
 /// Which template text or action produced `out` (byte range of the output).
 #[derive(Debug, Clone)]

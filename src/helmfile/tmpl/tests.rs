@@ -244,3 +244,23 @@ fn spans_map_output_back_to_the_template() {
     let r = render("t.gotmpl", "a: {{ \"lit\" }}", &data(), None).unwrap();
     assert!(r.spans[1].action.clone().flatten().is_none());
 }
+
+/// Each `quote` of a quoted string about doubles it (`"a"` quoted n times is
+/// 2^(n+1) - 1 bytes): 23 stay under the 16 MiB cap as a function result,
+/// 24 pass it at the 24th call, which the error names; below the cap the
+/// answer is the plain one.
+#[test]
+fn strings_past_the_size_cap_are_an_error_naming_the_call() {
+    let chain = |n: usize| format!("{{{{ \"a\"{} }}}}", " | quote".repeat(n));
+    assert_eq!(out(&chain(2)), r#""\"a\"""#);
+    let e = err(&chain(24));
+    let TmplError::TooLarge { line, column, what, bytes, .. } = &e else { panic!("{e:?}") };
+    assert_eq!((*line, *column, what.as_str(), *bytes), (1, 6 + 8 * 23 + 3 + 1, "the result of `quote`", (1 << 25) - 1));
+    assert!(e.to_string().contains("t.gotmpl:1:194: template: the result of `quote` would be 33554431 bytes, over releasex's limit of 16 MiB"), "{e}");
+    // The output counts too: text around a string just under the cap passes it.
+    let e = err(&format!("x: {}\n", chain(23)));
+    assert!(matches!(&e, TmplError::TooLarge { what, .. } if what == "the template's output"), "{e:?}");
+    // A wide indent is sized before it is built.
+    let e = err("{{ indent 20000000 \"a\" }}");
+    assert!(matches!(&e, TmplError::TooLarge { what, bytes, .. } if what == "the result of `indent`" && *bytes == 20_000_002), "{e:?}");
+}

@@ -5,7 +5,7 @@ use std::fmt;
 
 use serde_json::Value;
 
-use super::{MAX_INDEX, MAX_NESTED_NAME_LEVEL};
+use super::{MAX_INDEX, MAX_LIST_GROWTH, MAX_NESTED_NAME_LEVEL};
 
 /// A `strvals` parse error; `Display` is Helm's message, word for word.
 #[derive(Debug, Clone, PartialEq)]
@@ -44,6 +44,8 @@ pub enum StrvalsError {
     Json(String),
     /// `--set-file`: the reader's error, as given.
     File(String),
+    /// releasex's own limit ([`MAX_LIST_GROWTH`]), not Helm's.
+    ListGrowthTooLarge,
 }
 
 pub(super) const GO_MAP: &str = "map[string]interface {}";
@@ -96,6 +98,10 @@ impl fmt::Display for StrvalsError {
                 "value name nested level is greater than maximum supported nested level of {MAX_NESTED_NAME_LEVEL}"
             ),
             StrvalsError::Json(m) | StrvalsError::File(m) => f.write_str(m),
+            StrvalsError::ListGrowthTooLarge => write!(
+                f,
+                "list indexes would create more than {MAX_LIST_GROWTH} list elements, releasex's limit for all value flags together (Helm has none)"
+            ),
         }
     }
 }

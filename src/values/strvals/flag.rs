@@ -7,7 +7,7 @@ use std::fmt;
 use serde_json::{Map, Value};
 
 use super::stack::{INLINE_NESTING, nesting_of, on_big_stack};
-use super::{Assignment, SetKind, StrvalsError, parse_into, record};
+use super::{Assignment, MAX_LIST_GROWTH, SetKind, StrvalsError, parse_into_within, record};
 use crate::keypath::Seg;
 
 /// The text Helm's CLI puts before a parse error of this kind of flag.
@@ -51,6 +51,10 @@ impl fmt::Display for FlagError {
             (FlagCause::JsonObject(_), _) => {
                 write!(f, "failed parsing --set-json data JSON: {}", self.value)
             }
+            // releasex's own limit: its reason is no Helm text to keep out.
+            (FlagCause::Strvals(e @ StrvalsError::ListGrowthTooLarge), kind) => {
+                write!(f, "failed parsing {} data: {e}", kind.flag())
+            }
             (FlagCause::Strvals(_), SetKind::Json) => {
                 write!(f, "{}{}", cli_prefix(SetKind::Json), self.value)
             }
@@ -71,6 +75,19 @@ pub fn apply_flag(
     value: &str,
     base: &mut Map<String, Value>,
     read_file: &mut dyn FnMut(&str) -> Result<String, String>,
+) -> Result<Vec<Assignment>, FlagError> {
+    let mut growth_left = MAX_LIST_GROWTH;
+    apply_flag_within(kind, value, base, read_file, &mut growth_left)
+}
+
+/// [`apply_flag`] with `growth_left` list elements left to create (see
+/// [`parse_into_within`]): one budget for all of a command's flags.
+pub fn apply_flag_within(
+    kind: SetKind,
+    value: &str,
+    base: &mut Map<String, Value>,
+    read_file: &mut dyn FnMut(&str) -> Result<String, String>,
+    growth_left: &mut usize,
 ) -> Result<Vec<Assignment>, FlagError> {
     let fail = |cause| FlagError {
         kind,
@@ -99,7 +116,7 @@ pub fn apply_flag(
             return r.map_err(|e| fail(FlagCause::JsonObject(e)));
         }
     }
-    parse_into(kind, value, base, read_file).map_err(|e| fail(FlagCause::Strvals(e)))
+    parse_into_within(kind, value, base, read_file, growth_left).map_err(|e| fail(FlagCause::Strvals(e)))
 }
 
 /// Helm's `loader.MergeMaps(a, b)` into `a`: maps merge recursively, any

@@ -42,12 +42,18 @@ use stack::{FileReads, INLINE_NESTING, nesting_of, run_on_big_stack};
 
 pub use crate::go::quote::{quote as go_quote, quote_runes as go_quote_runes};
 pub use error::StrvalsError;
-pub use flag::{FlagCause, FlagError, apply_flag, cli_prefix, merge_maps};
+pub use flag::{FlagCause, FlagError, apply_flag, apply_flag_within, cli_prefix, merge_maps};
 
 /// `strvals.MaxIndex`: the largest list index accepted.
 pub const MAX_INDEX: i64 = 65536;
 /// `strvals.MaxNestedNameLevel`: the most `.` nestings in one key path.
 pub const MAX_NESTED_NAME_LEVEL: usize = 30;
+/// The most list elements that indexes (`a[65536]` pads `a` with 65,536
+/// nulls) may create over all the value flags of one command: releasex's own
+/// limit, not Helm's. Helm has none and needs 16 bytes an element; 353 bytes
+/// of `a[65536][65536]...` (50 levels, 3,276,850 elements, which Helm answers)
+/// fit, a few KiB that would take gigabytes do not.
+pub const MAX_LIST_GROWTH: usize = 1 << 22;
 
 /// Which of Helm's value flags (and which `strvals` function) an expression
 /// belongs to.
@@ -129,13 +135,27 @@ pub fn parse_into(
     base: &mut Map<String, Value>,
     read_file: &mut dyn FnMut(&str) -> Result<String, String>,
 ) -> Result<Vec<Assignment>, StrvalsError> {
+    let mut growth_left = MAX_LIST_GROWTH;
+    parse_into_within(kind, expr, base, read_file, &mut growth_left)
+}
+
+/// [`parse_into`] with `growth_left` list elements left to create (of
+/// [`MAX_LIST_GROWTH`] for a command's flags together); on return, what is
+/// left after this expression.
+pub fn parse_into_within(
+    kind: SetKind,
+    expr: &str,
+    base: &mut Map<String, Value>,
+    read_file: &mut dyn FnMut(&str) -> Result<String, String>,
+    growth_left: &mut usize,
+) -> Result<Vec<Assignment>, StrvalsError> {
     // List indexes (`a[0][0]...`) and `[0].` chains nest without Helm's
     // 30-level limit, and Go's stacks grow; a long chain runs on a thread
     // with a stack to match. (A value nested that deep is still deep: serde_json
     // drops, clones and prints it recursively.)
     let nesting = nesting_of(expr);
     if nesting <= INLINE_NESTING {
-        return Parser::new(kind, expr, &mut FileReads::Direct(read_file)).run(base);
+        return Parser::new(kind, expr, &mut FileReads::Direct(read_file)).run(base, growth_left);
     }
-    run_on_big_stack(kind, expr, base, read_file, nesting)
+    run_on_big_stack(kind, expr, base, read_file, nesting, growth_left)
 }

@@ -8,6 +8,8 @@ use super::error::{GO_LIST, GO_MAP, go_type};
 use super::stack::FileReads;
 use super::typed::{atoi, typed_val};
 use super::{Assignment, MAX_INDEX, MAX_NESTED_NAME_LEVEL, SetKind, StrvalsError, record};
+#[cfg(doc)]
+use super::MAX_LIST_GROWTH;
 use crate::keypath::Seg;
 
 /// Why a parsing step stopped early.
@@ -44,6 +46,8 @@ pub(super) struct Parser<'s, 'r, 'f> {
     /// The path of the map or list being written.
     at: Vec<Seg>,
     out: Vec<Assignment>,
+    /// How many more list elements indexes may still create (see [`MAX_LIST_GROWTH`]).
+    growth_left: usize,
 }
 
 impl<'s, 'r, 'f> Parser<'s, 'r, 'f> {
@@ -55,17 +59,23 @@ impl<'s, 'r, 'f> Parser<'s, 'r, 'f> {
             reads,
             at: Vec::new(),
             out: Vec::new(),
+            growth_left: 0,
         }
     }
 
-    pub(super) fn run(mut self, base: &mut Map<String, Value>) -> Result<Vec<Assignment>, StrvalsError> {
-        loop {
+    /// Parses the whole expression into `base`; `growth_left` is how many
+    /// list elements its indexes may still create, and is what remains after.
+    pub(super) fn run(mut self, base: &mut Map<String, Value>, growth_left: &mut usize) -> Result<Vec<Assignment>, StrvalsError> {
+        self.growth_left = *growth_left;
+        let r = loop {
             match self.key(base, 0) {
                 Ok(()) => {}
-                Err(Stop::Eof) => return Ok(self.out),
-                Err(Stop::Fail(e)) => return Err(e),
+                Err(Stop::Eof) => break Ok(std::mem::take(&mut self.out)),
+                Err(Stop::Fail(e)) => break Err(e),
             }
-        }
+        };
+        *growth_left = self.growth_left;
+        r
     }
 
     fn literal(&self) -> bool {
@@ -277,8 +287,8 @@ impl<'s, 'r, 'f> Parser<'s, 'r, 'f> {
         atoi(&v).map_err(Stop::Fail)
     }
 
-    /// `setIndex`.
-    fn set_index(list: &mut Vec<Value>, i: i64, v: Value) -> Result<(), StrvalsError> {
+    /// `setIndex`; the elements it creates count against `growth_left`.
+    fn set_index(&mut self, list: &mut Vec<Value>, i: i64, v: Value) -> Result<(), StrvalsError> {
         if i < 0 {
             return Err(StrvalsError::NegativeIndex(i));
         }
@@ -287,6 +297,11 @@ impl<'s, 'r, 'f> Parser<'s, 'r, 'f> {
         }
         let i = i as usize;
         if list.len() <= i {
+            let created = i + 1 - list.len();
+            if created > self.growth_left {
+                return Err(StrvalsError::ListGrowthTooLarge);
+            }
+            self.growth_left -= created;
             list.resize(i + 1, Value::Null);
         }
         list[i] = v;
@@ -296,7 +311,7 @@ impl<'s, 'r, 'f> Parser<'s, 'r, 'f> {
     /// `setIndex` of a value the expression assigns.
     fn set_index_leaf(&mut self, mut list: Vec<Value>, i: i64, v: Value) -> (Vec<Value>, Step) {
         let rec = Value::clone(&v);
-        match Self::set_index(&mut list, i, v) {
+        match self.set_index(&mut list, i, v) {
             Ok(()) => {
                 record(&mut self.out, &self.at, Seg::Index(i as usize), &rec);
                 (list, Ok(()))
@@ -351,7 +366,7 @@ impl<'s, 'r, 'f> Parser<'s, 'r, 'f> {
                     }
                     return (list, e);
                 }
-                match Self::set_index(&mut list, i, Value::Array(inner)) {
+                match self.set_index(&mut list, i, Value::Array(inner)) {
                     Ok(()) => (list, Ok(())),
                     Err(e) => (list, fail(e)),
                 }
@@ -388,7 +403,7 @@ impl<'s, 'r, 'f> Parser<'s, 'r, 'f> {
                             let created_empty = self.out.len() == mark;
                             let v = Value::Object(inner);
                             let rec = created_empty.then(|| v.clone());
-                            match Self::set_index(&mut list, i, v) {
+                            match self.set_index(&mut list, i, v) {
                                 Ok(()) => {
                                     if let Some(rec) = rec {
                                         record(&mut self.out, &self.at, Seg::Index(iu), &rec);

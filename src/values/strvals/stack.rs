@@ -65,6 +65,7 @@ pub(super) fn run_on_big_stack(
     base: &mut Map<String, Value>,
     read_file: &mut dyn FnMut(&str) -> Result<String, String>,
     nesting: usize,
+    growth_left: &mut usize,
 ) -> Result<Vec<Assignment>, StrvalsError> {
     use std::sync::mpsc::channel;
     let (ask_tx, ask_rx) = channel::<String>();
@@ -73,7 +74,7 @@ pub(super) fn run_on_big_stack(
         let parser = big_stack(nesting)
             .spawn_scoped(s, move || {
                 let mut reads = FileReads::Remote(ask_tx, answer_rx);
-                Parser::new(kind, expr, &mut reads).run(base)
+                Parser::new(kind, expr, &mut reads).run(base, growth_left)
             })
             .expect("spawning a strvals thread");
         // Serve file reads until the parser is done (it drops its sender).

@@ -613,3 +613,31 @@ fn helm_order_and_flags() {
     );
     assert_eq!(cli_prefix(SetKind::Set), "failed parsing --set data: ");
 }
+
+/// Helm answers `a[65536]` nested 50 deep (3,276,850 elements, 16 bytes each
+/// in Go); the budget of [`MAX_LIST_GROWTH`] elements takes it, and stops
+/// what would need gigabytes, also when split over several flags.
+#[test]
+fn list_growth_is_bounded_over_all_flags_together() {
+    let bomb = |key: &str, levels: usize| format!("{key}{}=1", "[65536]".repeat(levels));
+    let mut budget = MAX_LIST_GROWTH;
+    let mut m = Map::new();
+    parse_into_within(SetKind::Set, &bomb("a", 50), &mut m, &mut no_files, &mut budget).unwrap();
+    assert_eq!(budget, MAX_LIST_GROWTH - 50 * 65537);
+    // Growing an existing list counts only the new elements; overwriting one costs nothing.
+    parse_into_within(SetKind::Set, "a[65536]=2", &mut m, &mut no_files, &mut budget).unwrap();
+    assert_eq!(budget, MAX_LIST_GROWTH - 50 * 65537);
+    let e = parse_into_within(SetKind::Set, &bomb("b", 20), &mut m, &mut no_files, &mut budget).unwrap_err();
+    assert_eq!(e, StrvalsError::ListGrowthTooLarge);
+    let mut fresh = Map::new();
+    assert_eq!(set(&bomb("a", 64)), Err(e.to_string()));
+    assert!(parse_into(SetKind::Set, &bomb("a", 63), &mut fresh, &mut no_files).is_ok());
+    // Helm's CLI prints a --set-json expression instead of its error; this error is not Helm's, and says why.
+    let flag = apply_flag(SetKind::Json, &bomb("x", 64), &mut Map::new(), &mut no_files).unwrap_err();
+    assert!(flag.to_string().starts_with("failed parsing --set-json data: list indexes would create more than"), "{flag}");
+    let flag = apply_flag(SetKind::Set, &bomb("x", 64), &mut Map::new(), &mut no_files).unwrap_err();
+    assert_eq!(
+        flag.to_string(),
+        "failed parsing --set data: list indexes would create more than 4194304 list elements, releasex's limit for all value flags together (Helm has none)"
+    );
+}
