@@ -8,7 +8,6 @@
 //! `RELEASEX_BENCH_RUNS` sets the number of timed runs (5).
 
 #[path = "../tests/fixture_api/mod.rs"]
-#[allow(dead_code)]
 mod fixture_api;
 
 use std::io::Write as _;

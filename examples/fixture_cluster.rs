@@ -14,7 +14,6 @@
 //! render). Writes DIR/kubeconfig, prints its path, serves until stdin closes.
 
 #[path = "../tests/fixture_api/mod.rs"]
-#[allow(dead_code)]
 mod fixture_api;
 
 use std::io::Read as _;

@@ -379,13 +379,13 @@ pub fn recommend(outcomes: &[ModeOutcome], revision: i64) -> Recommendation {
     let clean = |o: &ModeOutcome| {
         o.dropped_config_values == 0 && o.ignored_new_defaults == 0 && !o.changes.iter().any(|c| c.kind == ChangeKind::NullNotApplied)
     };
-    if let Some(d) = of(Mode::Default) {
-        if clean(d) {
-            return Recommendation {
-                mode: Some(Mode::Default),
-                reason: "the default mode keeps every stored value this command does not change and takes the new chart's defaults: no value-mode flag is needed".into(),
-            };
-        }
+    if let Some(d) = of(Mode::Default)
+        && clean(d)
+    {
+        return Recommendation {
+            mode: Some(Mode::Default),
+            reason: "the default mode keeps every stored value this command does not change and takes the new chart's defaults: no value-mode flag is needed".into(),
+        };
     }
     let dropped = of(Mode::Default).map_or(0, |d| d.dropped_config_values);
     let why = if dropped > 0 {

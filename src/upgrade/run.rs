@@ -53,14 +53,20 @@ pub enum PreviewError {
         kind: String,
         name: String,
         #[source]
-        source: ClusterError,
+        source: Box<ClusterError>,
     },
     #[error("cannot start the async runtime")]
     Runtime(#[source] std::io::Error),
     #[error(transparent)]
     Render(#[from] RenderError),
     #[error(transparent)]
-    Cluster(#[from] ClusterError),
+    Cluster(Box<ClusterError>),
+}
+
+impl From<ClusterError> for PreviewError {
+    fn from(e: ClusterError) -> PreviewError {
+        PreviewError::Cluster(Box::new(e))
+    }
 }
 
 impl PreviewError {
@@ -178,7 +184,7 @@ pub fn preview_objects(req: &ObjectsRequest<'_>) -> Result<ObjectsReport, Previe
                 None => req.chart_path.to_path_buf(),
             };
             render_warnings.extend(render_warnings_of(req.chart, req.start.base.next_revision, *lookup));
-            NewManifest::Helm(TemplateRequest {
+            NewManifest::Helm(Box::new(TemplateRequest {
                 helm_bin,
                 release: req.release.to_string(),
                 chart: chart_path,
@@ -192,7 +198,7 @@ pub fn preview_objects(req: &ObjectsRequest<'_>) -> Result<ObjectsReport, Previe
                 kube_context: lookup.then(|| kube_context.clone()).flatten(),
                 kubeconfig: lookup.then(|| kubeconfig.clone()).flatten(),
                 options: options.clone(),
-            })
+            }))
         }
     };
     if req.offline {
@@ -250,7 +256,7 @@ fn render_warnings_of(chart: &Chart, next_revision: i64, lookup: bool) -> Vec<St
 enum NewManifest {
     Given(String),
     /// Rendered with the cluster's capabilities (filled in once discovery is read).
-    Helm(TemplateRequest),
+    Helm(Box<TemplateRequest>),
 }
 
 /// Reads the live objects and computes the plan.
@@ -277,7 +283,7 @@ async fn plan_against(
     let fetched = cluster.get_objects(&refs.iter().map(|(_, r)| r.clone()).collect::<Vec<_>>(), req.concurrency).await;
     let mut live = HashMap::new();
     for ((k, _), got) in refs.iter().zip(fetched) {
-        let got = got.map_err(|source| PreviewError::LiveObject { kind: k.kind.clone(), name: k.name.clone(), source })?;
+        let got = got.map_err(|source| PreviewError::LiveObject { kind: k.kind.clone(), name: k.name.clone(), source: Box::new(source) })?;
         if let Some(v) = got {
             live.insert(k.clone(), v);
         }
