@@ -15,15 +15,8 @@ use crate::support::{fixture, json, releasex, run};
 
 const HISTORY: &str = "tests/fixtures/releases/parent-3-revisions.list.json";
 
-/// The real Helm 4 binary: `$RELEASEX_HELM4`, else where
-/// `scripts/real-binaries.sh` puts it by default.
 fn helm4() -> PathBuf {
-    let path = std::env::var_os("RELEASEX_HELM4")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".cache/real-helm-binaries/helm4/helm")))
-        .expect("HOME or RELEASEX_HELM4");
-    assert!(path.is_file(), "no real Helm at {}: run scripts/real-binaries.sh (as .ci/run does)", path.display());
-    path
+    crate::support::real_helm("helm4")
 }
 
 /// A private Helm home (config, cache, data) and a private temporary

@@ -6,7 +6,7 @@
 use serde_json::{Value, json};
 
 use crate::fixture_api::{FixtureApi, as_served};
-use crate::support::{json as parse_json, releasex, run};
+use crate::support::{json as parse_json, real_helm, releasex, run};
 
 const V1: &str = "tests/data/upgrade/shop-v1";
 const V2: &str = "tests/data/upgrade/shop-v2";
@@ -422,18 +422,6 @@ fn an_object_missing_from_the_cluster_is_diffed_against_the_previous_release() {
     let cm = &cm[..cm[1..].find("\n\n").map_or(cm.len(), |i| i + 1)];
     assert!(cm.contains("-  greeting: hello") && cm.contains("+  greeting: hello again"), "{cm}");
     assert!(!cm.contains("+apiVersion: v1"), "only what differs from the release: {cm}");
-}
-
-/// A real Helm binary unpacked by `scripts/real-binaries.sh` (`.ci/run`
-/// exports `RELEASEX_HELM4` / `RELEASEX_HELM3`).
-fn real_helm(which: &str) -> std::path::PathBuf {
-    let var = format!("RELEASEX_{}", which.to_uppercase());
-    let path = std::env::var_os(&var)
-        .map(std::path::PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| std::path::Path::new(&h).join(format!(".cache/real-helm-binaries/{which}/helm"))))
-        .expect("HOME or RELEASEX_HELM*");
-    assert!(path.is_file(), "no real Helm at {}: run scripts/real-binaries.sh (as .ci/run does)", path.display());
-    path
 }
 
 #[test]
