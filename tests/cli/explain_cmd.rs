@@ -148,3 +148,10 @@ fn text_fits_the_terminal_width_and_never_cuts_a_value() {
         assert!(joined.contains(&format!("\"{long}\"")), "{}", r.stdout);
     }
 }
+
+#[test]
+fn text_keeps_the_spaces_inside_strings_of_a_list_value() {
+    let out = ok(&["values", "explain", "tests/fixtures/charts/parent", "--set", "l={a b,c  d}", "--color", "never"]);
+    let line = out.lines().find(|l| l.starts_with("l ")).expect("the l entry");
+    assert!(line.contains(r#"["a b","c  d"]"#), "{line}");
+}

@@ -545,7 +545,7 @@ fn offline_compares_with_the_stored_manifest_and_contacts_no_api_server() {
     assert!(!object(&online, "Deployment", "shop")["drift"].as_array().unwrap().is_empty());
     let text = offline(&["--color", "never"]);
     assert_eq!(text.code, 0, "{}", text.stderr);
-    assert!(text.stdout.starts_with("offline: objects compared with revision 1's stored manifest; live state, drift and other field managers not read\n"), "{}", text.stdout);
+    assert!(text.stdout.starts_with("offline: diffed against revision 1's stored manifest; live state not read\n"), "{}", text.stdout);
     // Exit codes keep their meaning.
     assert_eq!(offline(&["--detailed-exitcode"]).code, 2);
     // Without records from a file there is nothing to read offline.

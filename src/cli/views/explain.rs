@@ -286,10 +286,9 @@ pub fn short(v: &Value) -> String {
 fn full(v: &Value) -> String {
     match v {
         Value::String(s) => serde_json::to_string(s).unwrap_or_default(),
-        // Compact, then without spaces: the indented JSON without its line breaks
-        // and spaces, as it always read, in time linear in the value (the
-        // indentation of a value nested n deep is n² bytes).
-        other => crate::go::json_pretty::to_json_go_compact(other).replace(' ', ""),
+        // Compact JSON (no layout spaces; strings keep theirs), in time linear
+        // in the value (the indented form of a value nested n deep is n² bytes).
+        other => crate::go::json_pretty::to_json_go_compact(other),
     }
 }
 

@@ -363,7 +363,7 @@ fn preview_text(h: &Head, o: &ModeOutcome, keys: &[Path], objects: Option<&Objec
 /// The first line of an `--offline` report.
 pub(super) fn offline_line(h: &Head) -> String {
     format!(
-        "offline: objects compared with revision {}'s stored manifest; live state, drift and other field managers not read",
+        "offline: diffed against revision {}'s stored manifest; live state not read",
         h.base.revision
     )
 }
