@@ -303,6 +303,8 @@ complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrad
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l values-only -d 'Stop after the values (no rendering, no cluster objects)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l skip-schema-validation -d 'Skip values.schema.json validation, as Helm\'s --skip-schema-validation'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l take-ownership -d 'As helm upgrade --take-ownership: adopt existing objects without checking their owner'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -s i -l install -l allow-unreleased -d 'As helm upgrade --install: preview an install when the release has no records or its last one is uninstalled'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l create-namespace -d 'With --install: Helm creates the namespace when it does not exist (shown in the plan)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l no-hooks -d 'As helm upgrade --no-hooks: Helm stores the hooks in the new record but runs none of them'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l force-conflicts -d 'As helm upgrade --force-conflicts (server-side apply)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l show-secrets -d 'Show Secret values, decoded from base64 in the diffs, and values under keys that look secret (masked by default)'

@@ -342,6 +342,12 @@ pub struct UpgradePreviewArgs {
     /// As helm upgrade --take-ownership: adopt existing objects without checking their owner
     #[arg(long)]
     pub take_ownership: bool,
+    /// As helm upgrade --install: preview an install when the release has no records or its last one is uninstalled
+    #[arg(short = 'i', long, visible_alias = "allow-unreleased")]
+    pub install: bool,
+    /// With --install: Helm creates the namespace when it does not exist (shown in the plan)
+    #[arg(long)]
+    pub create_namespace: bool,
     /// As helm upgrade --no-hooks: Helm stores the hooks in the new record but runs none of them
     #[arg(long)]
     pub no_hooks: bool,

@@ -26,15 +26,22 @@ pub fn run(args: &UpgradePreviewArgs, ctx: &Ctx) -> anyhow::Result<Outcome> {
     if args.offline && args.release_files.is_empty() && args.driver != Some(super::args::StorageDriver::Sql) {
         anyhow::bail!("--offline contacts no API server, so the release records must come from --release-file FILE (e.g. `kubectl get secret -l owner=helm,name={} -o yaml > FILE`) or --driver sql", args.release);
     }
-    let source = SourceArgs { files: args.release_files.clone(), driver: args.driver, sql_connection: args.sql_connection.clone() };
-    let loaded = inputs::load(&source, Some(&args.release), ctx)?;
-    let records = release::decode_history(loaded.records, Some(&args.release), &loaded.place)?;
+    let (records, installs) = records_or_install(args, ctx)?;
     let mut outcome = Outcome::default();
     for r in &records {
         outcome.warnings.extend(r.warnings.iter().cloned());
     }
     let releases: Vec<&Release> = records.iter().map(|r| &r.release).collect();
-    let start = crate::upgrade::start(&args.release, &releases)?;
+    let stand_in;
+    let start = match installs {
+        Some(replaces) => {
+            stand_in = install_stand_in(args, ctx, &records)?;
+            outcome.notes.extend(install_notes(args));
+            crate::upgrade::install_start(&stand_in, replaces)
+        }
+        None => crate::upgrade::start(&args.release, &releases)?,
+    };
+    let install = installs.is_some();
     let flags = value_flags(&args.flags)?;
     let mut read_file = |path: &str| std::fs::read_to_string(path).map_err(|e| format!("open {path}: {e}"));
     let options = Options { skip_schema_validation: args.skip_schema_validation };
@@ -53,11 +60,11 @@ pub fn run(args: &UpgradePreviewArgs, ctx: &Ctx) -> anyhow::Result<Outcome> {
         },
         history_max: args.record.history_max,
         pruned: crate::upgrade::pruned_by_history_max(&history, args.record.history_max),
-        record_description: args.record.description.clone().unwrap_or_else(|| "Upgrade complete".into()),
+        record_description: args.record.description.clone().unwrap_or_else(|| if install { "Install complete" } else { "Upgrade complete" }.into()),
         record_labels: crate::upgrade::record_labels(&last_labels, &args.record.labels()?).map_err(crate::upgrade::PreviewError::ReservedLabels)?,
         record_flags_given: args.record.description.is_some() || !args.record.labels.is_empty(),
     };
-    for (flags, reason) in args.upgrade_only.not_changing_the_plan() {
+    for (flags, reason) in args.upgrade_only.not_changing_the_plan().into_iter().filter(|(f, _)| !(install && f == &["--skip-crds"])) {
         outcome.notes.push(format!("{} accepted: {reason}, so the plan is the same", flags.join(", ")));
     }
 
@@ -76,8 +83,10 @@ pub fn run(args: &UpgradePreviewArgs, ctx: &Ctx) -> anyhow::Result<Outcome> {
         };
         return Ok(outcome);
     }
-    let mode = Mode::from_flags(args.reset_values, args.reuse_values, args.reset_then_reuse_values);
-    let ignored = ignored_mode_flags(args, mode);
+    // An install takes the flags over the chart's defaults, which is what
+    // --reset-values computes against the empty stand-in.
+    let mode = if install { Mode::Reset } else { Mode::from_flags(args.reset_values, args.reuse_values, args.reset_then_reuse_values) };
+    let ignored = if install { Vec::new() } else { ignored_mode_flags(args, mode) };
     let o = preview_mode(&up, mode)?;
     if let Some(message) = crate::explain::entries::unmatched_keys_message(&o.entries, &keys) {
         anyhow::bail!(message);
@@ -156,10 +165,13 @@ fn objects_part(
         mode,
         manifest,
         target: &target,
-        server_side: &args.server_side,
+        server_side: if matches!(start.base.reason, crate::release::history::BaselineReason::Install { .. }) { "true" } else { &args.server_side },
         take_ownership: args.take_ownership,
         no_hooks: args.no_hooks,
         offline: args.offline,
+        install: matches!(start.base.reason, crate::release::history::BaselineReason::Install { .. }),
+        create_namespace: args.create_namespace,
+        skip_crds: args.upgrade_only.skip_crds,
         force_conflicts: args.force_conflicts,
         ignore: &ignore,
         show_secrets: args.show_secrets,
@@ -178,6 +190,71 @@ fn read_manifest(path: &str) -> anyhow::Result<String> {
     } else {
         std::fs::read_to_string(path).with_context(|| format!("cannot read the manifest {path}"))
     }
+}
+
+/// The release's records, and `Some(replaces)` when `--install` makes Helm
+/// install instead (helm: pkg/cmd/upgrade.go): the release has no records,
+/// or the last record the storage driver lists is uninstalled
+/// (`isReleaseUninstalled` takes the last of the driver's list, which for
+/// Secrets and ConfigMaps is in object-name order, so `.v9` comes after
+/// `.v10`); `replaces` is then the highest revision, which the install
+/// supersedes and counts from.
+fn records_or_install(args: &UpgradePreviewArgs, ctx: &Ctx) -> anyhow::Result<(Vec<release::DecodedRecord>, Option<Option<i64>>)> {
+    let source = SourceArgs { files: args.release_files.clone(), driver: args.driver, sql_connection: args.sql_connection.clone() };
+    let loaded = inputs::load(&source, Some(&args.release), ctx)?;
+    let records = match release::decode_history(loaded.records, Some(&args.release), &loaded.place) {
+        Ok(records) => records,
+        Err(release::ReleaseError::NoRecords { .. } | release::ReleaseError::NotFound { .. }) if args.install => return Ok((Vec::new(), Some(None))),
+        Err(release::ReleaseError::NoRecords { place }) => {
+            return Err(crate::upgrade::PreviewError::NoRecords { release: args.release.clone(), place }.into());
+        }
+        Err(e) => return Err(e.into()),
+    };
+    if !args.install {
+        return Ok((records, None));
+    }
+    let listed_last = if records.iter().all(|r| r.object_name.is_some()) {
+        records.iter().max_by(|a, b| a.object_name.cmp(&b.object_name))
+    } else {
+        records.iter().max_by_key(|r| r.release.version())
+    };
+    let uninstalled = listed_last.is_some_and(|r| r.release.status() == release::Status::Uninstalled);
+    let highest = records.iter().map(|r| r.release.version()).max();
+    Ok((records, uninstalled.then_some(highest)))
+}
+
+/// The empty release an install starts from: no config, no manifest, in
+/// the namespace Helm installs into (the uninstalled record's, else
+/// `-n`/`$HELM_NAMESPACE`/the context's, else `default`).
+fn install_stand_in(args: &UpgradePreviewArgs, ctx: &Ctx, records: &[release::DecodedRecord]) -> anyhow::Result<Release> {
+    let namespace = match records.last() {
+        Some(r) => r.release.namespace().to_string(),
+        None => {
+            let target = super::context::kube_target(&ctx.global, &ctx.env);
+            target.namespace.clone().unwrap_or_else(|| {
+                let (contexts, current) = crate::cluster::kubeconfig_contexts(&target);
+                let name = target.context.clone().or(current);
+                contexts.into_iter().find(|(c, _)| Some(c) == name.as_ref()).and_then(|(_, ns)| ns).unwrap_or_else(|| "default".into())
+            })
+        }
+    };
+    let raw = serde_json::json!({"name": args.release, "namespace": namespace, "version": 0, "info": {"status": "uninstalled"}, "manifest": "", "config": null, "chart": null});
+    Ok(Release::from_value(raw)?)
+}
+
+/// What an install ignores of an upgrade command line.
+fn install_notes(args: &UpgradePreviewArgs) -> Vec<String> {
+    let mut notes = Vec::new();
+    if args.reuse_values || args.reset_values || args.reset_then_reuse_values {
+        notes.push("the value-mode flags are ignored: an install takes your flags over the chart's defaults".to_string());
+    }
+    if args.server_side != "auto" && args.server_side != "true" {
+        notes.push(format!(
+            "--server-side {} is ignored: helm upgrade --install installs with server-side apply (pkg/cmd/upgrade.go does not pass --server-side to the install)",
+            args.server_side
+        ));
+    }
+    notes
 }
 
 /// Helm accepts several mode flags and silently ignores all but one.

@@ -37,6 +37,10 @@ pub enum BaselineReason {
     NewestDeployed { last: i64, last_status: Status },
     /// Nothing was ever deployed and the last revision failed or was superseded.
     LastWithoutDeployed { status: Status },
+    /// `helm upgrade --install` installs: the release has no records, or its
+    /// last record (in storage order) is uninstalled (`replaces` is then that
+    /// record's revision, which Helm supersedes).
+    Install { replaces: Option<i64> },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -139,6 +143,8 @@ pub fn verdict(name: &str, releases: &[&Release]) -> Verdict {
             ),
             None,
         ),
+        // `baseline` never chooses an install; only upgrade-preview --install does.
+        Ok(Baseline { reason: BaselineReason::Install { .. }, .. }) => v("ok", String::new(), None),
         Err(BaselineError::Pending { revision, status }) => {
             let target = deployed.last().map_or_else(
                 || "or, if nothing was ever deployed, `helm uninstall` and install again".to_string(),

@@ -20,4 +20,4 @@ pub use ignore::{IgnoreRule, parse_ignore};
 pub use modes::*;
 pub use ownership::{add_ownership, check_ownership};
 pub use plan::*;
-pub use run::{ManifestSource, ObjectsReport, ObjectsRequest, PreviewError, Start, has_changes, preview_objects, start};
+pub use run::{ManifestSource, ObjectsReport, ObjectsRequest, PreviewError, Start, has_changes, install_start, preview_objects, start};

@@ -173,6 +173,19 @@ pub struct ObjectPlan {
 }
 
 impl ObjectPlan {
+    /// An object the command creates and that no render produced
+    /// (`--create-namespace`'s Namespace): created with server-side apply
+    /// when `server_side`, as Helm's `Create` does.
+    pub fn created(object: &ManifestObject, server_side: bool) -> ObjectPlan {
+        let mut p = ObjectPlan::of(object, Action::Create);
+        if server_side {
+            p.patch_type = Some(PlanPatchType::Apply);
+            p.patch = Some(ssa::apply_body(&object.object));
+        }
+        p.predicted = Some(object.object.clone());
+        p
+    }
+
     /// The plan entry of a manifest object, with nothing decided beyond `action`.
     fn of(object: &ManifestObject, action: Action) -> ObjectPlan {
         ObjectPlan {
@@ -209,6 +222,10 @@ pub struct Plan {
     /// `--no-hooks`: Helm stores the rendered hooks in the new record but
     /// runs none of them (pkg/action/upgrade.go `DisableHooks`).
     pub hooks_disabled: bool,
+    /// An install creates the chart's `crds/` first when they are missing
+    /// (not with `--skip-crds`; helm: pkg/action/install.go installCRDs);
+    /// an upgrade never touches them.
+    pub installs_crds: bool,
     pub warnings: Vec<String>,
 }
 
@@ -234,6 +251,9 @@ pub struct PlanInput<'a> {
     /// Helm first moves its `Update` field ownership into its `Apply` entry.
     pub baseline_client_side: bool,
     pub openapi: Option<&'a OpenApiV2Meta>,
+    /// `--install` installs: an existing object fails with install's words
+    /// (helm: pkg/action/install.go), not upgrade's.
+    pub install: bool,
 }
 
 pub fn plan(input: &PlanInput) -> Plan {
@@ -282,7 +302,14 @@ pub fn plan(input: &PlanInput) -> Plan {
                 let message = format!("{} {:?} in namespace {:?} exists and cannot be imported into the current release: {why}", p.kind, p.name, ns);
                 p.action = Action::Conflict;
                 p.notes.push(message.clone());
-                out.failure.get_or_insert_with(|| format!("UPGRADE FAILED: unable to continue with update: {message}"));
+                out.failure.get_or_insert_with(|| {
+                    if input.install {
+                        // `helm upgrade --install` returns install's error as it is.
+                        format!("unable to continue with install: {message}")
+                    } else {
+                        format!("UPGRADE FAILED: unable to continue with update: {message}")
+                    }
+                });
                 out.fails_before_applying = true;
                 out.objects.push(p);
                 continue;
@@ -507,6 +534,7 @@ mod tests {
             force_conflicts: false,
             baseline_client_side: false,
             openapi: None,
+            install: false,
         })
     }
 

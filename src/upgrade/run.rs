@@ -32,6 +32,10 @@ pub enum PreviewError {
     NoHelm { release: String, namespace: String },
     #[error("helm upgrade would fail on {0}")]
     ManifestFails(String),
+    /// The release has no records: Helm's `Last` finds none
+    /// (helm: pkg/action/upgrade.go, driver.NewErrNoDeployedReleases).
+    #[error("helm upgrade would fail with: UPGRADE FAILED: {release:?} has no deployed releases (no records in {place}); with --install, helm upgrade installs it (add --install to preview that)")]
+    NoRecords { release: String, place: String },
     /// helm: pkg/action/upgrade.go (`driver.ContainsSystemLabels`).
     #[error("helm upgrade would fail with: UPGRADE FAILED: {0}")]
     ReservedLabels(String),
@@ -78,6 +82,7 @@ impl PreviewError {
             PreviewError::NoBaseline { .. }
             | PreviewError::ManifestFails(_)
             | PreviewError::ReservedLabels(_)
+            | PreviewError::NoRecords { .. }
             | PreviewError::UnknownKind { .. } => true,
             // The chart does not render: the upgrade fails with the same error.
             PreviewError::Render(RenderError::Helm { .. }) => true,
@@ -93,6 +98,18 @@ pub struct Start<'r> {
     pub base: Baseline,
     pub baseline: &'r Release,
     pub last: &'r Release,
+}
+
+/// Where an install starts: the empty `stand_in` (no config, no manifest),
+/// revision 1, or the one after the uninstalled revision it replaces
+/// (helm: pkg/action/install.go `replaceRelease`).
+pub fn install_start(stand_in: &Release, replaces: Option<i64>) -> Start<'_> {
+    let base = Baseline {
+        revision: replaces.unwrap_or(0),
+        reason: history::BaselineReason::Install { replaces },
+        next_revision: replaces.map_or(1, |r| r + 1),
+    };
+    Start { base, baseline: stand_in, last: stand_in }
 }
 
 /// Helm's choice of the revision an upgrade starts from (helm:
@@ -142,6 +159,13 @@ pub struct ObjectsRequest<'a> {
     pub no_hooks: bool,
     /// `--offline`: no API server; see [`super::offline`].
     pub offline: bool,
+    /// `--install` installs (the baseline is an empty stand-in): rendered as
+    /// an install, existing objects checked with install's words.
+    pub install: bool,
+    /// `--create-namespace` (with an install).
+    pub create_namespace: bool,
+    /// `--skip-crds` (with an install).
+    pub skip_crds: bool,
     pub force_conflicts: bool,
     pub ignore: &'a [IgnoreRule],
     pub show_secrets: bool,
@@ -193,7 +217,7 @@ pub fn preview_objects(req: &ObjectsRequest<'_>) -> Result<ObjectsReport, Previe
                 set_values: inputs.set_ints,
                 kube_version: None,
                 api_versions: Vec::new(),
-                is_upgrade: true,
+                is_upgrade: !req.install,
                 server_dry_run: *lookup,
                 kube_context: lookup.then(|| kube_context.clone()).flatten(),
                 kubeconfig: lookup.then(|| kubeconfig.clone()).flatten(),
@@ -320,7 +344,33 @@ fn manifests(
             Some((k, r))
         })
         .collect();
+    let mut refs: Vec<(LiveKey, ObjectRef)> = refs;
+    if req.install && req.create_namespace
+        && let Some(resource) = discovery.find("v1", "Namespace")
+    {
+        refs.push((namespace_key(req.namespace), ObjectRef { resource: resource.clone(), namespace: None, name: req.namespace.to_string() }));
+    }
     Ok((new, old, method, refs))
+}
+
+fn namespace_key(namespace: &str) -> LiveKey {
+    LiveKey::of(&serde_json::json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": namespace}}))
+}
+
+/// `--create-namespace`: Helm creates the release namespace, labelled
+/// `name: NAMESPACE`, before anything else, and ignores "already exists"
+/// (helm: pkg/action/install.go).
+fn add_namespace_creation(plan: &mut Plan, namespace: &str, exists: bool, offline: bool, server_side: bool) {
+    if exists {
+        return;
+    }
+    let body = serde_json::json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": namespace, "labels": {"name": namespace}}});
+    let object = super::ManifestObject { source: "--create-namespace".into(), object: body };
+    let mut p = super::ObjectPlan::created(&object, server_side);
+    if offline {
+        p.notes.push("offline: Helm creates the namespace if it does not exist".into());
+    }
+    plan.objects.insert(0, p);
 }
 
 /// The plan from the manifests and the live objects, with ignores and masking applied.
@@ -337,11 +387,16 @@ fn finish(req: &ObjectsRequest<'_>, new: Manifest, old: Manifest, live: HashMap<
         force_conflicts: req.force_conflicts,
         baseline_client_side: baseline.apply_method_field() != Some("ssa"),
         openapi: None,
+        install: req.install,
     });
+    if req.install && req.create_namespace {
+        add_namespace_creation(&mut plan, req.namespace, live.get(&namespace_key(req.namespace)).is_some(), req.offline, method == ApplyMethod::ServerSide);
+    }
     if method == ApplyMethod::ServerSide {
         plan.warnings.push("server-side apply: Helm sends each whole object as field manager \"helm\"".into());
     }
     plan.hooks_disabled = req.no_hooks;
+    plan.installs_crds = req.install && !req.skip_crds;
     apply_ignores(&mut plan, req.ignore);
     if !req.show_secrets {
         mask_secrets(&mut plan);

@@ -554,3 +554,102 @@ fn offline_compares_with_the_stored_manifest_and_contacts_no_api_server() {
     assert!(r.stderr.contains("--offline contacts no API server"), "{}", r.stderr);
     assert!(s.api.requests().iter().all(|q| q.verb == "get" || q.verb == "list"));
 }
+
+#[test]
+fn install_previews_revision_1_and_fails_like_helm_on_objects_another_release_owns() {
+    let s = shop(|_| {});
+    let manifest = s.manifest.display().to_string();
+    // "other" has no records: helm upgrade --install installs it. The
+    // objects it renders exist already, owned by the release "shop".
+    let preview = |extra: &[&str]| {
+        let r = run(releasex()
+            .env("KUBECONFIG", &s.kubeconfig)
+            .args(["upgrade-preview", "other", V2, "--manifest", &manifest, "-n", "shop", "-o", "json"])
+            .args(extra));
+        assert!(!r.stderr.contains("panicked"), "{}", r.stderr);
+        r
+    };
+    let without = preview(&[]);
+    assert_eq!(without.code, 3, "without --install the upgrade fails: {}", without.stderr);
+    assert!(without.stderr.contains("\"other\" has no deployed releases") && without.stderr.contains("add --install"), "{}", without.stderr);
+    let r = preview(&["--install"]);
+    assert_eq!(r.code, 3, "{}", r.stderr);
+    let doc = parse_json(&r.stdout);
+    assert_eq!(doc["install"], true);
+    assert_eq!(doc["revision"], 1);
+    assert_eq!(doc["record"]["description"], "Install complete");
+    let failure = doc["failure"].as_str().unwrap();
+    assert!(
+        failure.starts_with("unable to continue with install: ")
+            && failure.contains("exists and cannot be imported into the current release: invalid ownership metadata")
+            && failure.contains("must equal \"other\": current value is \"shop\""),
+        "{failure}"
+    );
+    assert_eq!(doc["server_side"], true, "upgrade --install installs with server-side apply");
+    // --take-ownership adopts them instead.
+    let adopted = preview(&["--install", "--take-ownership"]);
+    assert_eq!(adopted.code, 0, "{}", adopted.stderr);
+    let doc = parse_json(&adopted.stdout);
+    assert!(doc["failure"].is_null(), "{}", doc["failure"]);
+    assert_eq!(object(&doc, "ConfigMap", "shop-config")["notes"][0].as_str().map(|n| n.contains("--take-ownership")), Some(true));
+    // The release that exists is upgraded, --install or not.
+    let upgrade = run(releasex().env("KUBECONFIG", &s.kubeconfig).args(["upgrade-preview", "shop", V2, "--manifest", &manifest, "-o", "json", "--install"]));
+    assert_eq!(parse_json(&upgrade.stdout)["install"], false, "{}", upgrade.stderr);
+    s.api.assert_read_only();
+}
+
+#[test]
+fn create_namespace_adds_the_namespace_creation_when_it_does_not_exist() {
+    let s = shop(|_| {});
+    let manifest = s.manifest.display().to_string();
+    let r = run(releasex()
+        .env("KUBECONFIG", &s.kubeconfig)
+        .args(["upgrade-preview", "fresh", V2, "--manifest", &manifest, "-n", "fresh-ns", "--install", "--create-namespace", "-o", "json"]));
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let doc = parse_json(&r.stdout);
+    let first = &doc["objects"][0];
+    assert_eq!((first["kind"].as_str(), first["name"].as_str(), first["action"].as_str()), (Some("Namespace"), Some("fresh-ns"), Some("create")));
+    assert_eq!(first["patch"]["metadata"]["labels"], json!({"name": "fresh-ns"}));
+    assert!(doc["objects"].as_array().unwrap().iter().skip(1).all(|o| o["action"] == "create"), "every object is created in a new namespace");
+    // The namespace was looked up (GET), not assumed.
+    assert!(s.api.requests().iter().any(|q| q.path == "/api/v1/namespaces/fresh-ns" && q.verb == "get"));
+    s.api.assert_read_only();
+}
+
+#[test]
+fn install_over_a_release_uninstalled_with_keep_history_writes_the_next_revision() {
+    use base64::Engine as _;
+    let b64 = |b: &[u8]| base64::engine::general_purpose::STANDARD.encode(b);
+    let list = oracle(&["release-secrets", V1, "--name", "shop", "--namespace", "shop", "--as-list", "--keep-templates"]);
+    let stored = releasex::release::source::parse_input("oracle", list.to_string().as_bytes()).unwrap();
+    let records = releasex::release::decode_history(stored, Some("shop"), "oracle").unwrap();
+    // `helm uninstall --keep-history` marks the last record uninstalled.
+    let mut raw = records.last().unwrap().release.raw().clone();
+    raw["info"]["status"] = json!("uninstalled");
+    let mut secret = list["items"].as_array().unwrap().last().unwrap().clone();
+    secret["data"]["release"] = json!(b64(b64(raw.to_string().as_bytes()).as_bytes()));
+    secret["metadata"]["labels"]["status"] = json!("uninstalled");
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("uninstalled.json");
+    std::fs::write(&file, json!({"apiVersion": "v1", "kind": "List", "items": [secret]}).to_string()).unwrap();
+    let manifest = dir.path().join("m.yaml");
+    std::fs::write(&manifest, oracle(&["render", V2, "--name", "shop", "--namespace", "shop"])["manifest"].as_str().unwrap()).unwrap();
+    let args = |install: bool| {
+        let mut a = vec!["upgrade-preview".to_string(), "shop".into(), V2.into(), "--offline".into(), "--release-file".into(), file.display().to_string()];
+        a.extend(["--manifest".into(), manifest.display().to_string(), "-o".into(), "json".into()]);
+        if install {
+            a.push("--install".into());
+        }
+        a
+    };
+    let r = run(releasex().args(args(true)));
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let doc = parse_json(&r.stdout);
+    assert_eq!(doc["install"], true);
+    assert_eq!(doc["revision"], 2, "Helm's replaceRelease counts on from the uninstalled revision");
+    assert_eq!(doc["baseline"]["revision"], 1);
+    assert!(doc["objects"].as_array().unwrap().iter().all(|o| o["action"] == "create"), "{}", doc["objects"]);
+    // Without --install, helm upgrade refuses an uninstalled release.
+    let r = run(releasex().args(args(false)));
+    assert_eq!(r.code, 3, "{}", r.stderr);
+}

@@ -19,7 +19,11 @@ pub const LIMIT: usize = 65_000;
 const RESERVE: usize = 2_000;
 
 pub fn preview_markdown(h: &Head, o: &ModeOutcome, keys: &[Path], objects: Option<&ObjectsReport>, view: &ObjectsView, show_secrets: bool) -> String {
-    let mut out = format!("### Upgrade of `{}` (namespace `{}`): revision {} → {}\n\n", h.release, h.namespace, h.base.revision, h.base.next_revision);
+    let mut out = if super::upgrade::installs(h) {
+        format!("### Install of `{}` (namespace `{}`) as revision {}\n\n", h.release, h.namespace, h.base.next_revision)
+    } else {
+        format!("### Upgrade of `{}` (namespace `{}`): revision {} → {}\n\n", h.release, h.namespace, h.base.revision, h.base.next_revision)
+    };
     let mode = match o.mode {
         Mode::Default => "default".to_string(),
         other => format!("`{}`", other.flag()),

@@ -73,7 +73,8 @@ pub fn plan_line(plan: &Plan, manifest: &Manifest, theme: &Theme) -> String {
     }
     let crds = manifest.crds.len();
     if crds > 0 {
-        line.push_str(&format!("; {crds} CRD{} in crds/ left as they are", if crds == 1 { "" } else { "s" }));
+        let what = if plan.installs_crds { "created first where missing" } else { "left as they are" };
+        line.push_str(&format!("; {crds} CRD{} in crds/ {what}", if crds == 1 { "" } else { "s" }));
     }
     line.push('\n');
     line
@@ -163,7 +164,14 @@ pub fn objects_text(plan: &Plan, manifest: &Manifest, view: &ObjectsView, ctx: &
         }
     }
     if !manifest.crds.is_empty() {
-        out.push_str(&format!("\n{}\n", t.heading("CRDs in crds/ (Helm installs them only on install; an upgrade leaves them as they are):")));
+        out.push_str(&format!(
+            "\n{}\n",
+            t.heading(if plan.installs_crds {
+                "CRDs in crds/ (the install creates each first unless it exists; --skip-crds skips them):"
+            } else {
+                "CRDs in crds/ (Helm installs them only on install; an upgrade leaves them as they are):"
+            })
+        ));
         for c in &manifest.crds {
             out.push_str(&format!("  {} {} ({})\n", c.kind, c.name, c.source));
         }

@@ -54,6 +54,10 @@ fn reason_text(b: &Baseline) -> String {
         BaselineReason::LastWithoutDeployed { status } => {
             format!("no revision was ever deployed, so Helm starts from the last revision ({status})")
         }
+        BaselineReason::Install { replaces: None } => "the release has no records, so --install installs it".into(),
+        BaselineReason::Install { replaces: Some(r) } => {
+            format!("revision {r} is uninstalled (kept with --keep-history), so --install installs again and supersedes it")
+        }
     }
 }
 
@@ -61,6 +65,7 @@ fn baseline_status(b: &Baseline) -> String {
     match b.reason {
         BaselineReason::LastIsDeployed | BaselineReason::NewestDeployed { .. } => "deployed".into(),
         BaselineReason::LastWithoutDeployed { status } => status.to_string(),
+        BaselineReason::Install { .. } => "none".into(),
     }
 }
 
@@ -73,6 +78,7 @@ pub fn head_json(h: &Head) -> Map<String, Value> {
         json!({"revision": h.base.revision, "status": baseline_status(&h.base), "reason": reason_text(&h.base)}),
     );
     m.insert("revision".into(), json!(h.base.next_revision));
+    m.insert("install".into(), json!(installs(h)));
     m.insert("chart".into(), json!({"name": h.chart.name, "version": h.chart.version, "reference": h.chart.reference}));
     m.insert("history".into(), json!({"max": h.history_max, "deletes_revisions": h.pruned}));
     m.insert("record".into(), json!({"description": h.record_description, "labels": h.record_labels}));
@@ -113,7 +119,23 @@ pub fn serialize(doc: &Value, format: OutputFormat) -> anyhow::Result<String> {
     Ok(if format == OutputFormat::Json { to_json_go(doc) } else { to_yaml(&GoYamlNumbers(doc)).context("cannot write YAML")? })
 }
 
+/// Whether the previewed command installs (`--install` on a release with
+/// no records or an uninstalled one).
+pub(super) fn installs(h: &Head) -> bool {
+    matches!(h.base.reason, BaselineReason::Install { .. })
+}
+
 pub(super) fn title(h: &Head, ctx: &Ctx) -> String {
+    if installs(h) {
+        return format!(
+            "{} {} (namespace {}) as revision {}: {}\n",
+            ctx.theme.heading("Install of"),
+            h.release,
+            h.namespace,
+            h.base.next_revision,
+            reason_text(&h.base)
+        );
+    }
     format!(
         "{} {} (namespace {}): from revision {} ({}: {}) to revision {}\n",
         ctx.theme.heading("Upgrade of"),
@@ -332,10 +354,12 @@ fn preview_text(h: &Head, o: &ModeOutcome, keys: &[Path], objects: Option<&Objec
     }
     out.push_str(&title(h, ctx));
     out.pop();
-    out.push_str(&format!(", value mode {}", match o.mode {
-        Mode::Default => "default",
-        other => other.flag(),
-    }));
+    if !installs(h) {
+        out.push_str(&format!(", value mode {}", match o.mode {
+            Mode::Default => "default",
+            other => other.flag(),
+        }));
+    }
     if let Some(r) = objects {
         out.push_str(if r.method == ApplyMethod::ServerSide { ", server-side apply" } else { ", client-side apply" });
     }
@@ -362,6 +386,9 @@ fn preview_text(h: &Head, o: &ModeOutcome, keys: &[Path], objects: Option<&Objec
 
 /// The first line of an `--offline` report.
 pub(super) fn offline_line(h: &Head) -> String {
+    if installs(h) {
+        return "offline: live state not read; objects that already exist (and the namespace) are unknown".into();
+    }
     format!(
         "offline: diffed against revision {}'s stored manifest; live state not read",
         h.base.revision
@@ -401,8 +428,13 @@ pub(super) fn chart_and_history_lines(h: &Head) -> String {
 fn changes_text(h: &Head, o: &ModeOutcome, keys: &[Path], view: &PreviewView, ctx: &Ctx) -> String {
     let t = &ctx.theme;
     let words = ChangeWords::new(h, o, keys, view.show_secrets);
-    let mut out = format!("{} ({})\n", t.heading(&format!("Value changes against revision {}", h.base.revision)), words.changes.len());
-    out.push_str(&format!("  {}\n", t.dim(&mode_line(o, h.base.revision))));
+    let (heading, mode) = if installs(h) {
+        ("Values of the install".to_string(), "install: your flags over the chart's defaults, as helm install computes them".to_string())
+    } else {
+        (format!("Value changes against revision {}", h.base.revision), mode_line(o, h.base.revision))
+    };
+    let mut out = format!("{} ({})\n", t.heading(&heading), words.changes.len());
+    out.push_str(&format!("  {}\n", t.dim(&mode)));
     if words.changes.is_empty() {
         out.push_str("  none: the templates see the same values as the baseline\n");
         return out;
