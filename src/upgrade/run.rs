@@ -390,7 +390,7 @@ fn finish(req: &ObjectsRequest<'_>, new: Manifest, old: Manifest, live: HashMap<
         install: req.install,
     });
     if req.install && req.create_namespace {
-        add_namespace_creation(&mut plan, req.namespace, live.get(&namespace_key(req.namespace)).is_some(), req.offline, method == ApplyMethod::ServerSide);
+        add_namespace_creation(&mut plan, req.namespace, live.contains_key(&namespace_key(req.namespace)), req.offline, method == ApplyMethod::ServerSide);
     }
     if method == ApplyMethod::ServerSide {
         plan.warnings.push("server-side apply: Helm sends each whole object as field manager \"helm\"".into());
