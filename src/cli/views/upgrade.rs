@@ -54,10 +54,8 @@ fn reason_text(b: &Baseline) -> String {
         BaselineReason::LastWithoutDeployed { status } => {
             format!("no revision was ever deployed, so Helm starts from the last revision ({status})")
         }
-        BaselineReason::Install { replaces: None } => "the release has no records, so --install installs it".into(),
-        BaselineReason::Install { replaces: Some(r) } => {
-            format!("revision {r} is uninstalled (kept with --keep-history), so --install installs again and supersedes it")
-        }
+        BaselineReason::Install { replaces: None } => "no records".into(),
+        BaselineReason::Install { replaces: Some(r) } => format!("revision {r} is uninstalled, and superseded"),
     }
 }
 
@@ -128,7 +126,7 @@ pub(super) fn installs(h: &Head) -> bool {
 pub(super) fn title(h: &Head, ctx: &Ctx) -> String {
     if installs(h) {
         return format!(
-            "{} {} (namespace {}) as revision {}: {}\n",
+            "{} {} (namespace {}) as revision {} ({})\n",
             ctx.theme.heading("Install of"),
             h.release,
             h.namespace,
@@ -387,7 +385,7 @@ fn preview_text(h: &Head, o: &ModeOutcome, keys: &[Path], objects: Option<&Objec
 /// The first line of an `--offline` report.
 pub(super) fn offline_line(h: &Head) -> String {
     if installs(h) {
-        return "offline: live state not read; objects that already exist (and the namespace) are unknown".into();
+        return "offline: live state not read; existing objects are unknown".into();
     }
     format!(
         "offline: diffed against revision {}'s stored manifest; live state not read",
