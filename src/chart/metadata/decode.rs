@@ -265,6 +265,45 @@ pub(crate) fn decode_metadata(doc: &Node, md: &mut RawMetadata) -> Result<(), De
 }
 
 fn decode_maintainers(node: &Node, out: &mut Option<Vec<Option<Maintainer>>>, ctx: &mut Ctx) {
+    let element = GoSlice { strukt: "Metadata", field: "maintainers", element: "v2.Maintainer", slice: "[]*v2.Maintainer" };
+    decode_pointer_slice(node, out, ctx, &element, |entries, m: &mut Maintainer, ctx| {
+        for (key, v) in sorted_entries(entries) {
+            let Some(f) = field(key, MAINTAINER_FIELDS) else {
+                scan_non_finite(v, ctx);
+                continue;
+            };
+            let path = ["maintainers", f];
+            let target = match f {
+                "name" => &mut m.name,
+                "email" => &mut m.email,
+                _ => &mut m.url,
+            };
+            decode_string(v, target, ctx, "Maintainer", &path);
+        }
+    });
+}
+
+/// Where a `[]*T` field sits, for go-yaml's type errors.
+struct GoSlice<'a> {
+    strukt: &'a str,
+    field: &'a str,
+    /// `v2.Maintainer`: the element type, named when an item is not a map.
+    element: &'a str,
+    /// `[]*v2.Maintainer`: named when the value is not a sequence.
+    slice: &'a str,
+}
+
+/// go-yaml's decoding of a `[]*T` field into a value that may already hold
+/// one from an earlier duplicate key: null clears it; a sequence reuses the
+/// elements already there (each map item decoded over its element by
+/// `decode_item`, a null item clears it) and is cut to the sequence's length.
+fn decode_pointer_slice<T: Default>(
+    node: &Node,
+    out: &mut Option<Vec<Option<T>>>,
+    ctx: &mut Ctx,
+    at: &GoSlice,
+    mut decode_item: impl FnMut(&[(String, Node)], &mut T, &mut Ctx),
+) {
     match &node.value {
         Yaml::Null => *out = None,
         Yaml::Seq(items) => {
@@ -275,25 +314,10 @@ fn decode_maintainers(node: &Node, out: &mut Option<Vec<Option<Maintainer>>>, ct
                 }
                 match &item.value {
                     Yaml::Null => list[i] = None,
-                    Yaml::Map(entries) => {
-                        let m = list[i].get_or_insert_with(Maintainer::default);
-                        for (key, v) in sorted_entries(entries) {
-                            let Some(f) = field(key, MAINTAINER_FIELDS) else {
-                                scan_non_finite(v, ctx);
-                                continue;
-                            };
-                            let path = ["maintainers", f];
-                            let target = match f {
-                                "name" => &mut m.name,
-                                "email" => &mut m.email,
-                                _ => &mut m.url,
-                            };
-                            decode_string(v, target, ctx, "Maintainer", &path);
-                        }
-                    }
+                    Yaml::Map(entries) => decode_item(entries, list[i].get_or_insert_with(T::default), ctx),
                     _ => {
                         scan_non_finite(item, ctx);
-                        ctx.type_error(item, "Metadata", &["maintainers"], "v2.Maintainer")
+                        ctx.type_error(item, at.strukt, &[at.field], at.element)
                     }
                 }
             }
@@ -302,7 +326,7 @@ fn decode_maintainers(node: &Node, out: &mut Option<Vec<Option<Maintainer>>>, ct
         }
         _ => {
             scan_non_finite(node, ctx);
-            ctx.type_error(node, "Metadata", &["maintainers"], "[]*v2.Maintainer")
+            ctx.type_error(node, at.strukt, &[at.field], at.slice)
         }
     }
 }
@@ -332,34 +356,8 @@ pub(super) fn decode_dependencies(
     strukt: &str,
     fname: &str,
 ) {
-    match &node.value {
-        Yaml::Null => *out = None,
-        Yaml::Seq(items) => {
-            let mut list = out.take().unwrap_or_default();
-            for (i, item) in items.iter().enumerate() {
-                if i >= list.len() {
-                    list.push(None);
-                }
-                match &item.value {
-                    Yaml::Null => list[i] = None,
-                    Yaml::Map(entries) => {
-                        let d = list[i].get_or_insert_with(RawDependency::default);
-                        decode_dependency(entries, d, ctx, fname);
-                    }
-                    _ => {
-                        scan_non_finite(item, ctx);
-                        ctx.type_error(item, strukt, &[fname], "v2.Dependency")
-                    }
-                }
-            }
-            list.truncate(items.len());
-            *out = Some(list);
-        }
-        _ => {
-            scan_non_finite(node, ctx);
-            ctx.type_error(node, strukt, &[fname], "[]*v2.Dependency")
-        }
-    }
+    let element = GoSlice { strukt, field: fname, element: "v2.Dependency", slice: "[]*v2.Dependency" };
+    decode_pointer_slice(node, out, ctx, &element, |entries, d, ctx| decode_dependency(entries, d, ctx, fname));
 }
 
 fn decode_dependency(
