@@ -156,6 +156,7 @@ fn objects_part(
             eprintln!("{}", ctx.theme.dim(&format!("… {what}")));
         }
     };
+    let install = matches!(start.base.reason, crate::release::history::BaselineReason::Install { .. });
     let request = ObjectsRequest {
         release: head.release,
         namespace: &head.namespace,
@@ -165,11 +166,12 @@ fn objects_part(
         mode,
         manifest,
         target: &target,
-        server_side: if matches!(start.base.reason, crate::release::history::BaselineReason::Install { .. }) { "true" } else { &args.server_side },
+        // The install that `upgrade --install` runs always applies server-side (see `install_notes`).
+        server_side: if install { "true" } else { &args.server_side },
         take_ownership: args.take_ownership,
         no_hooks: args.no_hooks,
         offline: args.offline,
-        install: matches!(start.base.reason, crate::release::history::BaselineReason::Install { .. }),
+        install,
         create_namespace: args.create_namespace,
         skip_crds: args.upgrade_only.skip_crds,
         force_conflicts: args.force_conflicts,

@@ -226,20 +226,12 @@ pub fn preview_objects(req: &ObjectsRequest<'_>) -> Result<ObjectsReport, Previe
         }
     };
     if req.offline {
-        let manifest_text = match new_manifest {
-            NewManifest::Given(text) => text,
-            NewManifest::Helm(mut template) => {
-                (req.progress)(&format!("rendering {} with {}", template.chart.display(), template.helm_bin.display()));
-                template.kube_version = template.options.kube_version.clone();
-                template.api_versions = template.options.api_versions.clone();
-                render::helm_template(&template)?
-            }
+        let kube_version = match &new_manifest {
+            NewManifest::Helm(template) => template.options.kube_version.clone(),
+            NewManifest::Given(_) => None,
         };
+        let manifest_text = new_manifest.text(None, req.progress)?;
         let crds: Vec<serde_json::Value> = render::crds(req.chart).objects.into_iter().map(|o| o.value).collect();
-        let kube_version = match &req.manifest {
-            ManifestSource::Helm { options, .. } => options.kube_version.clone(),
-            ManifestSource::Given(_) => None,
-        };
         let discovery = super::offline::discovery(&[&manifest_text, req.start.baseline.manifest()], &crds, kube_version.as_deref());
         let (new, old, method, _) = manifests(&discovery, req, &manifest_text)?;
         let live = super::offline::live_from_stored(&old, req.release, req.namespace);
@@ -283,6 +275,24 @@ enum NewManifest {
     Helm(Box<TemplateRequest>),
 }
 
+impl NewManifest {
+    /// The manifest as given, or rendered by Helm with the capabilities of
+    /// `discovery` (none offline: Helm's defaults) unless the user's
+    /// `--kube-version` replaces the version and `--api-versions` adds to them.
+    fn text(self, discovery: Option<&Discovery>, progress: &dyn Fn(&str)) -> Result<String, PreviewError> {
+        let mut template = match self {
+            NewManifest::Given(text) => return Ok(text),
+            NewManifest::Helm(template) => template,
+        };
+        progress(&format!("rendering {} with {}", template.chart.display(), template.helm_bin.display()));
+        let server_version = discovery.map(|d| d.server_version.clone()).filter(|v| !v.is_empty());
+        template.kube_version = template.options.kube_version.clone().or(server_version);
+        template.api_versions = discovery.map(|d| render::api_version_flags(&d.served())).unwrap_or_default();
+        template.api_versions.extend(template.options.api_versions.iter().cloned());
+        Ok(render::helm_template(&template)?)
+    }
+}
+
 /// Reads the live objects and computes the plan.
 async fn plan_against(
     cluster: &ReadOnlyCluster,
@@ -290,18 +300,7 @@ async fn plan_against(
     req: &ObjectsRequest<'_>,
     new_manifest: NewManifest,
 ) -> Result<(Plan, Manifest, ApplyMethod), PreviewError> {
-    let manifest_text = match new_manifest {
-        NewManifest::Given(text) => text,
-        NewManifest::Helm(mut template) => {
-            (req.progress)(&format!("rendering {} with {}", template.chart.display(), template.helm_bin.display()));
-            // The cluster's capabilities, unless the user overrides them.
-            template.kube_version =
-                template.options.kube_version.clone().or_else(|| Some(discovery.server_version.clone()).filter(|v| !v.is_empty()));
-            template.api_versions = render::api_version_flags(&discovery.served());
-            template.api_versions.extend(template.options.api_versions.iter().cloned());
-            render::helm_template(&template)?
-        }
-    };
+    let manifest_text = new_manifest.text(Some(discovery), req.progress)?;
     let (new, old, method, refs) = manifests(discovery, req, &manifest_text)?;
     (req.progress)(&format!("reading {} live objects ({} at a time)", refs.len(), req.concurrency));
     let fetched = cluster.get_objects(&refs.iter().map(|(_, r)| r.clone()).collect::<Vec<_>>(), req.concurrency).await;
