@@ -243,9 +243,10 @@ fn run_helm(bin: &Path, args: &[OsString], chart: &str, step: &'static str) -> R
     Err(FetchError::Helm { chart: chart.into(), step, stderr })
 }
 
-/// A plain recursive copy; symlinks are followed, as Helm's loader follows
-/// them.
-fn copy_dir(from: &Path, to: &Path) -> std::io::Result<()> {
+/// A chart directory copied as Helm's loader reads it: recursively, symlinks
+/// followed. For the temporary copies of a chart (`--dependency-update`
+/// here, the values-replaced copy `render` makes for `--reuse-values`).
+pub fn copy_dir(from: &Path, to: &Path) -> std::io::Result<()> {
     std::fs::create_dir_all(to)?;
     for entry in std::fs::read_dir(from)? {
         let entry = entry?;

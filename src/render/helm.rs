@@ -158,7 +158,7 @@ pub fn chart_with_values(chart: &Path, values: &Value) -> Result<(tempfile::Temp
     let dir = tempfile::Builder::new().prefix("releasex-chart-").tempdir().map_err(RenderError::ValuesFile)?;
     let root = if chart.is_dir() {
         let target = dir.path().join("chart");
-        copy_dir(chart, &target).map_err(RenderError::ValuesFile)?;
+        crate::chart::fetch::copy_dir(chart, &target).map_err(RenderError::ValuesFile)?;
         target
     } else {
         let file = std::fs::File::open(chart).map_err(RenderError::ValuesFile)?;
@@ -173,20 +173,6 @@ pub fn chart_with_values(chart: &Path, values: &Value) -> Result<(tempfile::Temp
     let text = serde_json::to_string(&values_or_empty(values)).map_err(|e| RenderError::ValuesFile(e.into()))?;
     std::fs::write(root.join("values.yaml"), text).map_err(RenderError::ValuesFile)?;
     Ok((dir, root))
-}
-
-fn copy_dir(from: &Path, to: &Path) -> std::io::Result<()> {
-    std::fs::create_dir_all(to)?;
-    for entry in std::fs::read_dir(from)? {
-        let entry = entry?;
-        let target = to.join(entry.file_name());
-        if entry.file_type()?.is_dir() {
-            copy_dir(&entry.path(), &target)?;
-        } else {
-            std::fs::copy(entry.path(), target)?;
-        }
-    }
-    Ok(())
 }
 
 /// Helm reads `null` in a values file as no values; an empty map says so plainly.
