@@ -31,6 +31,9 @@ _kubectl__releasex() {
             kubectl__releasex,release)
                 cmd="kubectl__releasex__subcmd__release"
                 ;;
+            kubectl__releasex,rollback-preview)
+                cmd="kubectl__releasex__subcmd__rollback__subcmd__preview"
+                ;;
             kubectl__releasex,upgrade-preview)
                 cmd="kubectl__releasex__subcmd__upgrade__subcmd__preview"
                 ;;
@@ -51,6 +54,9 @@ _kubectl__releasex() {
                 ;;
             kubectl__releasex__subcmd__help,release)
                 cmd="kubectl__releasex__subcmd__help__subcmd__release"
+                ;;
+            kubectl__releasex__subcmd__help,rollback-preview)
+                cmd="kubectl__releasex__subcmd__help__subcmd__rollback__subcmd__preview"
                 ;;
             kubectl__releasex__subcmd__help,upgrade-preview)
                 cmd="kubectl__releasex__subcmd__help__subcmd__upgrade__subcmd__preview"
@@ -104,7 +110,7 @@ _kubectl__releasex() {
 
     case "${cmd}" in
         kubectl__releasex)
-            opts="-n -o -h -V --kubeconfig --context --namespace --request-timeout --output --color --help --version release values explain upgrade-preview patch completion help"
+            opts="-n -o -h -V --kubeconfig --context --namespace --request-timeout --output --color --help --version release values explain upgrade-preview rollback-preview patch completion help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -362,7 +368,7 @@ _kubectl__releasex() {
             return 0
             ;;
         kubectl__subcmd__releasex__subcmd__help)
-            opts="release values explain upgrade-preview patch completion help"
+            opts="release values explain upgrade-preview rollback-preview patch completion help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -462,6 +468,20 @@ _kubectl__releasex() {
         kubectl__subcmd__releasex__subcmd__help__subcmd__release__subcmd__history)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kubectl__subcmd__releasex__subcmd__help__subcmd__rollback__subcmd__preview)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -815,8 +835,106 @@ _kubectl__releasex() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        kubectl__subcmd__releasex__subcmd__rollback__subcmd__preview)
+            opts="-C -n -o -h --force-replace --force --force-conflicts --server-side --no-hooks --history-max --wait --wait-for-jobs --timeout --cleanup-on-fail --dry-run --release-file --driver --sql-connection --offline --ignore --show-secrets --diff-context --show-patch --show-unchanged --suppress --suppress-secrets --detailed-exitcode --concurrency --kubeconfig --context --namespace --request-timeout --output --color --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --server-side)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --history-max)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --wait)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --dry-run)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --release-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --driver)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sql-connection)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ignore)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --diff-context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --suppress)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --concurrency)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kubeconfig)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --request-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "text json yaml markdown" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "text json yaml markdown" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         kubectl__subcmd__releasex__subcmd__upgrade__subcmd__preview)
-            opts="-f -a -l -i -C -n -o -h --values --set --set-string --set-json --set-file --set-literal --version --devel --repo --username --password --password-stdin --pass-credentials --ca-file --cert-file --key-file --insecure-skip-tls-verify --plain-http --keyring --verify --dependency-update --post-renderer --post-renderer-args --enable-dns --kube-version --api-versions --history-max --description --labels --wait --wait-for-jobs --timeout --atomic --rollback-on-failure --cleanup-on-fail --dry-run --hide-notes --hide-secret --render-subchart-notes --skip-crds --disable-openapi-validation --reuse-values --reset-values --reset-then-reuse-values --compare-modes --values-only --release-file --driver --sql-connection --key --skip-schema-validation --manifest --server-side --take-ownership --allow-unreleased --install --create-namespace --no-hooks --force-conflicts --ignore --show-secrets --diff --diff-context --show-patch --show-unchanged --suppress --suppress-secrets --show-values --detailed-exitcode --lookup --offline --concurrency --kubeconfig --context --namespace --request-timeout --output --color --help"
+            opts="-f -a -l -i -C -n -o -h --values --set --set-string --set-json --set-file --set-literal --version --devel --repo --username --password --password-stdin --pass-credentials --ca-file --cert-file --key-file --insecure-skip-tls-verify --plain-http --keyring --verify --dependency-update --post-renderer --post-renderer-args --enable-dns --kube-version --api-versions --history-max --description --labels --wait --wait-for-jobs --timeout --atomic --rollback-on-failure --cleanup-on-fail --dry-run --hide-notes --hide-secret --render-subchart-notes --skip-crds --disable-openapi-validation --reuse-values --reset-values --reset-then-reuse-values --compare-modes --values-only --release-file --driver --sql-connection --key --skip-schema-validation --manifest --server-side --take-ownership --allow-unreleased --install --create-namespace --no-hooks --force-conflicts --force-replace --force --ignore --show-secrets --diff --diff-context --show-patch --show-unchanged --suppress --suppress-secrets --show-values --detailed-exitcode --lookup --offline --concurrency --kubeconfig --context --namespace --request-timeout --output --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

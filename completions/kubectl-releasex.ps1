@@ -37,6 +37,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-releasex' -ScriptBlock 
             [CompletionResult]::new('values', 'values', [CompletionResultType]::ParameterValue, 'Where values come from')
             [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'Shorthand for `values explain`')
             [CompletionResult]::new('upgrade-preview', 'upgrade-preview', [CompletionResultType]::ParameterValue, 'What `helm upgrade RELEASE CHART [flags]` would do with the values: the baseline revision, each value mode, what is kept, dropped or new')
+            [CompletionResult]::new('rollback-preview', 'rollback-preview', [CompletionResultType]::ParameterValue, 'What `helm rollback RELEASE [REVISION]` would do: the target revision, the stored config it brings back, and per object the request Helm would send')
             [CompletionResult]::new('patch', 'patch', [CompletionResultType]::ParameterValue, 'Compute the patch `helm upgrade` sends for one object (original = previous manifest''s object, modified = new manifest''s object, current = live object)')
             [CompletionResult]::new('completion', 'completion', [CompletionResultType]::ParameterValue, 'Print a shell completion script (static words, plus release names, revisions, namespaces, contexts, charts and values files asked from the binary at TAB time)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -335,6 +336,8 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-releasex' -ScriptBlock 
             [CompletionResult]::new('--create-namespace', '--create-namespace', [CompletionResultType]::ParameterName, 'With --install: Helm creates the namespace when it does not exist (shown in the plan)')
             [CompletionResult]::new('--no-hooks', '--no-hooks', [CompletionResultType]::ParameterName, 'As helm upgrade --no-hooks: Helm stores the hooks in the new record but runs none of them')
             [CompletionResult]::new('--force-conflicts', '--force-conflicts', [CompletionResultType]::ParameterName, 'As helm upgrade --force-conflicts (server-side apply)')
+            [CompletionResult]::new('--force-replace', '--force-replace', [CompletionResultType]::ParameterName, 'As helm upgrade --force-replace: Helm replaces each existing object (PUT) instead of patching it (client-side apply only)')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Deprecated spelling of --force-replace (Helm 3''s --force)')
             [CompletionResult]::new('--show-secrets', '--show-secrets', [CompletionResultType]::ParameterName, 'Show Secret values, decoded from base64 in the diffs, and values under keys that look secret (masked by default)')
             [CompletionResult]::new('--diff', '--diff', [CompletionResultType]::ParameterName, 'Diffs are shown by default; kept so that older command lines still work')
             [CompletionResult]::new('--show-patch', '--show-patch', [CompletionResultType]::ParameterName, 'Also show the exact patch (or apply body) Helm sends for each object (always in -o json)')
@@ -344,6 +347,44 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-releasex' -ScriptBlock 
             [CompletionResult]::new('--detailed-exitcode', '--detailed-exitcode', [CompletionResultType]::ParameterName, 'Exit 2 when the upgrade changes an object (with --values-only: a value), 0 when nothing changes; 3 when Helm would fail either way')
             [CompletionResult]::new('--lookup', '--lookup', [CompletionResultType]::ParameterName, 'Let Helm''s lookup read the cluster while rendering (helm template --dry-run=server; GETs only)')
             [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Contact no API server: the records come from --release-file (or --driver sql), each new object is compared with the baseline''s stored manifest (as helm-diff does), and drift is unknown')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'kubectl-releasex;rollback-preview' {
+            [CompletionResult]::new('--server-side', '--server-side', [CompletionResultType]::ParameterName, 'As helm rollback --server-side: auto follows the target revision''s apply method')
+            [CompletionResult]::new('--history-max', '--history-max', [CompletionResultType]::ParameterName, 'Maximum revisions Helm keeps (0: no limit); the preview lists the records Helm deletes after this rollback')
+            [CompletionResult]::new('--wait', '--wait', [CompletionResultType]::ParameterName, 'Wait for resources to be ready (Helm 4: watcher, hookOnly or legacy)')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'How long Helm waits for each Kubernetes operation')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Helm''s own simulation (none, client or server); a preview never changes anything anyway')
+            [CompletionResult]::new('--release-file', '--release-file', [CompletionResultType]::ParameterName, 'Read the release''s records from FILE instead of the cluster (as `release decode -f`; repeatable)')
+            [CompletionResult]::new('--driver', '--driver', [CompletionResultType]::ParameterName, 'Helm storage driver (secret, configmap or sql)')
+            [CompletionResult]::new('--sql-connection', '--sql-connection', [CompletionResultType]::ParameterName, 'With --driver sql: PostgreSQL connection string')
+            [CompletionResult]::new('--ignore', '--ignore', [CompletionResultType]::ParameterName, 'Leave this field out of patches, drift and the exit code: PATH or Kind:PATH (repeatable)')
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Lines of context around each change in the object diffs')
+            [CompletionResult]::new('--diff-context', '--diff-context', [CompletionResultType]::ParameterName, 'Lines of context around each change in the object diffs')
+            [CompletionResult]::new('--suppress', '--suppress', [CompletionResultType]::ParameterName, 'Leave objects of this kind out of the listing (they still count in the plan; repeatable)')
+            [CompletionResult]::new('--concurrency', '--concurrency', [CompletionResultType]::ParameterName, 'How many live objects to read at once')
+            [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file (default: $KUBECONFIG, else ~/.kube/config)')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Kubeconfig context to use (default: the current context; $HELM_KUBECONTEXT under Helm)')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace (default: the context''s namespace, else "default"; $HELM_NAMESPACE under Helm)')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace (default: the context''s namespace, else "default"; $HELM_NAMESPACE under Helm)')
+            [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'The longest one request to the API server may take, from sending it to the last byte of the answer (kubectl''s flag: 30s, 2m, a plain number is seconds, 0 means no limit)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format (default: text; `patch` prints the raw patch bytes by default)')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format (default: text; `patch` prints the raw patch bytes by default)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colors (auto honours NO_COLOR, CLICOLOR, CLICOLOR_FORCE, HELM_COLOR and the terminal)')
+            [CompletionResult]::new('--force-replace', '--force-replace', [CompletionResultType]::ParameterName, 'As helm rollback --force-replace: Helm replaces each existing object (PUT) instead of patching it (client-side apply only)')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Deprecated spelling of --force-replace (Helm 3''s --force)')
+            [CompletionResult]::new('--force-conflicts', '--force-conflicts', [CompletionResultType]::ParameterName, 'As helm rollback --force-conflicts (server-side apply)')
+            [CompletionResult]::new('--no-hooks', '--no-hooks', [CompletionResultType]::ParameterName, 'As helm rollback --no-hooks: the target''s pre-/post-rollback hooks do not run')
+            [CompletionResult]::new('--wait-for-jobs', '--wait-for-jobs', [CompletionResultType]::ParameterName, 'With --wait: also wait for Jobs to complete')
+            [CompletionResult]::new('--cleanup-on-fail', '--cleanup-on-fail', [CompletionResultType]::ParameterName, 'Delete new resources when the rollback fails')
+            [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Contact no API server: the records come from --release-file (or --driver sql), each object of the target is compared with the current revision''s stored manifest, and drift is unknown')
+            [CompletionResult]::new('--show-secrets', '--show-secrets', [CompletionResultType]::ParameterName, 'Show Secret values, decoded from base64 in the diffs, and config values under keys that look secret')
+            [CompletionResult]::new('--show-patch', '--show-patch', [CompletionResultType]::ParameterName, 'Also show the exact patch (or apply or PUT body) Helm sends for each object (always in -o json)')
+            [CompletionResult]::new('--show-unchanged', '--show-unchanged', [CompletionResultType]::ParameterName, 'Also list the objects the rollback leaves unchanged')
+            [CompletionResult]::new('--suppress-secrets', '--suppress-secrets', [CompletionResultType]::ParameterName, 'Show Secrets by name only')
+            [CompletionResult]::new('--detailed-exitcode', '--detailed-exitcode', [CompletionResultType]::ParameterName, 'Exit 2 when the rollback changes an object, 0 when nothing changes; 3 when Helm would fail either way')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -384,6 +425,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-releasex' -ScriptBlock 
             [CompletionResult]::new('values', 'values', [CompletionResultType]::ParameterValue, 'Where values come from')
             [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'Shorthand for `values explain`')
             [CompletionResult]::new('upgrade-preview', 'upgrade-preview', [CompletionResultType]::ParameterValue, 'What `helm upgrade RELEASE CHART [flags]` would do with the values: the baseline revision, each value mode, what is kept, dropped or new')
+            [CompletionResult]::new('rollback-preview', 'rollback-preview', [CompletionResultType]::ParameterValue, 'What `helm rollback RELEASE [REVISION]` would do: the target revision, the stored config it brings back, and per object the request Helm would send')
             [CompletionResult]::new('patch', 'patch', [CompletionResultType]::ParameterValue, 'Compute the patch `helm upgrade` sends for one object (original = previous manifest''s object, modified = new manifest''s object, current = live object)')
             [CompletionResult]::new('completion', 'completion', [CompletionResultType]::ParameterValue, 'Print a shell completion script (static words, plus release names, revisions, namespaces, contexts, charts and values files asked from the binary at TAB time)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -411,6 +453,9 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-releasex' -ScriptBlock 
             break
         }
         'kubectl-releasex;help;upgrade-preview' {
+            break
+        }
+        'kubectl-releasex;help;rollback-preview' {
             break
         }
         'kubectl-releasex;help;patch' {

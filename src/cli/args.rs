@@ -84,6 +84,10 @@ pub enum Command {
     /// baseline revision, each value mode, what is kept, dropped or new
     #[command(name = "upgrade-preview", after_help = UPGRADE_PREVIEW_HELP)]
     UpgradePreview(UpgradePreviewArgs),
+    /// What `helm rollback RELEASE [REVISION]` would do: the target revision, the
+    /// stored config it brings back, and per object the request Helm would send
+    #[command(name = "rollback-preview", alias = "rollback", after_help = ROLLBACK_PREVIEW_HELP)]
+    RollbackPreview(super::rollback_cmd::RollbackPreviewArgs),
     /// Compute the patch `helm upgrade` sends for one object (original = previous
     /// manifest's object, modified = new manifest's object, current = live object)
     #[command(after_help = PATCH_HELP)]
@@ -96,6 +100,18 @@ pub enum Command {
         shell: clap_complete::Shell,
     },
 }
+
+const ROLLBACK_PREVIEW_HELP: &str = "As helm rollback (pkg/action/rollback.go): from the last revision, whatever its status, to REVISION
+(default: the one before the last); the new revision gets the target's chart, config, manifest and hooks.
+Objects are patched from the last revision's manifest to the target's, with the target's apply method.
+
+Exit codes: 0 nothing changes (or no --detailed-exitcode), 2 something changes (with --detailed-exitcode),
+3 helm rollback would fail, 1 an error of this command.
+
+Examples:
+  kubectl releasex rollback-preview web            # to the previous revision
+  helm preview rollback web 3 -o json
+  kubectl releasex rollback-preview web 2 --release-file web-history.yaml --offline";
 
 const RELEASE_EXAMPLES: &str = "Examples:
   kubectl releasex release decode web --show values
@@ -354,6 +370,12 @@ pub struct UpgradePreviewArgs {
     /// As helm upgrade --force-conflicts (server-side apply)
     #[arg(long)]
     pub force_conflicts: bool,
+    /// As helm upgrade --force-replace: Helm replaces each existing object (PUT) instead of patching it (client-side apply only)
+    #[arg(long, conflicts_with = "force_conflicts")]
+    pub force_replace: bool,
+    /// Deprecated spelling of --force-replace (Helm 3's --force)
+    #[arg(long, conflicts_with = "force_conflicts")]
+    pub force: bool,
     /// Leave this field out of patches, drift and the exit code: PATH or Kind:PATH (repeatable)
     #[arg(long = "ignore", value_name = "PATH")]
     pub ignore: Vec<String>,

@@ -12,6 +12,7 @@ pub mod helm_flags;
 mod inputs;
 mod patch_cmd;
 mod release_cmd;
+pub mod rollback_cmd;
 mod upgrade_cmd;
 pub mod views;
 mod werf_cmd;
@@ -135,6 +136,7 @@ fn run_command(cli: &Cli, ctx: &Ctx) -> anyhow::Result<Outcome> {
         Command::Patch(args) => patch_cmd::run(args, ctx),
         Command::Values(args::ValuesCommand::Explain(args)) | Command::Explain(args) => explain_cmd::run(args, ctx),
         Command::UpgradePreview(args) => upgrade_cmd::run(args, ctx),
+        Command::RollbackPreview(args) => rollback_cmd::run(args, ctx),
         Command::Completion { shell } => completion::run(*shell),
     }
 }

@@ -16,7 +16,7 @@ use super::{Ctx, Outcome};
 use crate::explain::Options;
 use crate::keypath::Path;
 use crate::release::{self, Release};
-use crate::upgrade::{IgnoreRule, ManifestSource, Mode, ModeOutcome, ObjectsReport, ObjectsRequest, Start, Upgrade, has_changes, preview_mode, recommend};
+use crate::upgrade::{IgnoreRule, ManifestSource, Operation, Mode, ModeOutcome, ObjectsReport, ObjectsRequest, Start, Upgrade, has_changes, preview_mode, recommend};
 
 pub fn run(args: &UpgradePreviewArgs, ctx: &Ctx) -> anyhow::Result<Outcome> {
     let keys: Vec<Path> = args.keys.iter().map(|k| Path::parse(k).map_err(anyhow::Error::msg)).collect::<anyhow::Result<_>>()?;
@@ -42,6 +42,10 @@ pub fn run(args: &UpgradePreviewArgs, ctx: &Ctx) -> anyhow::Result<Outcome> {
         None => crate::upgrade::start(&args.release, &releases)?,
     };
     let install = installs.is_some();
+    if args.force {
+        // pkg/cmd/upgrade.go: MarkDeprecated("force", ...), as cobra prints it.
+        outcome.warnings.push("Flag --force has been deprecated, use --force-replace instead".into());
+    }
     let flags = value_flags(&args.flags)?;
     let mut read_file = |path: &str| std::fs::read_to_string(path).map_err(|e| format!("open {path}: {e}"));
     let options = Options { skip_schema_validation: args.skip_schema_validation };
@@ -141,6 +145,8 @@ fn objects_part(
     let manifest = match &args.manifest {
         Some(path) => ManifestSource::Given(read_manifest(path)?),
         None => ManifestSource::Helm {
+            chart_path,
+            mode,
             helm_bin: inputs::find_helm(ctx),
             lookup: args.lookup,
             kube_context: ctx.global.context.clone(),
@@ -161,9 +167,7 @@ fn objects_part(
         release: head.release,
         namespace: &head.namespace,
         start,
-        chart,
-        chart_path,
-        mode,
+        chart: Some(chart),
         manifest,
         target: &target,
         // The install that `upgrade --install` runs always applies server-side (see `install_notes`).
@@ -171,7 +175,8 @@ fn objects_part(
         take_ownership: args.take_ownership,
         no_hooks: args.no_hooks,
         offline: args.offline,
-        install,
+        operation: if install { Operation::Install } else { Operation::Upgrade },
+        force_replace: args.force_replace || args.force,
         create_namespace: args.create_namespace,
         skip_crds: args.upgrade_only.skip_crds,
         force_conflicts: args.force_conflicts,

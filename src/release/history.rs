@@ -41,6 +41,9 @@ pub enum BaselineReason {
     /// last record (in storage order) is uninstalled (`replaces` is then that
     /// record's revision, which Helm supersedes).
     Install { replaces: Option<i64> },
+    /// `helm rollback` goes from the last revision, whatever its `status`,
+    /// to revision `to` (pkg/action/rollback.go).
+    Rollback { to: i64, status: Status },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -143,8 +146,8 @@ pub fn verdict(name: &str, releases: &[&Release]) -> Verdict {
             ),
             None,
         ),
-        // `baseline` never chooses an install; only upgrade-preview --install does.
-        Ok(Baseline { reason: BaselineReason::Install { .. }, .. }) => v("ok", String::new(), None),
+        // `baseline` never chooses an install or a rollback; only upgrade-preview --install and rollback-preview do.
+        Ok(Baseline { reason: BaselineReason::Install { .. } | BaselineReason::Rollback { .. }, .. }) => v("ok", String::new(), None),
         Err(BaselineError::Pending { revision, status }) => {
             let target = deployed.last().map_or_else(
                 || "or, if nothing was ever deployed, `helm uninstall` and install again".to_string(),

@@ -12,6 +12,8 @@ pub mod offline;
 pub mod ownership;
 pub mod plan;
 pub mod record;
+pub mod replace;
+pub mod rollback;
 pub mod run;
 
 pub use drift::{Drift, DriftOutcome};
@@ -20,4 +22,5 @@ pub use ignore::{IgnoreRule, parse_ignore};
 pub use modes::*;
 pub use ownership::{add_ownership, check_ownership};
 pub use plan::*;
+pub use rollback::{RollbackStart, rollback_start, target_manifest};
 pub use run::{ManifestSource, ObjectsReport, ObjectsRequest, PreviewError, Start, has_changes, install_start, preview_objects, start};

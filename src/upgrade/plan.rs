@@ -37,6 +37,45 @@ pub fn apply_method(flag: &str, last_revision_method: Option<&str>) -> Result<Ap
     }
 }
 
+/// The Helm command previewed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Operation {
+    #[default]
+    Upgrade,
+    /// `helm upgrade --install` of a release without records (or uninstalled).
+    Install,
+    Rollback,
+}
+
+impl Operation {
+    pub fn word(self) -> &'static str {
+        match self {
+            Operation::Upgrade => "upgrade",
+            Operation::Install => "install",
+            Operation::Rollback => "rollback",
+        }
+    }
+
+    /// The hook events this command fires (helm: pkg/action/{upgrade,install,rollback}.go execHook).
+    pub fn hook_events(self) -> [&'static str; 2] {
+        match self {
+            Operation::Upgrade => ["pre-upgrade", "post-upgrade"],
+            Operation::Install => ["pre-install", "post-install"],
+            Operation::Rollback => ["pre-rollback", "post-rollback"],
+        }
+    }
+
+    /// Helm's failure text for an error of its update: the upgrade CLI
+    /// prefixes `UPGRADE FAILED: ` (pkg/cmd/upgrade.go); install and
+    /// rollback return the error as it is (pkg/action/rollback.go performRollback).
+    pub fn failure(self, error: &str) -> String {
+        match self {
+            Operation::Upgrade => format!("UPGRADE FAILED: {error}"),
+            Operation::Install | Operation::Rollback => error.to_string(),
+        }
+    }
+}
+
 /// Helm's `ResourceList.Get` match: name, namespace, kind and group (not version).
 type Identity<'a> = (&'a str, Option<&'a str>, &'a str, &'a str);
 
@@ -134,6 +173,8 @@ pub enum PlanPatchType {
     Strategic,
     Merge,
     Apply,
+    /// `--force-replace`: a PUT of the whole object.
+    Replace,
 }
 
 impl PlanPatchType {
@@ -142,6 +183,7 @@ impl PlanPatchType {
             PlanPatchType::Strategic => "strategic",
             PlanPatchType::Merge => "merge",
             PlanPatchType::Apply => "apply",
+            PlanPatchType::Replace => "replace",
         }
     }
 }
@@ -226,6 +268,8 @@ pub struct Plan {
     /// (not with `--skip-crds`; helm: pkg/action/install.go installCRDs);
     /// an upgrade never touches them.
     pub installs_crds: bool,
+    /// The command previewed (which hook events fire, how failures read).
+    pub operation: Operation,
     pub warnings: Vec<String>,
 }
 
@@ -251,9 +295,13 @@ pub struct PlanInput<'a> {
     /// Helm first moves its `Update` field ownership into its `Apply` entry.
     pub baseline_client_side: bool,
     pub openapi: Option<&'a OpenApiV2Meta>,
-    /// `--install` installs: an existing object fails with install's words
-    /// (helm: pkg/action/install.go), not upgrade's.
-    pub install: bool,
+    /// An install fails on an existing object with install's words (helm:
+    /// pkg/action/install.go); a rollback checks no ownership and patches an
+    /// object missing from the current manifest from its live state.
+    pub operation: Operation,
+    /// `--force-replace`: client-side, each existing object is replaced
+    /// (PUT); with server-side apply Helm refuses (pkg/kube/client.go Update).
+    pub force_replace: bool,
 }
 
 pub fn plan(input: &PlanInput) -> Plan {
@@ -293,8 +341,15 @@ pub fn plan(input: &PlanInput) -> Plan {
         };
         // Exists but is not in the baseline manifest (by Helm's objectKey, version included).
         let mut adopted = false;
+        let mut original_from_live = false;
         if !in_baseline {
-            if input.take_ownership {
+            if input.operation == Operation::Rollback {
+                // helm 4.2.3: pkg/kube/client.go update ("resource exists on
+                // cluster but not in original release, using cluster state as baseline").
+                adopted = true;
+                original_from_live = true;
+                p.notes.push("exists in the cluster but not in the current release: helm rollback takes it over without checking its owner, patching from its live state".into());
+            } else if input.take_ownership {
                 adopted = true;
                 p.notes.push("exists in the cluster but not in the previous release: --take-ownership adopts it without checking its owner".into());
             } else if let Err(why) = check_ownership(live, input.release, input.namespace) {
@@ -303,7 +358,7 @@ pub fn plan(input: &PlanInput) -> Plan {
                 p.action = Action::Conflict;
                 p.notes.push(message.clone());
                 out.failure.get_or_insert_with(|| {
-                    if input.install {
+                    if input.operation == Operation::Install {
                         // `helm upgrade --install` returns install's error as it is.
                         format!("unable to continue with install: {message}")
                     } else {
@@ -320,16 +375,27 @@ pub fn plan(input: &PlanInput) -> Plan {
         }
         // Helm matches the original by group/kind/namespace/name; an adopted
         // object without one gets a copy of the target (with ownership) as original.
-        let original_value = original.map_or_else(|| modified.clone(), |o| o.object.clone());
+        let original_value = match original {
+            _ if original_from_live => live.clone(),
+            Some(o) => o.object.clone(),
+            None => modified.clone(),
+        };
         match input.method {
+            ApplyMethod::ClientSide if input.force_replace => replace_update(&mut p, &original_value, &modified, live, adopted),
             ApplyMethod::ClientSide => client_side_update(&mut p, &original_value, &modified, live, adopted, input, &mut errors),
             ApplyMethod::ServerSide => server_side_update(&mut p, target, &original_value, &modified, live, adopted, input, &mut errors),
         }
         out.objects.push(p);
     }
     let mut deletions = deletions(input, &target_identities, &mut out.warnings);
+    let updates = input.operation != Operation::Install || out.objects.iter().any(|o| o.action == Action::Adopt);
+    if input.force_replace && input.method == ApplyMethod::ServerSide && updates && out.failure.is_none() {
+        // pkg/kube/client.go Update refuses before touching any object.
+        out.failure = Some(input.operation.failure("invalid operation: cannot use server-side apply and force replace together"));
+        out.fails_before_applying = true;
+    }
     if !errors.is_empty() {
-        out.failure.get_or_insert_with(|| format!("UPGRADE FAILED: {}", errors.join(" && ")));
+        out.failure.get_or_insert_with(|| input.operation.failure(&errors.join(" && ")));
         for d in deletions.iter_mut().filter(|d| d.action == Action::Delete) {
             d.notes.push("Helm deletes nothing when an update failed".into());
         }
@@ -377,6 +443,44 @@ fn client_side_update(p: &mut ObjectPlan, original_value: &Value, modified: &Val
             errors.push(format!("failed to create patch: {e}"));
         }
     }
+}
+
+/// `--force-replace` client-side: the PUT Helm sends, and what it drops.
+fn replace_update(p: &mut ObjectPlan, original_value: &Value, modified: &Value, live: &Value, adopted: bool) {
+    let r = super::replace::replacement(modified, live);
+    p.patch_type = Some(PlanPatchType::Replace);
+    p.drift = drift::drift(&server_view(original_value.clone()), live, &server_view(modified.clone()), false);
+    let shown = |list: &mut dyn Iterator<Item = String>| {
+        let all: Vec<String> = list.collect();
+        let more = all.len().saturating_sub(12);
+        let mut text = all.into_iter().take(12).collect::<Vec<_>>().join(", ");
+        if more > 0 {
+            text.push_str(&format!(" and {more} more"));
+        }
+        text
+    };
+    if !r.dropped.is_empty() {
+        let list = shown(&mut r.dropped.iter().map(|(path, v)| format!("{path} ({})", crate::go::json_pretty::to_json_go_compact(v))));
+        p.notes.push(if r.ownership_unknown {
+            format!("--force-replace: the PUT does not carry these live fields, so the server drops them or sets its defaults again (no managedFields tell which): {list}")
+        } else {
+            format!("--force-replace: the PUT drops these live fields set in the cluster: {list}")
+        });
+    }
+    if !r.defaulted.is_empty() {
+        p.notes.push(format!("--force-replace: server defaults the PUT does not carry, set again by the API server: {}", shown(&mut r.defaulted.iter().map(ToString::to_string))));
+    }
+    if !r.changes {
+        p.noop_patch = true;
+        p.notes.push("Helm still sends this PUT, but it changes nothing in the live object".into());
+    }
+    p.predicted = Some(server_view(r.predicted));
+    p.patch = Some(r.body);
+    p.action = match (adopted, r.changes) {
+        (true, _) => Action::Adopt,
+        (false, true) => Action::Update,
+        (false, false) => Action::Unchanged,
+    };
 }
 
 /// The same with server-side apply: the apply body, what the server removes,
@@ -471,7 +575,8 @@ fn predict(live: &Value, hp: &HelmPatch, openapi: Option<&OpenApiV2Meta>) -> Val
         return live.clone();
     }
     let opts = helm_patch::Options { openapi, ..Default::default() };
-    let patched = helm_patch::apply_helm_patch(live, hp, opts).unwrap_or_else(|_| live.clone());
+    let mut patched = helm_patch::apply_helm_patch(live, hp, opts).unwrap_or_else(|_| live.clone());
+    super::replace::keep_server_metadata(&mut patched, live);
     server_view(patched)
 }
 
@@ -534,7 +639,8 @@ mod tests {
             force_conflicts: false,
             baseline_client_side: false,
             openapi: None,
-            install: false,
+            operation: Operation::Upgrade,
+            force_replace: false,
         })
     }
 

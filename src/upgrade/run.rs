@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use super::manifest::{Manifest, apply_ignores, mask_secrets, parse_manifest};
-use super::{ApplyMethod, IgnoreRule, LiveKey, ModeOutcome, Plan, PlanInput, apply_method, plan};
+use super::{ApplyMethod, IgnoreRule, LiveKey, ModeOutcome, Operation, Plan, PlanInput, apply_method, plan};
 use crate::chart::Chart;
 use crate::cluster::{ClusterError, Discovery, KubeTarget, ObjectRef, ReadOnlyCluster};
 use crate::release::Release;
@@ -52,6 +52,9 @@ pub enum PreviewError {
     },
     #[error("{0}")]
     ApplyMethod(String),
+    /// helm: pkg/action/rollback.go prepareRollback.
+    #[error("helm rollback would fail with: {0}")]
+    Rollback(String),
     #[error("could not get information about the resource {kind} {name}")]
     LiveObject {
         kind: String,
@@ -83,6 +86,7 @@ impl PreviewError {
             | PreviewError::ManifestFails(_)
             | PreviewError::ReservedLabels(_)
             | PreviewError::NoRecords { .. }
+            | PreviewError::Rollback(_)
             | PreviewError::UnknownKind { .. } => true,
             // The chart does not render: the upgrade fails with the same error.
             PreviewError::Render(RenderError::Helm { .. }) => true,
@@ -92,12 +96,13 @@ impl PreviewError {
     }
 }
 
-/// Where upgrade-preview starts: Helm's baseline, that revision, and the
-/// newest revision (whose `apply_method` decides `--server-side auto`).
+/// Where the preview starts: Helm's baseline (the revision whose manifest
+/// the objects are patched from), and the record whose `apply_method`
+/// decides `--server-side auto` (an upgrade's newest revision, a rollback's target).
 pub struct Start<'r> {
     pub base: Baseline,
     pub baseline: &'r Release,
-    pub last: &'r Release,
+    pub apply_method_from: &'r Release,
 }
 
 /// Where an install starts: the empty `stand_in` (no config, no manifest),
@@ -109,7 +114,7 @@ pub fn install_start(stand_in: &Release, replaces: Option<i64>) -> Start<'_> {
         reason: history::BaselineReason::Install { replaces },
         next_revision: replaces.map_or(1, |r| r + 1),
     };
-    Start { base, baseline: stand_in, last: stand_in }
+    Start { base, baseline: stand_in, apply_method_from: stand_in }
 }
 
 /// Helm's choice of the revision an upgrade starts from (helm:
@@ -123,16 +128,20 @@ pub fn start<'r>(release: &str, releases: &[&'r Release]) -> Result<Start<'r>, P
         return Err(PreviewError::MissingRevision { revision: base.revision, release: release.to_string() });
     };
     let last = releases.iter().copied().max_by_key(|r| r.version()).unwrap_or(baseline);
-    Ok(Start { base, baseline, last })
+    Ok(Start { base, baseline, apply_method_from: last })
 }
 
 /// Where the new manifest comes from.
-pub enum ManifestSource {
-    /// `--manifest`: rendered elsewhere.
+pub enum ManifestSource<'a> {
+    /// `--manifest`: rendered elsewhere; or a rollback's target record
+    /// (its manifest and hooks).
     Given(String),
     /// `helm template` with the mode's values, the cluster's capabilities,
     /// `--is-upgrade`; `None` when no Helm was found (then it is an error).
     Helm {
+        /// The chart as the user named it (Helm renders from there).
+        chart_path: &'a Path,
+        mode: &'a ModeOutcome,
         helm_bin: Option<PathBuf>,
         /// `--lookup`: Helm renders with `--dry-run=server` against the cluster.
         lookup: bool,
@@ -147,11 +156,10 @@ pub struct ObjectsRequest<'a> {
     pub release: &'a str,
     pub namespace: &'a str,
     pub start: &'a Start<'a>,
-    pub chart: &'a Chart,
-    /// The chart as the user named it (Helm renders from there).
-    pub chart_path: &'a Path,
-    pub mode: &'a ModeOutcome,
-    pub manifest: ManifestSource,
+    /// The new chart (its `crds/`, and what `helm template` renders
+    /// differently); none for a rollback, whose manifest is a record's.
+    pub chart: Option<&'a Chart>,
+    pub manifest: ManifestSource<'a>,
     pub target: &'a KubeTarget,
     pub server_side: &'a str,
     pub take_ownership: bool,
@@ -159,9 +167,12 @@ pub struct ObjectsRequest<'a> {
     pub no_hooks: bool,
     /// `--offline`: no API server; see [`super::offline`].
     pub offline: bool,
-    /// `--install` installs (the baseline is an empty stand-in): rendered as
-    /// an install, existing objects checked with install's words.
-    pub install: bool,
+    /// An install (the baseline is an empty stand-in) renders as an install
+    /// and checks existing objects with install's words; a rollback goes
+    /// from the current record to the target's manifest (see [`Operation`]).
+    pub operation: Operation,
+    /// `--force-replace` / `--force`.
+    pub force_replace: bool,
     /// `--create-namespace` (with an install).
     pub create_namespace: bool,
     /// `--skip-crds` (with an install).
@@ -194,20 +205,22 @@ pub fn preview_objects(req: &ObjectsRequest<'_>) -> Result<ObjectsReport, Previe
     let mut _chart_copy = None;
     let new_manifest = match &req.manifest {
         ManifestSource::Given(text) => NewManifest::Given(text.clone()),
-        ManifestSource::Helm { helm_bin, lookup, kube_context, kubeconfig, options } => {
+        ManifestSource::Helm { chart_path, mode, helm_bin, lookup, kube_context, kubeconfig, options } => {
             let Some(helm_bin) = helm_bin.clone() else {
                 return Err(PreviewError::NoHelm { release: req.release.to_string(), namespace: req.namespace.to_string() });
             };
-            let inputs = req.mode.render_inputs();
+            let inputs = mode.render_inputs();
             let chart_path = match &inputs.parent_values {
                 Some(values) => {
-                    let (dir, path) = render::chart_with_values(req.chart_path, values)?;
+                    let (dir, path) = render::chart_with_values(chart_path, values)?;
                     _chart_copy = Some(dir);
                     path
                 }
-                None => req.chart_path.to_path_buf(),
+                None => chart_path.to_path_buf(),
             };
-            render_warnings.extend(render_warnings_of(req.chart, req.start.base.next_revision, *lookup));
+            if let Some(chart) = req.chart {
+                render_warnings.extend(render_warnings_of(chart, req.start.base.next_revision, *lookup));
+            }
             NewManifest::Helm(Box::new(TemplateRequest {
                 helm_bin,
                 release: req.release.to_string(),
@@ -217,7 +230,7 @@ pub fn preview_objects(req: &ObjectsRequest<'_>) -> Result<ObjectsReport, Previe
                 set_values: inputs.set_ints,
                 kube_version: None,
                 api_versions: Vec::new(),
-                is_upgrade: !req.install,
+                is_upgrade: req.operation != Operation::Install,
                 server_dry_run: *lookup,
                 kube_context: lookup.then(|| kube_context.clone()).flatten(),
                 kubeconfig: lookup.then(|| kubeconfig.clone()).flatten(),
@@ -231,7 +244,7 @@ pub fn preview_objects(req: &ObjectsRequest<'_>) -> Result<ObjectsReport, Previe
             NewManifest::Given(_) => None,
         };
         let manifest_text = new_manifest.text(None, req.progress)?;
-        let crds: Vec<serde_json::Value> = render::crds(req.chart).objects.into_iter().map(|o| o.value).collect();
+        let crds: Vec<serde_json::Value> = req.chart.map(|c| render::crds(c).objects.into_iter().map(|o| o.value).collect()).unwrap_or_default();
         let discovery = super::offline::discovery(&[&manifest_text, req.start.baseline.manifest()], &crds, kube_version.as_deref());
         let (new, old, method, _) = manifests(&discovery, req, &manifest_text)?;
         let live = super::offline::live_from_stored(&old, req.release, req.namespace);
@@ -322,14 +335,16 @@ fn manifests(
     req: &ObjectsRequest<'_>,
     manifest_text: &str,
 ) -> Result<(Manifest, Manifest, ApplyMethod, Vec<(LiveKey, ObjectRef)>), PreviewError> {
-    let (baseline, last) = (req.start.baseline, req.start.last);
+    let baseline = req.start.baseline;
     let mut new = parse_manifest(manifest_text, req.namespace, discovery)?;
-    let crds = render::crds(req.chart);
-    new.crds = crds.objects;
-    new.warnings.extend(crds.warnings.iter().map(ToString::to_string));
+    if let Some(chart) = req.chart {
+        let crds = render::crds(chart);
+        new.crds = crds.objects;
+        new.warnings.extend(crds.warnings.iter().map(ToString::to_string));
+    }
     let old = parse_manifest(baseline.manifest(), req.namespace, discovery)
         .map_err(|e| PreviewError::BaselineManifest { revision: baseline.version(), source: Box::new(e) })?;
-    let method = apply_method(req.server_side, last.apply_method_field()).map_err(PreviewError::ApplyMethod)?;
+    let method = apply_method(req.server_side, req.start.apply_method_from.apply_method_field()).map_err(PreviewError::ApplyMethod)?;
     let mut seen = HashSet::new();
     let refs = new
         .objects
@@ -344,7 +359,7 @@ fn manifests(
         })
         .collect();
     let mut refs: Vec<(LiveKey, ObjectRef)> = refs;
-    if req.install && req.create_namespace
+    if req.operation == Operation::Install && req.create_namespace
         && let Some(resource) = discovery.find("v1", "Namespace")
     {
         refs.push((namespace_key(req.namespace), ObjectRef { resource: resource.clone(), namespace: None, name: req.namespace.to_string() }));
@@ -384,18 +399,23 @@ fn finish(req: &ObjectsRequest<'_>, new: Manifest, old: Manifest, live: HashMap<
         method,
         take_ownership: req.take_ownership,
         force_conflicts: req.force_conflicts,
-        baseline_client_side: baseline.apply_method_field() != Some("ssa"),
+        // A rollback always moves Helm's client-side field ownership first
+        // (pkg/action/rollback.go: ClientUpdateOptionUpgradeClientSideFieldManager(true)).
+        baseline_client_side: req.operation == Operation::Rollback || baseline.apply_method_field() != Some("ssa"),
         openapi: None,
-        install: req.install,
+        operation: req.operation,
+        force_replace: req.force_replace,
     });
-    if req.install && req.create_namespace {
+    let install = req.operation == Operation::Install;
+    if install && req.create_namespace {
         add_namespace_creation(&mut plan, req.namespace, live.contains_key(&namespace_key(req.namespace)), req.offline, method == ApplyMethod::ServerSide);
     }
     if method == ApplyMethod::ServerSide {
         plan.warnings.push("server-side apply: Helm sends each whole object as field manager \"helm\"".into());
     }
     plan.hooks_disabled = req.no_hooks;
-    plan.installs_crds = req.install && !req.skip_crds;
+    plan.operation = req.operation;
+    plan.installs_crds = install && !req.skip_crds;
     apply_ignores(&mut plan, req.ignore);
     if !req.show_secrets {
         mask_secrets(&mut plan);

@@ -330,9 +330,7 @@ fn flags_that_only_change_how_helm_waits_are_accepted_and_named_in_one_note() {
 /// global Helm flag parses, except the ones listed here, which the front-door
 /// issue still has to build (each changes what Helm sends, so accepting it
 /// without acting on it would give a wrong plan). The list can only shrink.
-const NOT_YET: &[&str] = &[
-    "--force-replace",
-];
+const NOT_YET: &[&str] = &[];
 
 #[test]
 fn every_helm_upgrade_flag_parses_except_the_listed_ones_still_to_build() {

@@ -17,6 +17,7 @@ mod history;
 mod json_contracts;
 mod patch_cmd;
 mod plugins;
+mod rollback;
 mod front_door;
 mod upgrade_cmd;
 mod upgrade_objects;

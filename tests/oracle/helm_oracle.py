@@ -34,8 +34,14 @@ Subcommands (all print one JSON document, keys sorted; release-secrets
           [--then CHART [value flags] [--reuse-values|--reset-values|
            --reset-then-reuse-values] [--server-side auto|true|false] [-l K=V]]...
           [--name N] [--namespace NS] [--keep-templates] [--as-list] [--yaml]
+          [--rollback [REVISION] [--force-replace] [--no-hooks] [--force-conflicts]
+           [--server-side auto|true|false] [--history-max N] [--live-merge PATH=JSON]...]
                              install, then one upgrade per --then; prints the
-                             release Secrets as the API server stores them
+                             release Secrets as the API server stores them;
+                             --rollback (last) merges the edits into the live
+                             objects, runs helm rollback and adds "rollback":
+                             the Secrets and objects before it, the writes it
+                             sent (release Secrets left out), the Secrets after
   batch                      read one JSON array of arguments per stdin line
                              (e.g. ["values","charts/parent","--set","a=1"]),
                              answer one JSON line each; no per-call startup
@@ -989,6 +995,9 @@ class FakeKube:
             gv, res, kind, scope = line.split()
             api.setdefault(gv, {})[res] = (kind, scope == "n")
         crd_kinds: dict = {}  # CRD object path -> [(groupVersion, resource)]
+        # Writes (method, path, content type, JSON body) while recording[0] is set.
+        requests: list = []
+        recording = [False]
         watchers: list = []  # (Req, labelSelector, fieldSelector, queue of events)
 
         def rv():
@@ -1144,7 +1153,16 @@ class FakeKube:
                 self.wfile.write(b)
 
             def _body(self):
-                return self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                if recording[0]:
+                    ctype = (self.headers.get("Content-Type") or "").split(";")[0].strip()
+                    try:
+                        parsed = json.loads(body) if body else None
+                    except ValueError:
+                        parsed = None  # protobuf (Helm's release Secrets)
+                    requests.append({"method": self.command, "path": self.path,
+                                     "content_type": ctype, "body": parsed})
+                return body
 
             def _decode(self, body: bytes, r: Req):
                 ctype = (self.headers.get("Content-Type") or "").split(";")[0].strip()
@@ -1383,6 +1401,8 @@ class FakeKube:
         stopping = threading.Event()
         self._stopping = stopping
         self.store = store
+        self.requests = requests
+        self.recording = recording
         self._lock = lock
         self._crd_kinds = crd_kinds
         self._unregister_crd = unregister_crd
@@ -1487,11 +1507,16 @@ def _upgrade_mode(kube, mode, res, old_path, old_vals, new_path, new_vals, name,
         res["stored_config"] = stored
 
 
-def release_secrets(steps: list[dict], name: str, ns: str, keep_templates: bool) -> dict:
+def release_secrets(steps: list[dict], name: str, ns: str, keep_templates: bool,
+                    rollback: dict | None = None) -> dict:
     """`helm install` (revision 1) and one `helm upgrade` per further step
     (revisions 2, 3, ...) against the fake API server; returns the stored
     release Secrets, and the URL paths of the other objects left in the API.
-    A step: chart, vals, opts (upgrade mode and the like)."""
+    A step: chart, vals, opts (upgrade mode and the like).
+    With `rollback` ({"opts": helm_rollback options, "edits": [(path, merge
+    patch)]}), the edits are merged into the stored objects (changes made in
+    the cluster), then `helm rollback` runs and `res["rollback"]` holds the
+    state before it (Secrets, objects) and every write it sent."""
     paths = [_prepare_chart(s["chart"], probe=False, strip_templates=not keep_templates) for s in steps]
     kube = FakeKube()
     assumed: list[str] = []
@@ -1509,6 +1534,8 @@ def release_secrets(steps: list[dict], name: str, ns: str, keep_templates: bool)
                     except HelmError as e:
                         res.update(status="error", stage=action[5:], step=i, error=str(e.detail))
                         break
+                if rollback is not None and res["status"] == "ok":
+                    res["rollback"] = _rollback(kube, cfg, name, ns, rollback)
             if res["status"] == "ok" or not _assume_missing_kinds(kube, res["error"], assumed):
                 break
         res["items"] = kube.release_secrets(ns, name)
@@ -1517,6 +1544,33 @@ def release_secrets(steps: list[dict], name: str, ns: str, keep_templates: bool)
     finally:
         kube.close()
     return res
+
+
+def _rollback(kube: FakeKube, cfg, name: str, ns: str, rollback: dict) -> dict:
+    """`helm rollback` against the fake API server, recording its writes."""
+    with kube._lock:
+        for path, patch in rollback.get("edits", []):
+            if path not in kube.store:
+                raise SystemExit(f"--live-merge: no object at {path}; objects: {kube.object_paths()}")
+            kube.store[path] = _merge_patch(kube.store[path], patch)
+        objects = [copy.deepcopy(kube.store[p]) for p in kube.object_paths()]
+    before = {"items": kube.release_secrets(ns, name), "objects": objects}
+    kube.requests.clear()
+    kube.recording[0] = True
+    out: dict = {"before": before, "status": "ok"}
+    try:
+        _native.call_status("helm_rollback", cfg._raw(), name, json.dumps(rollback["opts"]))
+    except HelmError as e:
+        out.update(status="error", error=str(e.detail))
+    finally:
+        kube.recording[0] = False
+    release_prefix = f"/api/v1/namespaces/{ns}/secrets/sh.helm.release.v1."
+    out["requests"] = [r for r in kube.requests
+                       if not urllib.parse.urlparse(r["path"]).path.startswith(release_prefix)
+                       and not (r["method"] == "POST" and urllib.parse.urlparse(r["path"]).path
+                                == f"/api/v1/namespaces/{ns}/secrets" and r["body"] is None)]
+    out["after"] = kube.release_secrets(ns, name)
+    return out
 
 
 _NO_KIND = re.compile(r'no matches for kind "([^"]+)" in version "([^"/]+/[^"]+)"')
@@ -1682,10 +1736,42 @@ def _labels_flag(v: str, into: dict) -> None:
         into[k] = val
 
 
+RB_BOOLS = {"--force-replace": "force_replace", "--no-hooks": "disable_hooks",
+            "--force-conflicts": "force_conflicts"}
+
+
+def _rollback_segment(seg: list[str]) -> dict:
+    """`--rollback [REVISION] [--force-replace] [--no-hooks] [--force-conflicts]
+    [--server-side auto|true|false] [--history-max N] [--live-merge PATH=JSON]...`"""
+    opts: dict = {}
+    edits: list = []
+    it = iter(seg)
+    for a in it:
+        if a in RB_BOOLS:
+            opts[RB_BOOLS[a]] = True
+        elif a == "--server-side":
+            opts["server_side_apply"] = next(it)
+        elif a == "--history-max":
+            opts["max_history"] = int(next(it))
+        elif a == "--live-merge":
+            path, _, patch = next(it).partition("=")
+            edits.append((path, json.loads(patch)))
+        elif re.fullmatch(r"-?\d+", a):
+            opts["version"] = int(a)
+        else:
+            raise SystemExit(f"--rollback: unknown argument {a!r}")
+    return {"opts": opts, "edits": edits}
+
+
 def release_secrets_cmd(rest: list[str]) -> int:
     """release-secrets: the first segment installs, each --then segment
     upgrades; --name/--namespace/--keep-templates/--as-list/--yaml may stand
     in any segment."""
+    rollback = None
+    if "--rollback" in rest:
+        at = rest.index("--rollback")
+        rollback = _rollback_segment(rest[at + 1:])
+        rest = rest[:at]
     segs: list[list[str]] = [[]]
     for a in rest:
         if a == "--then":
@@ -1722,7 +1808,7 @@ def release_secrets_cmd(rest: list[str]) -> int:
                          "exact": not notes, "inexact_reasons": notes}, 1)
     try:
         res = release_secrets(steps, fl.get("--name", "rel"), fl.get("--namespace", fl.get("-n", "default")),
-                              bool(fl.get("--keep-templates")))
+                              bool(fl.get("--keep-templates")), rollback)
     except HelmFailure as e:
         return emit({"status": "error", "error": str(e), "exact": not notes, "inexact_reasons": notes}, 1)
     except Unsupported as e:

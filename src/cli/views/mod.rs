@@ -7,4 +7,5 @@ pub mod explain;
 pub mod markdown;
 pub mod plan;
 pub mod release;
+pub mod rollback;
 pub mod upgrade;

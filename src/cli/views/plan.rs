@@ -68,8 +68,15 @@ pub fn plan_line(plan: &Plan, manifest: &Manifest, theme: &Theme) -> String {
     };
     let hooks = manifest.hooks.len();
     if hooks > 0 {
-        let run = if plan.hooks_disabled { "stored, not run (--no-hooks)" } else { "will run" };
-        line.push_str(&format!("; {hooks} hook{} {run}", if hooks == 1 { "" } else { "s" }));
+        let runs = manifest.hooks.iter().filter(|h| hook_runs(plan, h)).count();
+        let s = |n: usize| if n == 1 { "" } else { "s" };
+        if plan.hooks_disabled {
+            line.push_str(&format!("; {hooks} hook{} stored, not run (--no-hooks)", s(hooks)));
+        } else if runs == hooks {
+            line.push_str(&format!("; {hooks} hook{} will run", s(hooks)));
+        } else {
+            line.push_str(&format!("; {runs} of {hooks} hooks will run ({} events)", plan.operation.word()));
+        }
     }
     let crds = manifest.crds.len();
     if crds > 0 {
@@ -78,6 +85,14 @@ pub fn plan_line(plan: &Plan, manifest: &Manifest, theme: &Theme) -> String {
     }
     line.push('\n');
     line
+}
+
+/// Whether the previewed command runs this hook: not with `--no-hooks`, and
+/// only for its own events (an upgrade runs pre-/post-upgrade hooks, not a
+/// post-install-only hook).
+pub fn hook_runs(plan: &Plan, hook: &crate::render::Hook) -> bool {
+    let events = plan.operation.hook_events();
+    !plan.hooks_disabled && hook.events.iter().any(|e| events.contains(&e.as_str()))
 }
 
 /// The plan counts of the JSON contract.
@@ -122,7 +137,7 @@ pub fn objects_json(plan: &Plan, manifest: &Manifest, context: usize) -> Value {
             json!({"kind": h.object.kind, "name": h.object.name, "source": h.object.source,
                    "events": h.events.iter().map(|e| e.as_str()).collect::<Vec<_>>(), "weight": h.weight,
                    "delete_policies": h.delete_policies.iter().map(|p| p.as_str()).collect::<Vec<_>>(),
-                   "runs": !plan.hooks_disabled})
+                   "runs": hook_runs(plan, h)})
         })
         .collect();
     let crds: Vec<Value> = manifest.crds.iter().map(|c| json!({"kind": c.kind, "name": c.name, "source": c.source})).collect();
@@ -153,8 +168,9 @@ pub fn objects_text(plan: &Plan, manifest: &Manifest, view: &ObjectsView, ctx: &
         for h in &manifest.hooks {
             let events: Vec<&str> = h.events.iter().map(|e| e.as_str()).collect();
             let policies: Vec<&str> = h.delete_policies.iter().map(|p| p.as_str()).collect();
+            let idle = if !plan.hooks_disabled && !hook_runs(plan, h) { format!(", does not run on {}", plan.operation.word()) } else { String::new() };
             out.push_str(&format!(
-                "  {} {} {} (weight {}, delete policy {})\n",
+                "  {} {} {} (weight {}, delete policy {}{idle})\n",
                 events.join(","),
                 h.object.kind,
                 h.object.name,

@@ -56,6 +56,7 @@ fn reason_text(b: &Baseline) -> String {
         }
         BaselineReason::Install { replaces: None } => "no records".into(),
         BaselineReason::Install { replaces: Some(r) } => format!("revision {r} is uninstalled, and superseded"),
+        BaselineReason::Rollback { .. } => "helm rollback starts from the last revision, whatever its status".into(),
     }
 }
 
@@ -64,6 +65,7 @@ fn baseline_status(b: &Baseline) -> String {
         BaselineReason::LastIsDeployed | BaselineReason::NewestDeployed { .. } => "deployed".into(),
         BaselineReason::LastWithoutDeployed { status } => status.to_string(),
         BaselineReason::Install { .. } => "none".into(),
+        BaselineReason::Rollback { status, .. } => status.to_string(),
     }
 }
 
