@@ -653,3 +653,40 @@ fn install_over_a_release_uninstalled_with_keep_history_writes_the_next_revision
     let r = run(releasex().args(args(false)));
     assert_eq!(r.code, 3, "{}", r.stderr);
 }
+
+#[test]
+fn force_replace_sends_a_put_of_the_rendered_object_and_names_what_it_drops() {
+    let live_version = std::cell::RefCell::new(Value::Null);
+    let s = shop(|served| {
+        let dep = served.iter_mut().find(|o| o["kind"] == "Deployment").unwrap();
+        *live_version.borrow_mut() = dep["metadata"]["resourceVersion"].clone();
+        // A label added with kubectl: its managedFields entry says someone set it.
+        dep["metadata"]["labels"]["team"] = json!("payments");
+        dep["metadata"]["managedFields"].as_array_mut().unwrap().push(
+            json!({"manager": "kubectl-label", "operation": "Update", "apiVersion": "apps/v1", "fieldsType": "FieldsV1", "fieldsV1": {"f:metadata": {"f:labels": {"f:team": {}}}}}),
+        );
+    });
+    let r = s.preview(&["--server-side", "false", "--force-replace", "-o", "json"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let doc = parse_json(&r.stdout);
+    let dep = object(&doc, "Deployment", "shop");
+    assert_eq!(dep["action"], "update");
+    assert_eq!(dep["patch_type"], "replace");
+    // helper.Replace copies the live resourceVersion into the body (pkg/kube/client.go replaceResource).
+    assert_eq!(dep["patch"]["metadata"]["resourceVersion"], *live_version.borrow());
+    assert_eq!(dep["patch"]["spec"]["template"]["spec"]["containers"][0]["image"], "shop:2.0");
+    let notes = dep["notes"].to_string();
+    assert!(notes.contains("the PUT drops these live fields set in the cluster: metadata.labels.team (\\\"payments\\\")"), "{notes}");
+    // The server's default is not owned by any manager: set again, not dropped.
+    assert!(notes.contains("server defaults the PUT does not carry, set again by the API server: spec.template.spec.containers[0].imagePullPolicy"), "{notes}");
+    // Helm refuses --force-replace with server-side apply (pkg/kube/client.go Update).
+    let r = s.preview(&["--server-side", "true", "--force-replace", "-o", "json"]);
+    assert_eq!(r.code, 3, "{}", r.stderr);
+    assert_eq!(parse_json(&r.stdout)["failure"], "UPGRADE FAILED: invalid operation: cannot use server-side apply and force replace together");
+    // Mutually exclusive with --force-conflicts, as helm upgrade marks them.
+    let r = s.preview(&["--force", "--force-conflicts"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stderr.contains("the argument '--force' cannot be used with '--force-conflicts'"), "{}", r.stderr);
+    s.api.assert_read_only();
+}
+

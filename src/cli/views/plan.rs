@@ -75,7 +75,8 @@ pub fn plan_line(plan: &Plan, manifest: &Manifest, theme: &Theme) -> String {
         } else if runs == hooks {
             line.push_str(&format!("; {hooks} hook{} will run", s(hooks)));
         } else {
-            line.push_str(&format!("; {runs} of {hooks} hooks will run ({} events)", plan.operation.word()));
+            let op = plan.operation.word();
+            line.push_str(&if runs == 0 { format!("; {hooks} hook{}, none runs on {op}", s(hooks)) } else { format!("; {runs} of {hooks} hooks run on {op}") });
         }
     }
     let crds = manifest.crds.len();

@@ -71,7 +71,7 @@ fn leaves(map: &Map<String, Value>, at: &Path, out: &mut Vec<(Path, Value)>) {
 
 fn shown(v: &Option<Value>, path: &Path, show_secrets: bool) -> String {
     match v {
-        None => "(not set)".into(),
+        None => "(not set: the chart's default)".into(),
         Some(_) if !show_secrets && looks_secret(path) => "<masked>".into(),
         Some(v) => to_json_go_compact(v),
     }
@@ -125,25 +125,23 @@ fn text(h: &RollbackHead, objects: &ObjectsReport, changes: &[ConfigChange], vie
         out.push_str(&t.bad(&format!("offline: diffed against revision {}'s stored manifest; live state not read", h.current.version())));
         out.push('\n');
     }
+    let (current, to) = (h.current.version(), h.target.version());
     out.push_str(&format!(
-        "{} {} (namespace {}): from revision {} ({}) back to revision {}, written as revision {}, {}\n",
+        "{} {} (namespace {}): {current} ({}) → {to}, written as revision {}\n",
         t.heading("Rollback of"),
         h.release,
         h.namespace,
-        h.current.version(),
         h.current.status(),
-        h.target.version(),
         h.next_revision,
-        if objects.method == ApplyMethod::ServerSide { "server-side apply" } else { "client-side apply" }
     ));
     out.push_str(&format!(
-        "revision {} gets revision {}'s chart ({} {}), config, manifest and hooks; description \"Rollback to {}\"\n",
+        "revision {} takes revision {to}'s chart {} {}, config, manifest and hooks\n",
         h.next_revision,
-        h.target.version(),
         h.target.chart_name(),
         h.target.chart_version(),
-        h.target.version()
     ));
+    let method = if objects.method == ApplyMethod::ServerSide { "server-side apply" } else { "client-side apply" };
+    out.push_str(&format!("{method} (revision {to}'s method); description \"Rollback to {to}\"\n"));
     if !h.pruned.is_empty() {
         let list: Vec<String> = h.pruned.iter().map(i64::to_string).collect();
         out.push_str(&format!(
