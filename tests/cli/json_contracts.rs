@@ -66,3 +66,11 @@ fn a_schema_rejects_a_document_with_a_renamed_key() {
     let result = std::panic::catch_unwind(|| assert_matches("release-history.json", &doc));
     assert!(result.is_err(), "the schemas are strict about keys");
 }
+
+#[test]
+fn rollback_preview_json_matches_its_schema() {
+    // Offline on the bundled demo's records (real Helm 4.2.3): revision 3 back to 2.
+    let doc = json(&ok(&["rollback-preview", "demo", "--release-file", "examples/demo-release.yaml", "--offline", "-o", "json"]));
+    assert_eq!(doc["target"]["revision"], doc["current"]["revision"].as_i64().unwrap() - 1);
+    assert_matches("rollback-preview.json", &doc);
+}
