@@ -483,6 +483,9 @@ mod tests {
         assert_eq!(answer(&["explain", "--release=w"], &env), "--release=web\tdeployed, revision 2\n:4\n");
         assert_eq!(answer(&["-ojson", "release", "history", "a"], &env), "api\tfailed, revision 1\n:4\n");
         assert_eq!(answer(&["release", "history", "--max", "3", "w"], &env), "web\tdeployed, revision 2\n:4\n");
+        // helm rollback's positionals: RELEASE, then its revisions.
+        assert_eq!(answer(&["rollback-preview", "w"], &env), "web\tdeployed, revision 2\n:4\n");
+        assert_eq!(answer(&["rollback-preview", "web", ""], &env), "2\tdeployed\n1\tsuperseded\n:36\n");
     }
 
     #[test]
