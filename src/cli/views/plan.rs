@@ -7,7 +7,7 @@
 use serde_json::{Value, json};
 
 use crate::cli::Ctx;
-use crate::cli::output::{Theme, to_json_go, to_yaml};
+use crate::cli::output::{Theme, to_yaml};
 use crate::upgrade::manifest::Manifest;
 use crate::upgrade::{Action, DriftOutcome, ObjectPlan, Plan};
 
@@ -253,8 +253,9 @@ fn object_text(o: &ObjectPlan, view: &ObjectsView, ctx: &Ctx) -> String {
     out
 }
 
+/// A value on one line, as Go's encoding/json writes it (strings keep their spaces).
 fn compact(v: &Value) -> String {
-    to_json_go(v).replace(['\n'], "").split_whitespace().collect::<Vec<_>>().join(" ")
+    crate::go::json_pretty::to_json_go_compact(v)
 }
 
 /// What the object is now and what it becomes, as YAML, unified: the live
@@ -315,4 +316,14 @@ fn object_yaml(v: &Value, decode_secrets: bool) -> String {
         }
     }
     to_yaml(&v).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    #[test]
+    fn a_drift_value_keeps_the_spaces_inside_its_strings() {
+        assert_eq!(super::compact(&json!({"cmd": "a  b", "n": [1, 2]})), r#"{"cmd":"a  b","n":[1,2]}"#);
+    }
 }
