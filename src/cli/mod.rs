@@ -120,9 +120,9 @@ pub fn run(argv: Vec<OsString>, env: Env) -> ExitCode {
     let theme = Theme { enabled: output::color_enabled(cli.global.color, &env, output::stdout_is_terminal()) };
     let columns = output::terminal_columns(&env, output::stdout_is_terminal());
     let ctx = Ctx { global: cli.global.clone(), env, theme, columns };
-    let markdown_ok = matches!(&cli.command, Command::UpgradePreview(a) if !a.compare_modes);
+    let markdown_ok = matches!(&cli.command, Command::UpgradePreview(a) if !a.compare_modes) || matches!(&cli.command, Command::RollbackPreview(_));
     let result = if ctx.format() == args::OutputFormat::Markdown && !markdown_ok {
-        Err(anyhow::anyhow!("-o markdown is for upgrade-preview (without --compare-modes); use -o text, json or yaml here"))
+        Err(anyhow::anyhow!("-o markdown is for upgrade-preview (without --compare-modes) and rollback-preview; use -o text, json or yaml here"))
     } else {
         run_command(&cli, &ctx)
     };

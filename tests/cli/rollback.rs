@@ -192,3 +192,14 @@ fn helm_preview_rollback_is_rollback_preview_under_helm() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert_eq!(parse_json(&r.stdout)["target"]["revision"], 1);
 }
+
+#[test]
+fn rollback_preview_runs_offline_on_stored_records_and_writes_markdown() {
+    // No KUBECONFIG: --offline reads the bundled demo's records (real Helm 4.2.3) only.
+    let r = run(releasex().args(["rollback-preview", "demo", "1", "--release-file", "examples/demo-release.yaml", "--offline", "-o", "markdown", "--detailed-exitcode"]));
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stdout.starts_with("### Rollback of `demo` (namespace `team-a`): revision 3 → 1, as revision 4\n"), "{}", r.stdout);
+    assert!(r.stdout.contains("- `replicas`: `3` → `(not set: the chart's default)`"), "{}", r.stdout);
+    assert!(r.stdout.contains("<details><summary>Deployment team-a/demo-app: update</summary>"), "{}", r.stdout);
+    assert!(!r.stdout.contains("hunter2") && r.stdout.contains("- `password`: `(not set: the chart's default)` → `<masked>`"), "config secrets stay masked: {}", r.stdout);
+}

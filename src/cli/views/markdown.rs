@@ -1,4 +1,4 @@
-//! `upgrade-preview -o markdown`: the report for a pull-request comment. The
+//! `upgrade-preview -o markdown` (and rollback-preview's): the report for a pull-request comment. The
 //! header, Helm's failure, the plan as a table, the value changes, and one
 //! collapsible `<details>` per changed object with a fenced `diff` block.
 //! GitHub refuses comments over 65,536 characters: the report stays under
@@ -56,7 +56,7 @@ pub fn preview_markdown(h: &Head, o: &ModeOutcome, keys: &[Path], objects: Optio
     out
 }
 
-fn plan_table(r: &ObjectsReport) -> String {
+pub(super) fn plan_table(r: &ObjectsReport) -> String {
     let p = &r.plan;
     let mut row: Vec<(&str, usize)> = PLAN_PARTS.iter().map(|(action, word, _)| (*word, p.count(*action))).collect();
     row.push(("hooks", r.manifest.hooks.len()));
@@ -104,7 +104,7 @@ fn changes(h: &Head, o: &ModeOutcome, keys: &[Path], show_secrets: bool) -> Stri
 
 /// One `<details>` per object that changes; when the next would pass the
 /// limit, the rest are named in one line each.
-fn objects_md(r: &ObjectsReport, view: &ObjectsView, used: &mut usize) -> String {
+pub(super) fn objects_md(r: &ObjectsReport, view: &ObjectsView, used: &mut usize) -> String {
     let plain = Theme { enabled: false };
     let mut out = String::from("#### Objects\n\n");
     let mut cut: Vec<String> = Vec::new();
@@ -136,9 +136,10 @@ fn objects_md(r: &ObjectsReport, view: &ObjectsView, used: &mut usize) -> String
     }
     if !cut.is_empty() {
         out.push_str(&format!(
-            "{} more object{} not shown here (the comment would pass GitHub's size limit); `kubectl releasex upgrade-preview` in a terminal shows them:\n\n",
+            "{} more object{} not shown here (the comment would pass GitHub's size limit); `kubectl releasex {}` in a terminal shows them:\n\n",
             cut.len(),
-            if cut.len() == 1 { "" } else { "s" }
+            if cut.len() == 1 { "" } else { "s" },
+            if r.plan.operation == crate::upgrade::Operation::Rollback { "rollback-preview" } else { "upgrade-preview" }
         ));
         for (i, name) in cut.iter().enumerate() {
             let line = format!("- {}\n", escape(name));
@@ -154,11 +155,11 @@ fn objects_md(r: &ObjectsReport, view: &ObjectsView, used: &mut usize) -> String
 }
 
 /// Text for inside backticks (a backtick would end the code span).
-fn code(s: &str) -> String {
+pub(super) fn code(s: &str) -> String {
     s.replace('`', "'")
 }
 
 /// Text for markdown prose: characters that would start HTML or markup are escaped.
-fn escape(s: &str) -> String {
+pub(super) fn escape(s: &str) -> String {
     s.replace('<', "&lt;").replace('>', "&gt;").replace('|', "\\|")
 }

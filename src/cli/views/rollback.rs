@@ -81,7 +81,8 @@ pub fn report(h: &RollbackHead, objects: &ObjectsReport, view: &RollbackView, ct
     let mut warnings = Vec::new();
     let changes = config_changes(h);
     let stdout = match ctx.format() {
-        OutputFormat::Text | OutputFormat::Markdown => {
+        OutputFormat::Markdown => markdown(h, objects, &changes, view),
+        OutputFormat::Text => {
             warnings.extend(objects.plan.warnings.iter().cloned());
             warnings.extend(objects.manifest.warnings.iter().cloned());
             text(h, objects, &changes, view, ctx)
@@ -116,6 +117,31 @@ pub fn report(h: &RollbackHead, objects: &ObjectsReport, view: &RollbackView, ct
         }
     };
     Ok((stdout, warnings))
+}
+
+/// `-o markdown`: the pull-request comment, laid out as upgrade-preview's.
+fn markdown(h: &RollbackHead, objects: &ObjectsReport, changes: &[ConfigChange], view: &RollbackView) -> String {
+    use super::markdown::{code, escape, objects_md, plan_table};
+    let (current, to) = (h.current.version(), h.target.version());
+    let mut out = format!("### Rollback of `{}` (namespace `{}`): revision {current} → {to}, as revision {}\n\n", h.release, h.namespace, h.next_revision);
+    let method = if objects.method == ApplyMethod::ServerSide { "server-side apply" } else { "client-side apply" };
+    out.push_str(&format!("Revision {} takes revision {to}'s chart `{} {}`, config, manifest and hooks; {method}.\n\n", h.next_revision, h.target.chart_name(), h.target.chart_version()));
+    if objects.offline {
+        out.push_str(&format!("> [!WARNING]\n> offline: diffed against revision {current}'s stored manifest; live state not read\n\n"));
+    }
+    if let Some(f) = &objects.plan.failure {
+        out.push_str(&format!("> [!CAUTION]\n> **helm rollback would fail:** {}\n\n", escape(f)));
+    }
+    out.push_str(&plan_table(objects));
+    out.push_str(&format!("#### Stored config changes (revision {current} → {to}) ({})\n\n", changes.len()));
+    for c in changes {
+        let (a, b) = (shown(&c.current, &c.path, view.show_secrets), shown(&c.target, &c.path, view.show_secrets));
+        out.push_str(&format!("- `{}`: `{}` → `{}`\n", c.path, code(&a), code(&b)));
+    }
+    out.push('\n');
+    let mut used = out.len();
+    out.push_str(&objects_md(objects, &view.objects, &mut used));
+    out
 }
 
 fn text(h: &RollbackHead, objects: &ObjectsReport, changes: &[ConfigChange], view: &RollbackView, ctx: &Ctx) -> String {
