@@ -12,6 +12,7 @@ mod decode_files;
 mod dynamic_completion;
 mod ergonomics;
 mod explain_cmd;
+mod help_layout;
 mod helmfile;
 mod history;
 mod json_contracts;

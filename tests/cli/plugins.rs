@@ -281,9 +281,12 @@ fn helm_debug_true_prints_what_was_resolved_and_false_prints_nothing() {
     assert!(loud.stderr.contains("HELM_NAMESPACE=default HELM_KUBECONTEXT=prod"), "{}", loud.stderr);
     assert!(loud.stderr.contains("debug: done in"), "{}", loud.stderr);
     // Errors get their full chain.
-    let r = run(as_helm(&mut releasex()).env("HELM_DEBUG", "true").args(["release", "history", "-f", "nope.yaml"]));
+    // The resolved target, each cause on its line, and no Rust backtrace even when RUST_BACKTRACE asks for one.
+    let r = run(as_helm(&mut releasex()).env("HELM_DEBUG", "true").env("RUST_BACKTRACE", "1").args(["release", "history", "-f", "nope.yaml"]));
     assert_eq!(r.code, 1);
-    assert!(r.stderr.contains("error: cannot read nope.yaml") && r.stderr.contains("debug: error detail:"), "{}", r.stderr);
+    assert!(r.stderr.contains("debug: resolved: kubeconfig [\"/nonexistent-home/.kube/config\"], context (none), namespace default"), "{}", r.stderr);
+    assert!(r.stderr.contains("error: cannot read nope.yaml") && r.stderr.contains("debug: error detail 1: No such file"), "{}", r.stderr);
+    assert!(!r.stderr.to_lowercase().contains("backtrace") && !r.stderr.contains("at src/"), "{}", r.stderr);
     // Outside Helm, HELM_DEBUG is not ours.
     let r = run(releasex().env("HELM_DEBUG", "true").args(args));
     assert!(!r.stderr.contains("debug:"));
