@@ -18,6 +18,8 @@ mod history;
 mod json_contracts;
 mod patch_cmd;
 mod plugins;
+mod real_plugins;
+mod release_artefacts;
 mod front_door;
 mod upgrade_cmd;
 mod upgrade_objects;
