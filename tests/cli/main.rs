@@ -9,6 +9,7 @@ mod bad_input;
 mod cluster;
 mod completion;
 mod decode_files;
+mod docs_runnable;
 mod dynamic_completion;
 mod ergonomics;
 mod explain_cmd;

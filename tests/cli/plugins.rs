@@ -31,7 +31,7 @@ fn bin() -> PathBuf {
 }
 
 /// A directory holding `kubectl-releasex` and `kubectl_complete-releasex`
-/// links to the built binary, as the README's install puts them on PATH.
+/// links to the built binary, as docs/install.md puts them on PATH.
 fn plugin_path() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     symlink(bin(), dir.path().join("kubectl-releasex")).unwrap();

@@ -299,7 +299,7 @@ fn server_side_apply_predicts_conflicts_with_other_field_managers() {
 }
 
 #[test]
-#[ignore = "prints the README walkthrough"]
+#[ignore = "prints the docs/upgrade-preview.md walkthrough"]
 fn print_readme_walkthrough() {
     let s = shop(|_| {});
     let home = tempfile::tempdir().unwrap();
