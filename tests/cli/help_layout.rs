@@ -36,7 +36,7 @@ fn upgrade_preview_help_puts_its_own_flags_before_helm_upgrades_groups_and_globa
     let at = |s: &str| text.find(s).unwrap_or_else(|| panic!("no {s:?}"));
     assert!(at("Usage: kubectl-releasex upgrade-preview") < at("      --reuse-values"));
     assert!(at("      --detailed-exitcode") < at("Chart download") && at("Rendering (as helm upgrade") < at("Global options:"));
-    assert!(text.contains("markdown (the report for a pull-request comment)"));
+    assert!(text.contains("json, yaml, or markdown (the"), "-o names markdown here");
 }
 
 #[test]
