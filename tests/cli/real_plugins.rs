@@ -82,14 +82,19 @@ fn plugin_lifecycle(which: &str) {
     let r = with(&["preview", "release", "history", &name, "-o", "json"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert_eq!(serde_json::from_str::<Value>(&r.stdout).unwrap()["revisions"].as_array().map(Vec::len), Some(3), "{}", r.stdout);
-    let r = with(&["preview", &name, PARENT_V2, "--values-only", "-o", "json"]);
+    // The whole upgrade-preview, rendered by the Helm that runs us (Helm sets HELM_BIN to itself).
+    let r = with(&["preview", &name, PARENT_V2, "-o", "json"]);
     assert_eq!(r.code, 0, "helm preview RELEASE CHART: {}", r.stderr);
-    assert!(r.stdout.contains("\"baseline\""), "{}", r.stdout);
+    let doc: Value = serde_json::from_str(&r.stdout).unwrap();
+    assert!(doc["objects"].as_array().is_some_and(|o| !o.is_empty()), "{}", r.stdout);
     let r = with(&["--debug", "preview", "release", "history", &name]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(r.stderr.contains(&format!("debug: resolved: kubeconfig [\"{kc}\"], context other, namespace team-b")), "{which} --debug:\n{}", r.stderr);
+    assert!(r.stderr.contains(&format!("HELM_BIN={}", real_helm(which).display())), "renders with the Helm that runs us:\n{}", r.stderr);
     let paths: Vec<String> = api.requests().into_iter().map(|q| q.path).collect();
-    assert!(!paths.is_empty() && paths.iter().all(|p| p == "/api/v1/namespaces/team-b/secrets"), "{paths:?}");
+    // Release records were read from -n's namespace only (the rest is discovery and the objects' GETs).
+    let records: Vec<&String> = paths.iter().filter(|p| p.ends_with("/secrets")).collect();
+    assert!(records.len() >= 3 && records.iter().all(|p| *p == "/api/v1/namespaces/team-b/secrets"), "{paths:?}");
     // HELM_DRIVER, Helm's driver setting, reaches us too.
     api.clear_requests();
     let out = Command::new(real_helm(which))
