@@ -11,7 +11,7 @@ use std::process::Command;
 use serde_json::Value;
 
 use crate::fixture_api::{FixtureApi, as_served};
-use crate::release_artefacts::{VERSION, downloads, plugin_checkout};
+use crate::release_artefacts::{SIGNER, VERSION, dist, downloads, plugin_checkout, signing_key};
 use crate::support::{fixture, real_helm};
 
 const PARENT_V2: &str = "tests/fixtures/charts/parent-v2";
@@ -133,6 +133,36 @@ fn helm4_installs_lists_runs_completes_and_uninstalls_the_plugin() {
 #[test]
 fn helm3_installs_lists_runs_completes_and_uninstalls_the_plugin() {
     plugin_lifecycle("helm3");
+}
+
+/// What we ship for Helm 4's signature check: `preview-X.Y.Z.tgz` with its
+/// `.prov` (signed here with a throwaway key). Helm 4 verifies it; the same
+/// tarball without its `.prov` installs only with `--verify=false`.
+#[test]
+fn helm4_verifies_the_signed_plugin_tarball_and_refuses_it_without_its_prov() {
+    let home = tempfile::tempdir().unwrap();
+    let url = format!("{}/v{VERSION}/preview-{VERSION}.tgz", downloads().base);
+    let public = signing_key().2.to_str().unwrap();
+    let r = helm("helm4", home.path(), &["plugin", "install", &url, "--keyring", public]);
+    assert_eq!(r.code, 0, "{}\n{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains(&format!("Signed by: {SIGNER}")) && r.stdout.contains("Installed plugin: preview"), "{}", r.stdout);
+    let list = helm("helm4", home.path(), &["plugin", "list"]);
+    assert!(list.stdout.lines().any(|l| l.starts_with("preview") && l.contains("signed")), "{}", list.stdout);
+    // Its hook downloaded the binary and checked its sha256.
+    let installed = home.path().join("data/plugins/preview/bin/kubectl-releasex");
+    let version = Command::new(&installed).arg("--version").output().unwrap();
+    assert!(String::from_utf8_lossy(&version.stdout).contains(&format!(" {VERSION} ")));
+
+    let alone = tempfile::tempdir().unwrap();
+    let tarball = alone.path().join(format!("preview-{VERSION}.tgz"));
+    std::fs::copy(dist().join(format!("preview-{VERSION}.tgz")), &tarball).unwrap();
+    let fresh = tempfile::tempdir().unwrap();
+    let r = helm("helm4", fresh.path(), &["plugin", "install", tarball.to_str().unwrap(), "--keyring", public]);
+    assert_eq!(r.code, 1, "{}", r.stdout);
+    assert!(r.stderr.contains("no provenance file (.prov) found"), "{}", r.stderr);
+    let r = helm("helm4", fresh.path(), &["plugin", "install", tarball.to_str().unwrap(), "--verify=false"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("WARNING: Skipping plugin signature verification"), "{}", r.stdout);
 }
 
 /// `$RELEASEX_KUBECTL`, else scripts/real-binaries.sh's default place.

@@ -8,7 +8,7 @@
 
 use std::io::{BufRead as _, BufReader, Write as _};
 use std::net::TcpListener;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -26,12 +26,42 @@ pub fn archive_name() -> String {
     format!("kubectl-releasex_v{VERSION}_linux_amd64.tar.gz")
 }
 
-/// The release directory, made once (about 3 s: strip, tar, gzip, helm plugin package).
+/// A throwaway GnuPG signing key (`gpg`, which .ci/run installs), exported
+/// as the legacy keyrings Helm reads: (directory, secring.gpg, pubring.gpg).
+pub fn signing_key() -> &'static (tempfile::TempDir, PathBuf, PathBuf) {
+    static KEY: OnceLock<(tempfile::TempDir, PathBuf, PathBuf)> = OnceLock::new();
+    KEY.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let home = dir.path().join("gnupg");
+        std::fs::create_dir(&home).unwrap();
+        use std::os::unix::fs::PermissionsExt as _;
+        std::fs::set_permissions(&home, std::fs::Permissions::from_mode(0o700)).unwrap();
+        let gpg = |args: &[&str]| {
+            let out = Command::new("gpg").args(["--batch", "--pinentry-mode", "loopback", "--passphrase", ""]).args(args).env("GNUPGHOME", &home).output().expect("gpg (apt-get install gnupg)");
+            assert!(out.status.success(), "gpg {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+            out.stdout
+        };
+        gpg(&["--quick-gen-key", SIGNER, "rsa2048", "sign", "never"]);
+        let (secret, public) = (dir.path().join("secring.gpg"), dir.path().join("pubring.gpg"));
+        std::fs::write(&secret, gpg(&["--export-secret-keys"])).unwrap();
+        std::fs::write(&public, gpg(&["--export"])).unwrap();
+        (dir, secret, public)
+    })
+}
+
+/// Who signs the test release.
+pub const SIGNER: &str = "releasex test <test@releasex.invalid>";
+
+/// The release directory, made once (about 3 s: strip, tar, gzip, helm
+/// plugin package signed with [`signing_key`]).
 pub fn dist() -> &'static Path {
     static DIST: OnceLock<tempfile::TempDir> = OnceLock::new();
     DIST.get_or_init(|| {
         let dir = tempfile::tempdir().unwrap();
+        let (_, secret, _) = signing_key();
         let out = Command::new(root().join("scripts/release.sh"))
+            .env("RELEASEX_SIGN_KEY", SIGNER)
+            .env("RELEASEX_KEYRING", secret)
             .args(["--target", "x86_64-unknown-linux-gnu", "--base-url", BASE, "--out"])
             .arg(dir.path())
             .arg("--binary")
@@ -185,6 +215,16 @@ fn release_script_writes_a_verified_archive_checksums_and_a_krew_manifest_by_kre
     for f in ["preview/plugin.yaml", "preview/scripts/install-plugin.sh", "preview/plugins/checksums.txt", "preview/plugin.complete"] {
         assert!(packed.iter().any(|p| p == f), "{f} not in the plugin tarball: {packed:?}");
     }
+    // Signed: real Helm 4 verifies the .prov against the public key.
+    let verify = Command::new(crate::support::real_helm("helm4"))
+        .args(["plugin", "verify"])
+        .arg(dist.join(format!("preview-{VERSION}.tgz")))
+        .arg("--keyring")
+        .arg(&signing_key().2)
+        .env("HOME", dist)
+        .output()
+        .unwrap();
+    assert!(verify.status.success() && String::from_utf8_lossy(&verify.stdout).contains(&format!("Signed by: {SIGNER}")), "{}", String::from_utf8_lossy(&verify.stderr));
 }
 
 /// A checkout of the plugin as the release leaves it, in `releasex/` of a
