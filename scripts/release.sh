@@ -158,8 +158,8 @@ cp checksums.txt releasex.yaml helm-plugin/plugins/
 # The hook downloads from the same place the manifests name.
 printf '%s\n' "$base" > helm-plugin/plugins/download-base.txt
 helm=${HELM:-$(command -v helm || true)}
-rm -f preview-*.tgz preview-*.tgz.prov
 if [ -n "$helm" ] && "$helm" plugin package --help >/dev/null 2>&1; then
+  rm -f preview-*.tgz preview-*.tgz.prov
   if [ -n "${RELEASEX_SIGN_KEY:-}" ]; then
     "$helm" plugin package helm-plugin -d . --sign --key "$RELEASEX_SIGN_KEY" ${RELEASEX_KEYRING:+--keyring "$RELEASEX_KEYRING"} >/dev/null
   else
