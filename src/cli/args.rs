@@ -4,6 +4,9 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+/// The help heading of the global flags (cli::help writes each command's own `-o` text under it).
+pub const GLOBAL_HEADING: &str = "Global options";
+
 /// `--version`: ours, and the Helm behaviour it reproduces.
 pub const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (Helm 4.2 semantics)");
 
@@ -31,7 +34,11 @@ const ROOT_HELP: &str = "Examples:
 
 Exit codes: 0 success, 1 error (including usage errors), 2 changes found (only with --detailed-exitcode).";
 
+// The flags every command takes. Under their own heading, which clap lists
+// after a command's own flags (propagated globals are appended to each
+// subcommand's arguments when the command is built).
 #[derive(Debug, Args, Clone)]
+#[command(next_help_heading = GLOBAL_HEADING)]
 pub struct GlobalArgs {
     /// Path to the kubeconfig file (default: $KUBECONFIG, else ~/.kube/config)
     #[arg(long, global = true, value_name = "FILE")]
@@ -45,8 +52,8 @@ pub struct GlobalArgs {
     /// The longest one request to the API server may take, from sending it to the last byte of the answer (kubectl's flag: 30s, 2m, a plain number is seconds, 0 means no limit)
     #[arg(long, global = true, value_name = "DURATION", default_value = "30s", value_parser = parse_request_timeout)]
     pub request_timeout: std::time::Duration,
-    /// Output format (default: text; `patch` prints the raw patch bytes by default)
-    #[arg(short = 'o', long, global = true, value_enum)]
+    /// Output format: text (the default), json or yaml (cli::help words it per command)
+    #[arg(short = 'o', long, global = true, value_enum, hide_possible_values = true)]
     pub output: Option<OutputFormat>,
     /// When to use colors (auto honours NO_COLOR, CLICOLOR, CLICOLOR_FORCE, HELM_COLOR and the terminal)
     #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto)]
@@ -101,8 +108,8 @@ pub enum Command {
     },
 }
 
-const ROLLBACK_PREVIEW_HELP: &str = "As helm rollback (pkg/action/rollback.go): from the last revision, whatever its status, to REVISION
-(default: the one before the last); the new revision gets the target's chart, config, manifest and hooks.
+const ROLLBACK_PREVIEW_HELP: &str = "As helm rollback (pkg/action/rollback.go): from the last revision, whatever its status, to REVISION,
+or to the one before the last when none is given; the new revision gets the target's chart, config, manifest and hooks.
 Objects are patched from the last revision's manifest to the target's, with the target's apply method.
 
 Exit codes: 0 nothing changes (or no --detailed-exitcode), 2 something changes (with --detailed-exitcode),
@@ -189,6 +196,9 @@ Examples:
   kubectl releasex explain ./mychart -f prod.yaml --key image --show-overridden
   kubectl releasex explain ./mychart -o json | jq '.entries[] | select(.path == \"image.tag\")'";
 
+/// The heading of `explain`'s helmfile flags.
+const HELMFILE_HEADING: &str = "helmfile (with --helmfile)";
+
 #[derive(Debug, Args)]
 pub struct ValueFlagArgs {
     /// Values file (repeatable; comma-separated lists allowed; - reads stdin)
@@ -212,53 +222,15 @@ pub struct ValueFlagArgs {
 }
 
 #[derive(Debug, Args)]
+// Help order: CHART and Helm's value flags, explain's own options, then chart
+// download, helmfile and werf, each under its heading (clap lists headings
+// in the order their first argument is declared, and a flattened group's
+// heading sticks to the fields after it, so groups come last).
 pub struct ExplainArgs {
     /// Chart directory or .tgz, REPO/NAME, oci://HOST/PATH, an archive URL, or NAME with --repo (not with --release);
     /// with --werf the werf project root (default .)
     #[arg(required_unless_present_any = ["release", "release_files", "werf", "helmfile"])]
     pub chart: Option<PathBuf>,
-    #[command(flatten)]
-    pub pull: super::helm_flags::ChartPullArgs,
-    /// Explain a helmfile's state values (or, with --release, one release's values through helmfile and Helm)
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["chart", "release_files"])]
-    pub helmfile: Option<PathBuf>,
-    /// With --helmfile: the environment (default: default)
-    #[arg(short = 'e', long, value_name = "ENV", requires = "helmfile", default_value = "default")]
-    pub environment: String,
-    /// With --helmfile: as helmfile --state-values-set (KEY=VALUE,...; repeatable)
-    #[arg(long = "state-values-set", value_name = "EXPR", requires = "helmfile")]
-    pub state_values_set: Vec<String>,
-    /// With --helmfile: as helmfile --state-values-set-string (repeatable)
-    #[arg(long = "state-values-set-string", value_name = "EXPR", requires = "helmfile")]
-    pub state_values_set_string: Vec<String>,
-    /// With --helmfile: as helmfile --state-values-file (repeatable)
-    #[arg(long = "state-values-file", value_name = "FILE", requires = "helmfile")]
-    pub state_values_files: Vec<String>,
-    /// With --helmfile: explain without sops-encrypted secrets files (reported as skipped)
-    #[arg(long, requires = "helmfile")]
-    pub skip_secrets: bool,
-    /// With --helmfile: explain without .gotmpl files that hold template actions (reported as skipped)
-    #[arg(long, requires = "helmfile")]
-    pub skip_templated: bool,
-    /// With --helmfile or --werf: print secret values instead of <secret>
-    #[arg(long)]
-    pub show_secrets: bool,
-    /// Explain a deployed release's values instead (what `helm get values --all` shows), read from the cluster;
-    /// with --helmfile: the helmfile release to explain
-    #[arg(long, value_name = "NAME", conflicts_with = "chart")]
-    pub release: Option<String>,
-    /// With --release: the revision (default: the latest)
-    #[arg(long, value_name = "N")]
-    pub revision: Option<i64>,
-    /// With --release: read the release records from FILE (as `release decode -f`)
-    #[arg(long = "release-file", value_name = "FILE", conflicts_with = "chart")]
-    pub release_files: Vec<PathBuf>,
-    /// With --release: Helm storage driver (secret, configmap or sql)
-    #[arg(long, env = "HELM_DRIVER", value_parser = parse_driver, value_name = "DRIVER")]
-    pub driver: Option<StorageDriver>,
-    /// With --release --driver sql: PostgreSQL connection string
-    #[arg(long, env = "HELM_DRIVER_SQL_CONNECTION_STRING", hide_env_values = true, value_name = "URL")]
-    pub sql_connection: Option<String>,
     #[command(flatten)]
     pub flags: ValueFlagArgs,
     /// Show only this key and what is below it, with its full history (repeatable)
@@ -273,12 +245,55 @@ pub struct ExplainArgs {
     /// Skip values.schema.json validation, as Helm's --skip-schema-validation
     #[arg(long)]
     pub skip_schema_validation: bool,
+    /// With --helmfile or --werf: print secret values instead of <secret>
+    #[arg(long)]
+    pub show_secrets: bool,
+    /// Explain a deployed release's values instead (what `helm get values --all` shows), read from the cluster;
+    /// with --helmfile: the helmfile release to explain
+    #[arg(long, value_name = "NAME", conflicts_with = "chart")]
+    pub release: Option<String>,
+    /// With --release: the revision (default: the latest)
+    #[arg(long, value_name = "N")]
+    pub revision: Option<i64>,
+    /// With --release: read the release records from FILE (as `release decode -f`)
+    #[arg(long = "release-file", value_name = "FILE", conflicts_with = "chart")]
+    pub release_files: Vec<PathBuf>,
+    /// With --release: Helm storage driver (secret, configmap or sql)
+    #[arg(long, env = "HELM_DRIVER", hide_env_values = true, value_parser = parse_driver, value_name = "DRIVER")]
+    pub driver: Option<StorageDriver>,
+    /// With --release --driver sql: PostgreSQL connection string
+    #[arg(long, env = "HELM_DRIVER_SQL_CONNECTION_STRING", hide_env_values = true, value_name = "URL")]
+    pub sql_connection: Option<String>,
+    #[command(flatten)]
+    pub pull: super::helm_flags::ChartPullArgs,
+    /// Explain a helmfile's state values (or, with --release, one release's values through helmfile and Helm)
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["chart", "release_files"], help_heading = HELMFILE_HEADING)]
+    pub helmfile: Option<PathBuf>,
+    /// With --helmfile: the environment
+    #[arg(short = 'e', long, value_name = "ENV", requires = "helmfile", default_value = "default", help_heading = HELMFILE_HEADING)]
+    pub environment: String,
+    /// With --helmfile: as helmfile --state-values-set (KEY=VALUE,...; repeatable)
+    #[arg(long = "state-values-set", value_name = "EXPR", requires = "helmfile", help_heading = HELMFILE_HEADING)]
+    pub state_values_set: Vec<String>,
+    /// With --helmfile: as helmfile --state-values-set-string (repeatable)
+    #[arg(long = "state-values-set-string", value_name = "EXPR", requires = "helmfile", help_heading = HELMFILE_HEADING)]
+    pub state_values_set_string: Vec<String>,
+    /// With --helmfile: as helmfile --state-values-file (repeatable)
+    #[arg(long = "state-values-file", value_name = "FILE", requires = "helmfile", help_heading = HELMFILE_HEADING)]
+    pub state_values_files: Vec<String>,
+    /// With --helmfile: explain without sops-encrypted secrets files (reported as skipped)
+    #[arg(long, requires = "helmfile", help_heading = HELMFILE_HEADING)]
+    pub skip_secrets: bool,
+    /// With --helmfile: explain without .gotmpl files that hold template actions (reported as skipped)
+    #[arg(long, requires = "helmfile", help_heading = HELMFILE_HEADING)]
+    pub skip_templated: bool,
     #[command(flatten)]
     pub werf: WerfArgs,
 }
 
 /// `values explain --werf`: werf's (nelm's) value sources and order.
 #[derive(Debug, Args, Clone, Default)]
+#[command(next_help_heading = "werf (with --werf)")]
 pub struct WerfArgs {
     /// Explain as werf computes values: CHART is the project root (default .), the chart is .helm/ or werf.yaml's deploy.helmChartDir; reads $WERF_VALUES_*, $WERF_SECRET_VALUES_*, $WERF_SET*_* (sorted by name)
     #[arg(long, conflicts_with_all = ["release", "release_files"])]
@@ -304,6 +319,8 @@ pub struct WerfArgs {
 }
 
 #[derive(Debug, Args)]
+// Own options first, then the groups of helm upgrade's flags under their
+// headings (a flattened group's heading sticks to the fields after it).
 pub struct UpgradePreviewArgs {
     /// The release to upgrade
     pub release: String,
@@ -311,14 +328,6 @@ pub struct UpgradePreviewArgs {
     pub chart: PathBuf,
     #[command(flatten)]
     pub flags: ValueFlagArgs,
-    #[command(flatten)]
-    pub pull: super::helm_flags::ChartPullArgs,
-    #[command(flatten)]
-    pub render: super::helm_flags::RenderArgs,
-    #[command(flatten)]
-    pub record: super::helm_flags::RecordArgs,
-    #[command(flatten)]
-    pub upgrade_only: super::helm_flags::UpgradeOnlyArgs,
     /// As helm upgrade --reuse-values (ignored if --reset-values is given, as in Helm)
     #[arg(long)]
     pub reuse_values: bool,
@@ -338,7 +347,7 @@ pub struct UpgradePreviewArgs {
     #[arg(long = "release-file", value_name = "FILE")]
     pub release_files: Vec<PathBuf>,
     /// Helm storage driver (secret, configmap or sql)
-    #[arg(long, env = "HELM_DRIVER", value_parser = parse_driver, value_name = "DRIVER")]
+    #[arg(long, env = "HELM_DRIVER", hide_env_values = true, value_parser = parse_driver, value_name = "DRIVER")]
     pub driver: Option<StorageDriver>,
     /// With --driver sql: PostgreSQL connection string
     #[arg(long, env = "HELM_DRIVER_SQL_CONNECTION_STRING", hide_env_values = true, value_name = "URL")]
@@ -416,6 +425,14 @@ pub struct UpgradePreviewArgs {
     /// How many live objects to read at once
     #[arg(long, value_name = "N", default_value_t = 16)]
     pub concurrency: usize,
+    #[command(flatten)]
+    pub pull: super::helm_flags::ChartPullArgs,
+    #[command(flatten)]
+    pub render: super::helm_flags::RenderArgs,
+    #[command(flatten)]
+    pub record: super::helm_flags::RecordArgs,
+    #[command(flatten)]
+    pub upgrade_only: super::helm_flags::UpgradeOnlyArgs,
 }
 
 const UPGRADE_PREVIEW_HELP: &str = "Value modes, exactly as helm upgrade (pkg/action/upgrade.go reuseValues):
@@ -462,7 +479,7 @@ pub struct SourceArgs {
     #[arg(short = 'f', long = "file", value_name = "FILE")]
     pub files: Vec<PathBuf>,
     /// Helm storage driver: secret (default), configmap or sql
-    #[arg(long, env = "HELM_DRIVER", value_parser = parse_driver, value_name = "DRIVER")]
+    #[arg(long, env = "HELM_DRIVER", hide_env_values = true, value_parser = parse_driver, value_name = "DRIVER")]
     pub driver: Option<StorageDriver>,
     /// PostgreSQL connection string for --driver sql (as Helm's HELM_DRIVER_SQL_CONNECTION_STRING)
     #[arg(long, env = "HELM_DRIVER_SQL_CONNECTION_STRING", hide_env_values = true, value_name = "URL")]

@@ -9,6 +9,7 @@ pub mod complete;
 pub mod completion;
 mod explain_cmd;
 pub mod helm_flags;
+mod help;
 mod inputs;
 mod patch_cmd;
 mod release_cmd;
@@ -21,7 +22,7 @@ use std::ffi::OsString;
 use std::io::Write;
 use std::process::ExitCode;
 
-use clap::Parser as _;
+use clap::FromArgMatches as _;
 
 use args::{Cli, Command, GlobalArgs};
 use context::Env;
@@ -96,7 +97,8 @@ pub fn run(argv: Vec<OsString>, env: Env) -> ExitCode {
     if debug {
         debug_start(&argv, &env);
     }
-    let cli = match Cli::try_parse_from(&argv) {
+    let invoked = help::invoked_as(argv.first().map(OsString::as_os_str), &env);
+    let cli = match help::command_as_typed(&invoked).try_get_matches_from(&argv).and_then(|m| Cli::from_arg_matches(&m)) {
         Ok(cli) => cli,
         Err(e) => {
             use clap::error::ErrorKind;
@@ -120,6 +122,9 @@ pub fn run(argv: Vec<OsString>, env: Env) -> ExitCode {
     let theme = Theme { enabled: output::color_enabled(cli.global.color, &env, output::stdout_is_terminal()) };
     let columns = output::terminal_columns(&env, output::stdout_is_terminal());
     let ctx = Ctx { global: cli.global.clone(), env, theme, columns };
+    if debug {
+        debug_resolved(&ctx);
+    }
     let markdown_ok = matches!(&cli.command, Command::UpgradePreview(a) if !a.compare_modes) || matches!(&cli.command, Command::RollbackPreview(_));
     let result = if ctx.format() == args::OutputFormat::Markdown && !markdown_ok {
         Err(anyhow::anyhow!("-o markdown is for upgrade-preview (without --compare-modes) and rollback-preview; use -o text, json or yaml here"))
@@ -181,7 +186,10 @@ fn finish(result: anyhow::Result<Outcome>, debug: bool, started: std::time::Inst
             let mut stderr = std::io::stderr().lock();
             let _ = writeln!(stderr, "error: {}", format_error(&e));
             if debug {
-                let _ = writeln!(stderr, "debug: error detail: {e:?}");
+                // Each cause on its own line; anyhow's `{:?}` would add a Rust backtrace when RUST_BACKTRACE is set.
+                for (i, cause) in e.chain().enumerate() {
+                    let _ = writeln!(stderr, "debug: error detail {i}: {cause}");
+                }
                 let _ = writeln!(stderr, "debug: failed after {} ms", started.elapsed().as_millis());
             }
             let helm_fails = e.downcast_ref::<crate::upgrade::PreviewError>().is_some_and(crate::upgrade::PreviewError::helm_would_fail);
@@ -282,6 +290,26 @@ fn debug_start(argv: &[OsString], env: &Env) {
         var("KUBECONFIG"),
         var("HELM_DRIVER"),
         var("HELM_BIN")
+    );
+}
+
+/// HELM_DEBUG: where the command will read from, after flags, Helm's
+/// environment and the kubeconfig were weighed (context::kube_target).
+fn debug_resolved(ctx: &Ctx) {
+    let target = context::kube_target(&ctx.global, &ctx.env);
+    let (contexts, current) = crate::cluster::kubeconfig_contexts(&target);
+    let context = target.context.clone().or(current);
+    let namespace = target.namespace.clone().unwrap_or_else(|| {
+        let of_context = contexts.iter().find(|(c, _)| Some(c) == context.as_ref()).and_then(|(_, ns)| ns.clone());
+        of_context.unwrap_or_else(|| "default".to_string())
+    });
+    let files: Vec<String> = target.kubeconfig_paths.iter().map(|p| p.display().to_string()).collect();
+    let timeout = target.limits.timeout.map_or("none".to_string(), |t| format!("{t:?}"));
+    let mut stderr = std::io::stderr().lock();
+    let _ = writeln!(
+        stderr,
+        "debug: resolved: kubeconfig {files:?}, context {}, namespace {namespace}, request timeout {timeout}",
+        context.as_deref().unwrap_or("(none)")
     );
 }
 

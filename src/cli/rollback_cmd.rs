@@ -36,15 +36,13 @@ pub struct RollbackPreviewArgs {
     #[arg(long)]
     pub no_hooks: bool,
     /// Maximum revisions Helm keeps (0: no limit); the preview lists the records Helm deletes after this rollback
-    #[arg(long, value_name = "N", env = "HELM_MAX_HISTORY", default_value_t = 10)]
+    #[arg(long, value_name = "N", env = "HELM_MAX_HISTORY", hide_env_values = true, default_value_t = 10)]
     pub history_max: i64,
-    #[command(flatten)]
-    pub waits: RollbackWaitArgs,
     /// Read the release's records from FILE instead of the cluster (as `release decode -f`; repeatable)
     #[arg(long = "release-file", value_name = "FILE")]
     pub release_files: Vec<PathBuf>,
     /// Helm storage driver (secret, configmap or sql)
-    #[arg(long, env = "HELM_DRIVER", value_parser = parse_driver, value_name = "DRIVER")]
+    #[arg(long, env = "HELM_DRIVER", hide_env_values = true, value_parser = parse_driver, value_name = "DRIVER")]
     pub driver: Option<StorageDriver>,
     /// With --driver sql: PostgreSQL connection string
     #[arg(long, env = "HELM_DRIVER_SQL_CONNECTION_STRING", hide_env_values = true, value_name = "URL")]
@@ -80,6 +78,9 @@ pub struct RollbackPreviewArgs {
     /// How many live objects to read at once
     #[arg(long, value_name = "N", default_value_t = 16)]
     pub concurrency: usize,
+    /// Last: its heading applies to the flags after it (see `cli::help`).
+    #[command(flatten)]
+    pub waits: RollbackWaitArgs,
 }
 
 /// `helm rollback` flags that change how Helm waits or recovers, not what it sends.

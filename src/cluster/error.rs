@@ -100,6 +100,9 @@ pub enum ClusterError {
         #[source]
         source: kube::config::KubeconfigError,
     },
+    /// kubectl's words (client-go clientcmd: `context was not found for specified context: NAME`), plus the choices.
+    #[error("context \"{name}\" was not found in the kubeconfig ({}); its contexts are: {}", .files.join(", "), if .known.is_empty() { "none".to_string() } else { .known.join(", ") })]
+    UnknownContext { name: String, known: Vec<String>, files: Vec<String> },
     #[error("kubeconfig: {0}")]
     Config(#[source] kube::config::KubeconfigError),
     #[error("cannot build a client for {server}: {source}")]

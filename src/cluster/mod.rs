@@ -94,6 +94,15 @@ impl ReadOnlyCluster {
                 looked: target.kubeconfig_paths.iter().map(|p| p.display().to_string()).collect(),
             });
         };
+        if let Some(name) = &target.context
+            && !kubeconfig.contexts.iter().any(|c| c.name == *name)
+        {
+            return Err(ClusterError::UnknownContext {
+                name: name.clone(),
+                known: kubeconfig.contexts.iter().map(|c| c.name.clone()).collect(),
+                files: target.kubeconfig_paths.iter().filter(|p| p.exists()).map(|p| p.display().to_string()).collect(),
+            });
+        }
         let options = KubeConfigOptions { context: target.context.clone(), ..KubeConfigOptions::default() };
         let mut config = kube::Config::from_custom_kubeconfig(kubeconfig, &options).await.map_err(ClusterError::Config)?;
         if let Some(ns) = &target.namespace {
@@ -178,6 +187,33 @@ impl ReadOnlyCluster {
                 })
             })
             .collect())
+    }
+
+    /// The namespaces other than ours holding records of release `name`: ONE
+    /// metadata-only LIST across all namespaces (`/api/v1/secrets`, as
+    /// `helm list -A` reads them). For an error hint only, so any failure
+    /// (a user who may not list cluster-wide gets 403) means "none known".
+    pub async fn namespaces_holding(&self, name: &str, driver: Driver) -> Vec<String> {
+        let params = ListParams::default().labels(&format!("name={name},owner=helm"));
+        let metas: Result<Vec<ObjectMeta>, ClusterError> = match driver {
+            Driver::ConfigMap => self.list_all::<ConfigMap>(&params).await,
+            _ => self.list_all::<Secret>(&params).await,
+        };
+        let mut namespaces: Vec<String> = metas.unwrap_or_default().into_iter().filter_map(|m| m.namespace).filter(|ns| *ns != self.namespace).collect();
+        namespaces.sort();
+        namespaces.dedup();
+        namespaces
+    }
+
+    async fn list_all<K>(&self, params: &ListParams) -> Result<Vec<ObjectMeta>, ClusterError>
+    where
+        K: kube::Resource<DynamicType = ()> + Clone + serde::de::DeserializeOwned,
+    {
+        let asked = Asked::list(&K::group(&()), &K::kind(&()), &K::plural(&()), "");
+        let request = kube::core::Request::new(K::url_path(&(), None)).list_metadata(params);
+        let request = request.map_err(|e| ClusterError::Unreachable { server: self.server.clone(), asked: asked.clone(), message: e.to_string() })?;
+        let list: ObjectList<PartialObjectMeta<K>> = self.fetch_json(&asked, &request).await?;
+        Ok(list.items.into_iter().map(|o| o.metadata).collect())
     }
 
     /// The OpenAPI document describing `api_version` (`v1`, `apps/v1`, ...):

@@ -77,7 +77,15 @@ pub fn load(location: &Location, name: Option<&str>, stdin: &mut dyn Read) -> Re
             let cluster = ReadOnlyCluster::connect(target).await?;
             let records = cluster.list_release_records(name, *driver).await?;
             let kind = if *driver == Driver::ConfigMap { "ConfigMaps" } else { "Secrets" };
-            let place = format!("{kind} labelled owner=helm,name={name} in namespace {:?} of {}", cluster.namespace(), cluster.server());
+            let mut place = format!("{kind} labelled owner=helm,name={name} in namespace {:?} of {}", cluster.namespace(), cluster.server());
+            // Helm looks in one namespace only; a release found in others is most often a missing -n.
+            if records.is_empty() {
+                let elsewhere = cluster.namespaces_holding(name, *driver).await;
+                if !elsewhere.is_empty() {
+                    let quoted: Vec<String> = elsewhere.iter().map(|ns| format!("{ns:?}")).collect();
+                    place.push_str(&format!(" (release {name:?} has records in namespace {}: add -n {})", quoted.join(", "), elsewhere[0]));
+                }
+            }
             Ok(Loaded { records, place })
         }),
     }

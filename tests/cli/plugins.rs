@@ -31,7 +31,7 @@ fn bin() -> PathBuf {
 }
 
 /// A directory holding `kubectl-releasex` and `kubectl_complete-releasex`
-/// links to the built binary, as the README's install puts them on PATH.
+/// links to the built binary, as docs/install.md puts them on PATH.
 fn plugin_path() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     symlink(bin(), dir.path().join("kubectl-releasex")).unwrap();
@@ -39,30 +39,28 @@ fn plugin_path() -> tempfile::TempDir {
     dir
 }
 
-/// Real kubectl with PATH = the plugin dir + kubectl's own dir only.
-fn kubectl(dir: &Path) -> Option<assert_cmd::Command> {
-    let kubectl = std::env::split_paths(&std::env::var_os("PATH")?).map(|d| d.join("kubectl")).find(|p| p.is_file())?;
+/// Real kubectl 1.35 (`$RELEASEX_KUBECTL`, as .ci/run exports it, else
+/// scripts/real-binaries.sh's default place) with PATH = the plugin dir only.
+fn kubectl(dir: &Path) -> assert_cmd::Command {
+    let kubectl = std::env::var_os("RELEASEX_KUBECTL")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".cache/real-helm-binaries/kubectl/kubectl")))
+        .filter(|p| p.is_file())
+        .expect("no real kubectl: run scripts/real-binaries.sh (as .ci/run does)");
     let mut cmd = assert_cmd::Command::new(&kubectl);
-    cmd.env_clear()
-        .env("PATH", std::env::join_paths([dir.to_path_buf(), kubectl.parent().unwrap().to_path_buf()]).unwrap())
-        .env("HOME", dir)
-        .current_dir(root());
-    Some(cmd)
+    cmd.env_clear().env("PATH", dir).env("HOME", dir).current_dir(root());
+    cmd
 }
 
 #[test]
 fn kubectl_finds_the_plugin_on_path_and_runs_it_with_the_explain_alias() {
     let dir = plugin_path();
-    let Some(_) = kubectl(dir.path()) else {
-        eprintln!("skipped: no kubectl on PATH");
-        return;
-    };
-    let r = run(kubectl(dir.path()).unwrap().args(["plugin", "list"]));
+    let r = run(kubectl(dir.path()).args(["plugin", "list"]));
     assert!(r.stdout.contains(&dir.path().join("kubectl-releasex").display().to_string()), "{}\n{}", r.stdout, r.stderr);
-    let r = run(kubectl(dir.path()).unwrap().args(["releasex", "--help"]));
+    let r = run(kubectl(dir.path()).args(["releasex", "--help"]));
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(r.stdout.contains("upgrade-preview") && r.stdout.contains("Examples:"), "{}", r.stdout);
-    let r = run(kubectl(dir.path()).unwrap().args(["releasex", "explain", "tests/fixtures/charts/parent-v2", "-o", "json"]));
+    let r = run(kubectl(dir.path()).args(["releasex", "explain", "tests/fixtures/charts/parent-v2", "-o", "json"]));
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(json(&r.stdout)["entries"].is_array());
 }
@@ -70,61 +68,13 @@ fn kubectl_finds_the_plugin_on_path_and_runs_it_with_the_explain_alias() {
 #[test]
 fn kubectl_completes_plugin_words_through_kubectl_complete_releasex() {
     let dir = plugin_path();
-    let Some(mut cmd) = kubectl(dir.path()) else {
-        eprintln!("skipped: no kubectl on PATH");
-        return;
-    };
+    let mut cmd = kubectl(dir.path());
     // What kubectl's shell scripts call at TAB; kubectl 1.26+ forwards it to kubectl_complete-releasex.
     let r = run(cmd.args(["__complete", "releasex", "release", "d"]));
     assert_eq!(r.code, 0, "{}", r.stderr);
     let first = r.stdout.lines().next().unwrap_or("");
     assert!(first.starts_with("decode\t"), "{}", r.stdout);
     assert!(r.stdout.lines().any(|l| l == ":4"), "{}", r.stdout);
-}
-
-#[test]
-fn krew_manifest_follows_krews_validation_rules() {
-    let m = yaml_file("plugins/releasex.yaml");
-    // krew internal/index/validation/validate.go ValidatePlugin, and strict decoding of index.Plugin.
-    assert_eq!(m["apiVersion"], "krew.googlecontainertools.github.com/v1alpha2");
-    assert_eq!(m["kind"], "Plugin");
-    assert_eq!(keys(&m), ["apiVersion", "kind", "metadata", "spec"]);
-    assert_eq!(m["metadata"]["name"], "releasex", "the name is the file name and the kubectl-<name> binary");
-    let spec = &m["spec"];
-    for k in keys(spec) {
-        assert!(["version", "homepage", "shortDescription", "description", "caveats", "platforms"].contains(&k.as_str()), "unknown spec key {k}");
-    }
-    let short = spec["shortDescription"].as_str().unwrap();
-    assert!(!short.is_empty() && !short.contains(['\r', '\n']) && short.len() <= 80, "{short}");
-    assert!(spec["description"].as_str().is_some_and(|d| !d.trim().is_empty()));
-    let version = spec["version"].as_str().unwrap();
-    let bare = version.strip_prefix('v').expect("krew versions start with v");
-    assert_eq!(semver::Version::parse(bare).unwrap().to_string(), env!("CARGO_PKG_VERSION"), "same version as the crate");
-    assert!(spec["caveats"].as_str().unwrap().contains("kubectl_complete-releasex"));
-    let platforms = spec["platforms"].as_array().unwrap();
-    let mut seen = Vec::new();
-    for p in platforms {
-        for k in keys(p) {
-            assert!(["selector", "uri", "sha256", "files", "bin"].contains(&k.as_str()), "unknown platform key {k}");
-        }
-        let labels = p["selector"]["matchLabels"].as_object().expect("matchLabels");
-        assert!(!labels.is_empty() && labels.keys().all(|k| k == "os" || k == "arch"), "{labels:?}");
-        let (os, arch) = (labels["os"].as_str().unwrap(), labels["arch"].as_str().unwrap());
-        seen.push(format!("{os}/{arch}"));
-        let uri = p["uri"].as_str().unwrap();
-        assert!(uri.starts_with("https://") && uri.contains(&format!("/{version}/")) && uri.contains(&format!("_{os}_{arch}.")), "{uri}");
-        assert!(uri.ends_with(".tar.gz") || uri.ends_with(".zip"), "{uri}");
-        let sha = p["sha256"].as_str().unwrap();
-        assert!(sha.len() == 64 && sha.chars().all(|c| c.is_ascii_digit() || ('a'..='f').contains(&c)), "{sha}");
-        let bin = p["bin"].as_str().unwrap();
-        assert_eq!(bin, if os == "windows" { "kubectl-releasex.exe" } else { "kubectl-releasex" });
-        for f in p["files"].as_array().unwrap() {
-            assert!(f["from"].as_str().is_some_and(|s| !s.is_empty()) && f["to"].as_str().is_some_and(|s| !s.is_empty()));
-        }
-    }
-    for want in ["linux/amd64", "linux/arm64", "darwin/amd64", "darwin/arm64", "windows/amd64"] {
-        assert!(seen.iter().any(|s| s == want), "no platform {want}");
-    }
 }
 
 /// Keys Helm 3's legacy `Metadata` knows (pkg/plugin/plugin.go); Helm 3
@@ -189,24 +139,6 @@ fn helm_completion_files_parse_and_plugin_complete_runs_the_binary() {
         .unwrap();
     assert!(out.status.success());
     assert_eq!(String::from_utf8_lossy(&out.stdout), "history\tOne row per revision of a release, and what its state means for the next upgrade\n:4\n");
-}
-
-#[test]
-fn install_hook_keeps_a_binary_of_the_right_version_without_network() {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::copy(root().join("plugin.yaml"), dir.path().join("plugin.yaml")).unwrap();
-    std::fs::create_dir(dir.path().join("bin")).unwrap();
-    std::fs::copy(bin(), dir.path().join("bin/kubectl-releasex")).unwrap();
-    let out = std::process::Command::new(root().join("scripts/install-plugin.sh"))
-        .env_clear()
-        .env("PATH", "/usr/bin:/bin")
-        .env("HELM_PLUGIN_DIR", dir.path())
-        // Any download attempt would fail here.
-        .env("RELEASEX_DOWNLOAD_BASE", "http://127.0.0.1:9/none")
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
 }
 
 /// The environment Helm 4 gives a CLI plugin (pkg/cli/environment.go EnvVars
@@ -281,9 +213,12 @@ fn helm_debug_true_prints_what_was_resolved_and_false_prints_nothing() {
     assert!(loud.stderr.contains("HELM_NAMESPACE=default HELM_KUBECONTEXT=prod"), "{}", loud.stderr);
     assert!(loud.stderr.contains("debug: done in"), "{}", loud.stderr);
     // Errors get their full chain.
-    let r = run(as_helm(&mut releasex()).env("HELM_DEBUG", "true").args(["release", "history", "-f", "nope.yaml"]));
+    // The resolved target, each cause on its line, and no Rust backtrace even when RUST_BACKTRACE asks for one.
+    let r = run(as_helm(&mut releasex()).env("HELM_DEBUG", "true").env("RUST_BACKTRACE", "1").args(["release", "history", "-f", "nope.yaml"]));
     assert_eq!(r.code, 1);
-    assert!(r.stderr.contains("error: cannot read nope.yaml") && r.stderr.contains("debug: error detail:"), "{}", r.stderr);
+    assert!(r.stderr.contains("debug: resolved: kubeconfig [\"/nonexistent-home/.kube/config\"], context (none), namespace default"), "{}", r.stderr);
+    assert!(r.stderr.contains("error: cannot read nope.yaml") && r.stderr.contains("debug: error detail 1: No such file"), "{}", r.stderr);
+    assert!(!r.stderr.to_lowercase().contains("backtrace") && !r.stderr.contains("at src/"), "{}", r.stderr);
     // Outside Helm, HELM_DEBUG is not ours.
     let r = run(releasex().env("HELM_DEBUG", "true").args(args));
     assert!(!r.stderr.contains("debug:"));

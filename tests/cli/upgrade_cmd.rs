@@ -94,7 +94,7 @@ fn set_without_repeating_values_shows_what_the_default_mode_drops() {
     insta::assert_snapshot!(out);
 }
 
-/// The README's example (examples/upgrade: installed by real Helm with -f prod.yaml).
+/// docs/upgrade-preview.md's example (examples/upgrade: installed by real Helm with -f prod.yaml).
 const EXAMPLE: &str = "examples/upgrade/web-release.json";
 
 #[test]

@@ -202,21 +202,34 @@ fn an_object_of_another_release_fails_like_helm_upgrade() {
 }
 
 
+/// The Helm 4.2.3 shim (`tests/helm_shim/helm`: `helm template` answered by
+/// the oracle library); only `renders_through_helm_bin_as_the_upgrade_would`
+/// uses it, to show the oracle's render and real Helm 4.1.4's agree. Every
+/// other render in these tests goes through a real Helm binary.
 fn shim() -> String {
     format!("{}/tests/helm_shim/helm", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// `HELM_BIN` = the real Helm 4 binary, with a throwaway HOME for its caches.
+fn with_real_helm4<'c>(cmd: &'c mut assert_cmd::Command, home: &tempfile::TempDir) -> &'c mut assert_cmd::Command {
+    cmd.env("HELM_BIN", real_helm("helm4")).env("HOME", home.path())
 }
 
 #[test]
 fn renders_through_helm_bin_as_the_upgrade_would() {
     let s = shop(|_| {});
     let given = parse_json(&s.preview(&["-o", "json"]).stdout);
-    let r = run(releasex().env("KUBECONFIG", &s.kubeconfig).env("HELM_BIN", shim()).args(["upgrade-preview", "shop", V2, "-o", "json"]));
+    let home = tempfile::tempdir().unwrap();
+    let r = run(with_real_helm4(releasex().env("KUBECONFIG", &s.kubeconfig), &home).args(["upgrade-preview", "shop", V2, "-o", "json"]));
     assert_eq!(r.code, 0, "{}", r.stderr);
     let rendered = parse_json(&r.stdout);
     let actions = |d: &Value| -> Vec<(String, String, String)> {
         d["objects"].as_array().unwrap().iter().map(|o| (o["kind"].to_string(), o["name"].to_string(), o["action"].to_string())).collect()
     };
     assert_eq!(actions(&rendered), actions(&given), "Helm's own render gives the same plan as its manifest");
+    let by_oracle = run(releasex().env("KUBECONFIG", &s.kubeconfig).env("HELM_BIN", shim()).args(["upgrade-preview", "shop", V2, "-o", "json"]));
+    assert_eq!(by_oracle.code, 0, "{}", by_oracle.stderr);
+    assert_eq!(parse_json(&by_oracle.stdout), rendered, "Helm 4.2.3 (the oracle) and real Helm 4.1.4 render the same upgrade");
     // helm template prints hooks; they are listed apart, never patched.
     let hooks = rendered["hooks"].as_array().unwrap();
     assert_eq!(hooks.len(), 1, "{hooks:?}");
@@ -228,10 +241,9 @@ fn renders_through_helm_bin_as_the_upgrade_would() {
 #[test]
 fn reuse_values_renders_with_the_old_values_in_place_of_the_new_defaults() {
     let s = shop(|_| {});
+    let home = tempfile::tempdir().unwrap();
     let preview = |mode: &str| {
-        let r = run(releasex()
-            .env("KUBECONFIG", &s.kubeconfig)
-            .env("HELM_BIN", shim())
+        let r = run(with_real_helm4(releasex().env("KUBECONFIG", &s.kubeconfig), &home)
             .args(["upgrade-preview", "shop", V2, mode, "--set", "replicas=3", "--server-side", "false", "-o", "json"]));
         assert_eq!(r.code, 0, "{}", r.stderr);
         parse_json(&r.stdout)
@@ -287,10 +299,11 @@ fn server_side_apply_predicts_conflicts_with_other_field_managers() {
 }
 
 #[test]
-#[ignore = "prints the README walkthrough"]
+#[ignore = "prints the docs/upgrade-preview.md walkthrough"]
 fn print_readme_walkthrough() {
     let s = shop(|_| {});
-    let r = run(releasex().env("KUBECONFIG", &s.kubeconfig).env("HELM_BIN", shim()).args(["upgrade-preview", "shop", V2, "-n", "shop", "--server-side", "false"]));
+    let home = tempfile::tempdir().unwrap();
+    let r = run(with_real_helm4(releasex().env("KUBECONFIG", &s.kubeconfig), &home).args(["upgrade-preview", "shop", V2, "-n", "shop", "--server-side", "false"]));
     println!("{}\n---stderr---\n{}", r.stdout, r.stderr);
 }
 
@@ -492,9 +505,10 @@ fn kube_version_api_versions_and_enable_dns_reach_the_templates_rendered_by_real
 #[test]
 fn no_hooks_stores_the_hooks_but_runs_none() {
     let s = shop(|_| {});
-    // Rendered by Helm (the shim), which prints the hooks too.
+    // Rendered by real Helm 4, which prints the hooks too.
+    let home = tempfile::tempdir().unwrap();
     let preview = |extra: &[&str]| {
-        let r = run(releasex().env("KUBECONFIG", &s.kubeconfig).env("HELM_BIN", shim()).args(["upgrade-preview", "shop", V2]).args(extra));
+        let r = run(with_real_helm4(releasex().env("KUBECONFIG", &s.kubeconfig), &home).args(["upgrade-preview", "shop", V2]).args(extra));
         assert_eq!(r.code, 0, "{}", r.stderr);
         r.stdout
     };

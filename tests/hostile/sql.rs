@@ -1,5 +1,5 @@
 //! `--driver sql` against fake PostgreSQL endpoints on 127.0.0.1 that stall
-//! or send oversized answers. Bounds (README, "Helm's SQL driver"): with
+//! or send oversized answers. Bounds (docs/release.md, "Helm's SQL driver"): with
 //! `connect_timeout=2`, connecting must finish within 2 s, the server may not
 //! be silent for more than 2 s while answering, and the whole query may take
 //! 3 x 2 = 6 s; nothing the server sends may exceed 256 MiB, and a message
@@ -228,7 +228,7 @@ fn sql_server_sending_rows_without_end_is_cut_off_at_256_mib() {
     );
 }
 
-/// Without `connect_timeout` the README's promise holds: 10 s.
+/// Without `connect_timeout` docs/release.md's promise holds: 10 s.
 #[test]
 fn sql_server_that_never_answers_fails_after_the_default_ten_seconds() {
     let port = fake_postgres(drain);
