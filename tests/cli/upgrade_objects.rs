@@ -11,7 +11,7 @@ use crate::support::{json as parse_json, real_helm, releasex, run};
 const V1: &str = "tests/data/upgrade/shop-v1";
 const V2: &str = "tests/data/upgrade/shop-v2";
 
-fn oracle(args: &[&str]) -> Value {
+pub(crate) fn oracle(args: &[&str]) -> Value {
     let root = env!("CARGO_MANIFEST_DIR");
     let out = std::process::Command::new(format!("{root}/.venv/bin/python"))
         .arg(format!("{root}/tests/oracle/helm_oracle.py"))
@@ -24,7 +24,7 @@ fn oracle(args: &[&str]) -> Value {
 
 /// What the API server holds for an object Helm applied: ownership
 /// metadata, server fields, and a status.
-fn live(mut o: Value, n: usize) -> Value {
+pub(crate) fn live(mut o: Value, n: usize) -> Value {
     releasex::upgrade::add_ownership(&mut o, "shop", "shop");
     let api_version = o["apiVersion"].clone();
     let meta = o["metadata"].as_object_mut().unwrap();
