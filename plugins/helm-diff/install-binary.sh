@@ -11,7 +11,8 @@ bin="$dir/bin/kubectl-releasex"
 # "3.15.11+releasex.0.1.0" -> "0.1.0"
 version=$(sed -n 's/^version: *"\{0,1\}[^+]*+releasex\.\([^"]*\)"\{0,1\}$/\1/p' "$dir/plugin.yaml")
 mkdir -p "$dir/bin"
-right_version() { "$1" --version 2>/dev/null | grep -q " $version "; }
+# Outside Helm's plugin environment: with HELM_PLUGIN_NAME=diff the binary answers as helm-diff.
+right_version() { HELM_PLUGIN_NAME='' "$1" --version 2>/dev/null | grep -q " $version "; }
 
 if [ -x "$bin" ] && right_version "$bin"; then
   exit 0
