@@ -350,6 +350,7 @@ fn real_helmfile_diff_and_apply_run_the_drop_in_and_apply_stops_when_nothing_cha
         let (code, out) = helmfile(&state, &["apply", "--detailed-exitcode"]);
         assert_eq!(code, Some(0), "V1MODE={v1mode}: {out}");
     }
+    assert!(c.api.requests().iter().any(|q| q.path == "/api/v1/namespaces/shop/secrets"), "the plugin read the release records");
     assert!(c.api.writes().is_empty(), "helmfile apply went past the diff: {:?}", c.api.writes());
     c.api.assert_read_only();
 }

@@ -199,3 +199,45 @@ pub(in crate::cli) fn plan_facts(parts: &crate::cli::upgrade_cmd::Parts) -> Vec<
     }
     facts
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::Value;
+
+    use super::*;
+    use crate::upgrade::helm_diff::{Options, index_manifest, report};
+
+    /// helm-diff's own test expectations (diff/diff_test.go), ported as data.
+    #[test]
+    fn helm_diffs_report_cases() {
+        let doc: Value = serde_json::from_str(include_str!("../../../tests/data/helm-diff/report-cases.json")).expect("cases");
+        let mut failures = Vec::new();
+        for case in doc["cases"].as_array().expect("cases") {
+            let o = &case["options"];
+            let strings = |k: &str| -> Vec<String> { o[k].as_array().map(|a| a.iter().filter_map(|s| s.as_str().map(str::to_string)).collect()).unwrap_or_default() };
+            let options = Options {
+                show_secrets: o["show_secrets"].as_bool().unwrap_or(false),
+                show_secrets_decoded: o["show_secrets_decoded"].as_bool().unwrap_or(false),
+                suppressed_kinds: strings("suppress"),
+                context: o["context"].as_u64().map(|c| c as usize),
+                strip_trailing_cr: false,
+                find_renames: o["find_renames"].as_f64().unwrap_or(0.0) as f32,
+                suppress_lines: strings("suppress_output_line_regex").iter().map(|r| regex::Regex::new(r).expect("regex")).collect(),
+            };
+            let format = match o["output"].as_str() {
+                Some("simple") => Format::Simple,
+                Some("json") => Format::Json,
+                _ => Format::Diff,
+            };
+            let old = index_manifest(case["old"].as_str().unwrap_or(""), "default", false);
+            let new = index_manifest(case["new"].as_str().unwrap_or(""), "default", false);
+            let r = report(&old, &new, &[], &options);
+            let text = report_text(&r, &BTreeMap::new(), &[], &ReportView { format, color: false, explain: false }).stdout;
+            let want_changes = case["changes"].as_bool().expect("changes");
+            if text != case["expected"].as_str().unwrap_or("") || r.changes != want_changes {
+                failures.push(format!("{}: changes {} (want {want_changes})\n{text}", case["name"], r.changes));
+            }
+        }
+        assert!(failures.is_empty(), "{}", failures.join("\n----\n"));
+    }
+}
