@@ -354,3 +354,28 @@ fn real_helmfile_diff_and_apply_run_the_drop_in_and_apply_stops_when_nothing_cha
     assert!(c.api.writes().is_empty(), "helmfile apply went past the diff: {:?}", c.api.writes());
     c.api.assert_read_only();
 }
+
+#[test]
+fn dry_run_client_reads_nothing_from_the_cluster_and_diffs_an_install() {
+    let c = cluster(|_| {});
+    let r = c.plugin(&["upgrade", "shop", V1, "--dry-run", "--detailed-exitcode", "--output", "simple"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stdout.contains("# releasex: no cluster was read (--dry-run)"), "{}", r.stdout);
+    assert!(r.stdout.contains("shop, shop, Deployment (apps) to be added."), "{}", r.stdout);
+    assert!(c.api.requests().is_empty(), "--dry-run=client contacts no API server: {:?}", c.api.requests());
+    let bad = c.plugin(&["upgrade", "shop", V1, "--dry-run=maybe"]);
+    assert!(bad.code == 1 && bad.stderr.contains("flag \"dry-run\" must take a bool value or either \"client\" or \"server\""), "{}", bad.stderr);
+}
+
+#[test]
+fn the_plugin_manifest_names_helm_diffs_command_line_and_our_version() {
+    let text = std::fs::read_to_string(root().join("plugins/helm-diff/plugin.yaml")).unwrap();
+    let p: Value = serde_saphyr::from_str(&text).unwrap();
+    assert_eq!(p["name"], "diff");
+    assert_eq!(p["version"], format!("3.15.11+releasex.{}", env!("CARGO_PKG_VERSION")), "helm-diff's version answered, then ours");
+    // Helm 3 decodes plugin.yaml strictly (pkg/plugin/plugin.go Metadata); Helm 4 reads it as legacy.
+    for k in p.as_object().unwrap().keys() {
+        assert!(["name", "version", "usage", "description", "platformCommand", "ignoreFlags", "hooks"].contains(&k.as_str()), "{k}");
+    }
+    assert_eq!(p["ignoreFlags"], false);
+}
