@@ -84,7 +84,7 @@ fn diff_upgrade_prints_helm_diffs_report_of_our_plan_with_marked_facts() {
     assert!(r.stdout.contains("shop, shop-extra, ConfigMap (v1) has been added:\n"), "{}", r.stdout);
     assert!(r.stdout.contains("shop, shop-legacy, ConfigMap (v1) has been removed:\n"), "{}", r.stdout);
     assert!(!r.stdout.contains("shop-kept, ConfigMap (v1) has been removed"), "resource-policy keep is not a removal: {}", r.stdout);
-    assert!(r.stdout.starts_with("# releasex: upgrade of shop from revision 1 (the last revision is deployed) to revision 2\n"), "{}", r.stdout);
+    assert!(r.stdout.starts_with("# releasex: upgrade from revision 1 (the last revision is deployed) to 2\n"), "{}", r.stdout);
     assert!(!r.stdout.contains("s3cret"), "a secret leaked: {}", r.stdout);
     // Every line is helm-diff's shape or ours.
     for line in r.stdout.lines() {
@@ -108,7 +108,7 @@ fn detailed_exitcode_simple_and_json_outputs_and_unsupported_formats() {
     assert_eq!(j.code, 0, "{}", j.stderr);
     let doc: Value = serde_json::from_str(&j.stdout).unwrap_or_else(|e| panic!("{e}: {}", j.stdout));
     assert!(doc.as_array().unwrap().contains(&json!({"api": "apps", "kind": "Deployment", "namespace": "shop", "name": "shop", "change": "MODIFY"})), "{doc}");
-    assert!(j.stderr.contains("note: releasex: upgrade of shop from revision 1"), "facts go to stderr with json: {}", j.stderr);
+    assert!(j.stderr.contains("note: releasex: upgrade from revision 1"), "facts go to stderr with json: {}", j.stderr);
     // HELM_DIFF_OUTPUT chooses the format when --output is not given.
     let e = run(releasex().env("HELM_DIFF_OUTPUT", "simple").env("KUBECONFIG", &c.kubeconfig).args(["diff", "upgrade", "shop", V2, "-n", "shop", "--no-explain"]).env("HELM_BIN", real_helm("helm4")));
     assert!(e.stdout.starts_with("shop, ") && e.stdout.contains("Plan: "), "{}{}", e.stdout, e.stderr);
@@ -160,7 +160,7 @@ fn a_release_without_records_needs_allow_unreleased_and_then_everything_is_added
     // In another namespace everything is added (kubectl releasex diff: -n is ours to read).
     let r = run(releasex().env("KUBECONFIG", &c.kubeconfig).env("HELM_BIN", real_helm("helm4")).args(["diff", "upgrade", "newapp", V1, "-n", "fresh", "--install", "--detailed-exitcode", "--output", "simple"]));
     assert_eq!(r.code, 2, "{}", r.stderr);
-    assert!(r.stdout.contains("# releasex: install of newapp as revision 1"), "{}", r.stdout);
+    assert!(r.stdout.contains("# releasex: install as revision 1"), "{}", r.stdout);
     assert!(r.stdout.contains("Plan: 8 to add, 0 to change, 0 to destroy, 0 to change ownership."), "{}", r.stdout);
     c.api.assert_read_only();
 }
@@ -378,4 +378,12 @@ fn the_plugin_manifest_names_helm_diffs_command_line_and_our_version() {
         assert!(["name", "version", "usage", "description", "platformCommand", "ignoreFlags", "hooks"].contains(&k.as_str()), "{k}");
     }
     assert_eq!(p["ignoreFlags"], false);
+}
+
+#[test]
+#[ignore = "writes the helm-diff walkthrough to /tmp/helm-diff-walkthrough.txt (in color) for a look at 80 and 120 columns"]
+fn print_helm_diff_walkthrough() {
+    let c = cluster(scaled_by_hand);
+    let r = c.plugin(&["upgrade", "shop", V2, "--color", "--set", "password=rotated", "--context", "3"]);
+    std::fs::write("/tmp/helm-diff-walkthrough.txt", format!("{}{}", r.stdout, r.stderr)).unwrap();
 }

@@ -32,6 +32,27 @@ pub struct ReportText {
     pub stderr_facts: Vec<String>,
 }
 
+/// Our lines are wrapped to fit 80 columns (helm-diff's own lines are not wrapped).
+const FACT_WIDTH: usize = 80;
+
+/// `text` in lines of at most `width` characters, broken at spaces (a
+/// longer word stays whole).
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    for word in text.split(' ') {
+        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > width {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    lines.push(line);
+    lines
+}
+
 /// The marker of our own lines: a diff line never starts with `#` (they
 /// start with two spaces, `- ` or `+ `), and the key lines never do.
 pub const FACT: &str = "# releasex: ";
@@ -69,8 +90,10 @@ pub fn report_text(report: &Report, entry_facts: &BTreeMap<String, Vec<String>>,
     let facts = |out: &mut String, list: &[String]| {
         if view.explain {
             for f in list {
-                out.push_str(&ansi("dim", &format!("{FACT}{f}"), view.color));
-                out.push('\n');
+                for line in wrap(f, FACT_WIDTH - FACT.len()).iter().enumerate().map(|(i, l)| format!("{}{l}", if i == 0 { FACT } else { "# releasex:   " })) {
+                    out.push_str(&ansi("dim", &line, view.color));
+                    out.push('\n');
+                }
             }
         }
     };
@@ -167,15 +190,9 @@ pub(in crate::cli) fn plan_facts(parts: &crate::cli::upgrade_cmd::Parts) -> Vec<
     let head = parts.head;
     let mut facts = Vec::new();
     if super::upgrade::installs(head) {
-        facts.push(format!("install of {} as revision {} ({})", head.release, head.base.next_revision, super::upgrade::reason_text(&head.base)));
+        facts.push(format!("install as revision {} ({})", head.base.next_revision, super::upgrade::reason_text(&head.base)));
     } else {
-        facts.push(format!(
-            "upgrade of {} from revision {} ({}) to revision {}",
-            head.release,
-            head.base.revision,
-            super::upgrade::reason_text(&head.base),
-            head.base.next_revision
-        ));
+        facts.push(format!("upgrade from revision {} ({}) to {}", head.base.revision, super::upgrade::reason_text(&head.base), head.base.next_revision));
     }
     let mode = parts.mode;
     if mode.reused_config {
@@ -193,9 +210,9 @@ pub(in crate::cli) fn plan_facts(parts: &crate::cli::upgrade_cmd::Parts) -> Vec<
         facts.push(format!("--reuse-values: {} new chart default{} not applied (Helm uses the old chart's values)", mode.ignored_new_defaults, if mode.ignored_new_defaults == 1 { " is" } else { "s are" }));
     }
     if parts.objects.is_some_and(|o| o.offline) {
-        facts.push("no cluster was read (--dry-run): each object is compared with the stored manifest, and drift is unknown".into());
+        facts.push("no cluster was read (--dry-run): objects compared with the stored manifest".into());
     } else {
-        facts.push("compared with the live objects (what helm-diff's --three-way-merge shows, with Helm's own patch computed here)".into());
+        facts.push("live objects -> what Helm's patch makes of them (as --three-way-merge)".into());
     }
     facts
 }
