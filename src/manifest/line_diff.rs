@@ -188,8 +188,11 @@ mod tests {
 
     #[test]
     fn a_single_line_matches_at_its_latest_position() {
-        let d = diff_lines(&["k"], &["k", "z", "k"]);
+        // Inside the middle part (diff_lines first keeps an equal head and tail apart).
+        let mut d = Vec::new();
+        hirschberg(&["k"], &["k", "z", "k"], &mut d);
         assert_eq!(render(&d), "+ k\n+ z\n  k");
+        assert_eq!(render(&diff_lines(&["k"], &["k", "z", "k"])), "  k\n+ z\n+ k");
     }
 
     #[test]
