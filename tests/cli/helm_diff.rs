@@ -388,3 +388,59 @@ fn print_helm_diff_walkthrough() {
     let r = c.plugin(&["upgrade", "shop", V2, "--color", "--set", "password=rotated", "--context", "3"]);
     std::fs::write("/tmp/helm-diff-walkthrough.txt", format!("{}{}", r.stdout, r.stderr)).unwrap();
 }
+
+/// helm-diff #464: with no value flag, `helm upgrade` reuses only the
+/// stored config, so the new chart's defaults apply; helm-diff passes `helm
+/// get values --all` (the old chart's defaults too) and shows no image
+/// change. Checked against the upgrade real Helm makes (the oracle).
+#[test]
+fn without_value_flags_the_new_chart_defaults_apply_as_in_real_helms_upgrade() {
+    let list = oracle(&["release-secrets", V1, "--set", "replicas=3", "--name", "shop", "--namespace", "shop", "--as-list", "--keep-templates"]);
+    let upgraded = oracle(&["release-secrets", V1, "--set", "replicas=3", "--name", "shop", "--namespace", "shop", "--as-list", "--keep-templates", "--then", V2]);
+    let stored = releasex::release::source::parse_input("oracle", upgraded.to_string().as_bytes()).unwrap();
+    let helms = releasex::release::decode_history(stored, Some("shop"), "oracle").unwrap();
+    let helms_manifest = helms.iter().find(|r| r.release.version() == 2).unwrap().release.manifest().to_string();
+    assert!(helms_manifest.contains("image: shop:2.0") && helms_manifest.contains("replicas: 3"), "{helms_manifest}");
+    let stored = releasex::release::source::parse_input("oracle", list.to_string().as_bytes()).unwrap();
+    let records = releasex::release::decode_history(stored, Some("shop"), "oracle").unwrap();
+    let manifest = records[0].release.manifest().to_string();
+    let mut served: Vec<Value> = releasex::manifest::split(&manifest)
+        .into_iter()
+        .flat_map(|d| serde_saphyr::from_multiple::<Value>(d).unwrap())
+        .filter(Value::is_object)
+        .enumerate()
+        .map(|(i, o)| live(o, i + 1))
+        .collect();
+    served.extend(list["items"].as_array().unwrap().iter().enumerate().map(|(i, s)| as_served(s.clone(), "shop", 100 + i)));
+    let api = FixtureApi::start(served);
+    let dir = tempfile::tempdir().unwrap();
+    let c = Cluster { kubeconfig: api.write_kubeconfig(dir.path(), "shop"), api, dir };
+    let r = c.plugin(&["upgrade", "shop", V2, "--no-explain"]);
+    let dep = section(&r.stdout, "shop, shop, Deployment (apps) has changed:");
+    assert!(dep.contains("-       - image: shop:1.0\n+       - image: shop:2.0\n"), "{dep}");
+    assert!(dep.contains("    replicas: 3\n"), "the stored replicas stay: {dep}");
+    // A value flag drops the stored config: said in our lines.
+    let r = c.plugin(&["upgrade", "shop", V2, "--set", "greeting=hi"]);
+    assert!(r.stdout.contains("# releasex: 1 stored value is dropped"), "{}", r.stdout);
+    assert!(section(&r.stdout, "shop, shop, Deployment (apps) has changed:").contains("-   replicas: 3\n+   replicas: 2\n"), "{}", r.stdout);
+    c.api.assert_read_only();
+}
+
+#[test]
+fn server_side_apply_conflicts_are_marked_on_the_object_and_fail_the_diff() {
+    let c = cluster(|objects| {
+        let dep = objects.iter_mut().find(|o| o["kind"] == "Deployment").unwrap();
+        dep["spec"]["template"]["spec"]["containers"][0]["image"] = json!("shop:hotfix");
+        dep["metadata"]["managedFields"] = json!([
+            {"manager": "helm", "operation": "Apply", "apiVersion": "apps/v1", "time": "2026-11-29T12:00:00Z", "fieldsType": "FieldsV1",
+             "fieldsV1": {"f:spec": {"f:replicas": {}, "f:template": {"f:spec": {"f:containers": {"k:{\"name\":\"shop\"}": {".": {}, "f:name": {}}}}}}}},
+            {"manager": "kubectl-edit", "operation": "Update", "apiVersion": "apps/v1", "time": "2026-11-29T13:00:00Z", "fieldsType": "FieldsV1",
+             "fieldsV1": {"f:spec": {"f:template": {"f:spec": {"f:containers": {"k:{\"name\":\"shop\"}": {"f:image": {}}}}}}}}
+        ]);
+    });
+    let r = c.plugin(&["upgrade", "shop", V2, "--detailed-exitcode"]);
+    assert_eq!(r.code, 1, "{}", r.stdout);
+    assert!(r.stdout.contains("# releasex: server-side apply conflict:\n# releasex:   .spec.template.spec.containers[name=\"shop\"].image owned by\n"), "{}", r.stdout);
+    assert!(r.stderr.contains("error: helm upgrade would fail: UPGRADE FAILED: conflict occurred while applying object shop/shop apps/v1, Kind=Deployment"), "{}", r.stderr);
+    c.api.assert_read_only();
+}
