@@ -38,14 +38,16 @@ fn go_bool(s: &str) -> Result<bool, String> {
     version = DIFF_VERSION,
     about = "Show manifest differences (helm-diff's command line, answered by releasex: exact values, live state, Helm's baseline)",
     disable_help_subcommand = true,
+    arg_required_else_help = true,
+    after_help = "Exit codes: 0 no changes (or no --detailed-exitcode), 2 changes (with --detailed-exitcode), 1 an error,\nincluding a failure helm upgrade would hit. Lines starting `# releasex:` are ours (--no-explain drops them).\nWhat differs from helm-diff, and how to switch back to it: docs/helm-diff.md",
     args_conflicts_with_subcommands = true
 )]
 pub struct DiffCli {
     /// Remove colors from the output
-    #[arg(long, global = true, action = ArgAction::Set, num_args = 0..=1, require_equals = true, default_value = "false", default_missing_value = "true", value_parser = go_bool)]
+    #[arg(long, global = true, action = ArgAction::Set, num_args = 0..=1, require_equals = true, default_value = "false", default_missing_value = "true", hide_default_value = true, value_name = "BOOL", value_parser = go_bool)]
     pub no_color: bool,
     /// Color output (also HELM_DIFF_COLOR=true|false); default: only on a terminal whose TERM is not dumb
-    #[arg(long, global = true, num_args = 0..=1, require_equals = true, default_missing_value = "true", value_parser = go_bool)]
+    #[arg(long, global = true, num_args = 0..=1, require_equals = true, default_missing_value = "true", value_name = "BOOL", value_parser = go_bool)]
     pub color: Option<bool>,
     #[command(subcommand)]
     pub command: DiffCommand,
@@ -71,13 +73,13 @@ pub enum DiffCommand {
 #[derive(Debug, Args, Clone)]
 pub struct OutputArgs {
     /// Suppress secrets in the output
-    #[arg(short = 'q', long, action = ArgAction::Set, num_args = 0..=1, require_equals = true, default_value = "false", default_missing_value = "true", value_parser = go_bool)]
+    #[arg(short = 'q', long, action = ArgAction::Set, num_args = 0..=1, require_equals = true, default_value = "false", default_missing_value = "true", hide_default_value = true, value_name = "BOOL", value_parser = go_bool)]
     pub suppress_secrets: bool,
     /// Do not redact secret values in the output
-    #[arg(long, action = ArgAction::Set, num_args = 0..=1, require_equals = true, default_value = "false", default_missing_value = "true", value_parser = go_bool)]
+    #[arg(long, action = ArgAction::Set, num_args = 0..=1, require_equals = true, default_value = "false", default_missing_value = "true", hide_default_value = true, value_name = "BOOL", value_parser = go_bool)]
     pub show_secrets: bool,
     /// Decode secret values in the output
-    #[arg(long, action = ArgAction::Set, num_args = 0..=1, require_equals = true, default_value = "false", default_missing_value = "true", value_parser = go_bool)]
+    #[arg(long, action = ArgAction::Set, num_args = 0..=1, require_equals = true, default_value = "false", default_missing_value = "true", hide_default_value = true, value_name = "BOOL", value_parser = go_bool)]
     pub show_secrets_decoded: bool,
     /// Suppress the diff of this kind (repeatable)
     #[arg(long, value_name = "KIND")]
@@ -89,7 +91,7 @@ pub struct OutputArgs {
     #[arg(long, value_name = "FORMAT")]
     pub output: Option<String>,
     /// Strip trailing carriage returns on input
-    #[arg(long, action = ArgAction::Set, num_args = 0..=1, require_equals = true, default_value = "false", default_missing_value = "true", value_parser = go_bool)]
+    #[arg(long, action = ArgAction::Set, num_args = 0..=1, require_equals = true, default_value = "false", default_missing_value = "true", hide_default_value = true, value_name = "BOOL", value_parser = go_bool)]
     pub strip_trailing_cr: bool,
     /// Report an added and a removed object of the same kind as a rename when at most this fraction of lines changed
     #[arg(short = 'D', long, value_name = "FRACTION", default_value_t = 0.0)]
@@ -108,13 +110,13 @@ pub struct StoredArgs {
     /// RELEASE REVISION1 [REVISION2], RELEASE REVISION, or RELEASE1 RELEASE2
     pub args: Vec<String>,
     /// Exit 2 when there are changes
-    #[arg(long, action = ArgAction::Set, num_args = 0..=1, require_equals = true, default_value = "false", default_missing_value = "true", value_parser = go_bool)]
+    #[arg(long, action = ArgAction::Set, num_args = 0..=1, require_equals = true, default_value = "false", default_missing_value = "true", hide_default_value = true, value_name = "BOOL", value_parser = go_bool)]
     pub detailed_exitcode: bool,
     /// Also diff Helm test hooks
-    #[arg(long, action = ArgAction::Set, num_args = 0..=1, require_equals = true, default_value = "false", default_missing_value = "true", value_parser = go_bool)]
+    #[arg(long, action = ArgAction::Set, num_args = 0..=1, require_equals = true, default_value = "false", default_missing_value = "true", hide_default_value = true, value_name = "BOOL", value_parser = go_bool)]
     pub include_tests: bool,
     /// Accepted: objects are compared parsed, so style differences never show
-    #[arg(long, action = ArgAction::Set, num_args = 0..=1, require_equals = true, default_value = "false", default_missing_value = "true", value_parser = go_bool)]
+    #[arg(long, action = ArgAction::Set, num_args = 0..=1, require_equals = true, default_value = "false", default_missing_value = "true", hide_default_value = true, value_name = "BOOL", value_parser = go_bool)]
     pub normalize_manifests: bool,
     /// Kubeconfig context to use
     #[arg(long, value_name = "NAME")]
@@ -140,75 +142,106 @@ pub struct HelmGlobals {
 /// `diff upgrade RELEASE CHART` (cmd/upgrade.go newChartCommand).
 #[derive(Debug, Args)]
 pub struct UpgradeArgs {
+    /// The release to upgrade
     pub release: String,
+    /// The chart: a directory or .tgz, REPO/NAME, oci://..., a URL, or NAME with --repo
     pub chart: String,
     /// Accepted: releasex always compares with the live objects (and with the stored manifest under --dry-run)
-    #[arg(long, action = ArgAction::Set, num_args = 0..=1, require_equals = true, default_value = "false", default_missing_value = "true", value_parser = go_bool)]
+    #[arg(long, action = ArgAction::Set, num_args = 0..=1, require_equals = true, default_value = "false", default_missing_value = "true", hide_default_value = true, value_name = "BOOL", value_parser = go_bool)]
     pub three_way_merge: bool,
+    /// Kubeconfig context to use
     #[arg(long, value_name = "NAME")]
     pub kube_context: Option<String>,
+    /// Chart version constraint (default: the latest)
     #[arg(long, value_name = "VERSION")]
     pub version: Option<String>,
+    /// Chart repository URL where to find CHART
     #[arg(long, value_name = "URL")]
     pub repo: Option<String>,
-    #[arg(long, action = ArgAction::Set, num_args = 0..=1, require_equals = true, default_value = "false", default_missing_value = "true", value_parser = go_bool)]
+    /// Exit 2 when there are changes
+    #[arg(long, action = ArgAction::Set, num_args = 0..=1, require_equals = true, default_value = "false", default_missing_value = "true", hide_default_value = true, value_name = "BOOL", value_parser = go_bool)]
     pub detailed_exitcode: bool,
+    /// Add to .Capabilities.APIVersions (repeatable)
     #[arg(short = 'a', long, value_name = "VERSION")]
     pub api_versions: Vec<String>,
+    /// Render with this .Capabilities.KubeVersion
     #[arg(long, value_name = "VERSION")]
     pub kube_version: Option<String>,
+    /// Values file (repeatable; comma-separated lists allowed; - reads stdin)
     #[arg(short = 'f', long, value_name = "FILE")]
     pub values: Vec<String>,
+    /// Set a value (KEY=VALUE; repeatable)
     #[arg(long, value_name = "EXPR")]
     pub set: Vec<String>,
+    /// Set a STRING value (repeatable)
     #[arg(long, value_name = "EXPR")]
     pub set_string: Vec<String>,
+    /// Set a literal STRING value (repeatable)
     #[arg(long, value_name = "EXPR")]
     pub set_literal: Vec<String>,
+    /// Set a JSON value (repeatable)
     #[arg(long, value_name = "EXPR")]
     pub set_json: Vec<String>,
+    /// Set a value from a file's contents (KEY=PATH; repeatable)
     #[arg(long, value_name = "EXPR")]
     pub set_file: Vec<String>,
-    #[arg(long, action = ArgAction::Set, num_args = 0..=1, require_equals = true, default_value = "false", default_missing_value = "true", value_parser = go_bool)]
+    /// As helm upgrade --reuse-values (Helm's rule, exactly)
+    #[arg(long, action = ArgAction::Set, num_args = 0..=1, require_equals = true, default_value = "false", default_missing_value = "true", hide_default_value = true, value_name = "BOOL", value_parser = go_bool)]
     pub reuse_values: bool,
-    #[arg(long, action = ArgAction::Set, num_args = 0..=1, require_equals = true, default_value = "false", default_missing_value = "true", value_parser = go_bool)]
+    /// As helm upgrade --reset-values
+    #[arg(long, action = ArgAction::Set, num_args = 0..=1, require_equals = true, default_value = "false", default_missing_value = "true", hide_default_value = true, value_name = "BOOL", value_parser = go_bool)]
     pub reset_values: bool,
-    #[arg(long, action = ArgAction::Set, num_args = 0..=1, require_equals = true, default_value = "false", default_missing_value = "true", value_parser = go_bool)]
+    /// As helm upgrade --reset-then-reuse-values
+    #[arg(long, action = ArgAction::Set, num_args = 0..=1, require_equals = true, default_value = "false", default_missing_value = "true", hide_default_value = true, value_name = "BOOL", value_parser = go_bool)]
     pub reset_then_reuse_values: bool,
-    #[arg(long, action = ArgAction::Set, num_args = 0..=1, require_equals = true, default_value = "false", default_missing_value = "true", value_parser = go_bool)]
+    /// Diff an install when the release has no records
+    #[arg(long, action = ArgAction::Set, num_args = 0..=1, require_equals = true, default_value = "false", default_missing_value = "true", hide_default_value = true, value_name = "BOOL", value_parser = go_bool)]
     pub allow_unreleased: bool,
-    #[arg(long, action = ArgAction::Set, num_args = 0..=1, require_equals = true, default_value = "false", default_missing_value = "true", value_parser = go_bool)]
+    /// Same as --allow-unreleased (helm upgrade --install's name)
+    #[arg(long, action = ArgAction::Set, num_args = 0..=1, require_equals = true, default_value = "false", default_missing_value = "true", hide_default_value = true, value_name = "BOOL", value_parser = go_bool)]
     pub install: bool,
-    #[arg(long, action = ArgAction::Set, num_args = 0..=1, require_equals = true, default_value = "false", default_missing_value = "true", value_parser = go_bool)]
+    /// Leave hooks out of the diff
+    #[arg(long, action = ArgAction::Set, num_args = 0..=1, require_equals = true, default_value = "false", default_missing_value = "true", hide_default_value = true, value_name = "BOOL", value_parser = go_bool)]
     pub no_hooks: bool,
-    #[arg(long, action = ArgAction::Set, num_args = 0..=1, require_equals = true, default_value = "false", default_missing_value = "true", value_parser = go_bool)]
+    /// Also diff Helm test hooks
+    #[arg(long, action = ArgAction::Set, num_args = 0..=1, require_equals = true, default_value = "false", default_missing_value = "true", hide_default_value = true, value_name = "BOOL", value_parser = go_bool)]
     pub include_tests: bool,
-    #[arg(long, action = ArgAction::Set, num_args = 0..=1, require_equals = true, default_value = "false", default_missing_value = "true", value_parser = go_bool)]
+    /// Also show the chart's crds/ (created on an install only)
+    #[arg(long, action = ArgAction::Set, num_args = 0..=1, require_equals = true, default_value = "false", default_missing_value = "true", hide_default_value = true, value_name = "BOOL", value_parser = go_bool)]
     pub include_crds: bool,
-    #[arg(long, action = ArgAction::Set, num_args = 0..=1, require_equals = true, default_value = "false", default_missing_value = "true", value_parser = go_bool)]
+    /// Use development chart versions too
+    #[arg(long, action = ArgAction::Set, num_args = 0..=1, require_equals = true, default_value = "false", default_missing_value = "true", hide_default_value = true, value_name = "BOOL", value_parser = go_bool)]
     pub devel: bool,
-    #[arg(long, action = ArgAction::Set, num_args = 0..=1, require_equals = true, default_value = "false", default_missing_value = "true", value_parser = go_bool)]
+    /// Accepted (the preview does not validate against the cluster)
+    #[arg(long, action = ArgAction::Set, num_args = 0..=1, require_equals = true, default_value = "false", default_missing_value = "true", hide_default_value = true, value_name = "BOOL", value_parser = go_bool)]
     pub disable_validation: bool,
-    #[arg(long, action = ArgAction::Set, num_args = 0..=1, require_equals = true, default_value = "false", default_missing_value = "true", value_parser = go_bool)]
+    /// Accepted (the preview does not validate against the OpenAPI schema)
+    #[arg(long, action = ArgAction::Set, num_args = 0..=1, require_equals = true, default_value = "false", default_missing_value = "true", hide_default_value = true, value_name = "BOOL", value_parser = go_bool)]
     pub disable_openapi_validation: bool,
     /// client (also bare --dry-run, true): nothing is read from the cluster, the diff is an install's;
     /// server: Helm's lookup may read the cluster; false/none: the default
     #[arg(long, value_name = "MODE", num_args = 0..=1, require_equals = true, default_missing_value = "client")]
     pub dry_run: Option<String>,
-    #[arg(long, action = ArgAction::Set, num_args = 0..=1, require_equals = true, default_value = "false", default_missing_value = "true", value_parser = go_bool)]
+    /// Let templates resolve DNS names
+    #[arg(long, action = ArgAction::Set, num_args = 0..=1, require_equals = true, default_value = "false", default_missing_value = "true", hide_default_value = true, value_name = "BOOL", value_parser = go_bool)]
     pub enable_dns: bool,
-    #[arg(long, action = ArgAction::Set, num_args = 0..=1, require_equals = true, default_value = "false", default_missing_value = "true", value_parser = go_bool)]
+    /// Skip values.schema.json validation
+    #[arg(long, action = ArgAction::Set, num_args = 0..=1, require_equals = true, default_value = "false", default_missing_value = "true", hide_default_value = true, value_name = "BOOL", value_parser = go_bool)]
     pub skip_schema_validation: bool,
+    /// Post-render the manifest (as helm upgrade)
     #[arg(long, value_name = "PATH")]
     pub post_renderer: Option<String>,
+    /// An argument to the post-renderer (repeatable)
     #[arg(long, value_name = "ARG")]
     pub post_renderer_args: Vec<String>,
-    #[arg(long, action = ArgAction::Set, num_args = 0..=1, require_equals = true, default_value = "false", default_missing_value = "true", value_parser = go_bool)]
+    /// Skip TLS certificate checks for the chart download
+    #[arg(long, action = ArgAction::Set, num_args = 0..=1, require_equals = true, default_value = "false", default_missing_value = "true", hide_default_value = true, value_name = "BOOL", value_parser = go_bool)]
     pub insecure_skip_tls_verify: bool,
     /// Accepted: objects are compared parsed, so style differences never show
-    #[arg(long, action = ArgAction::Set, num_args = 0..=1, require_equals = true, default_value = "false", default_missing_value = "true", value_parser = go_bool)]
+    #[arg(long, action = ArgAction::Set, num_args = 0..=1, require_equals = true, default_value = "false", default_missing_value = "true", hide_default_value = true, value_name = "BOOL", value_parser = go_bool)]
     pub normalize_manifests: bool,
-    #[arg(long, action = ArgAction::Set, num_args = 0..=1, require_equals = true, default_value = "false", default_missing_value = "true", value_parser = go_bool)]
+    /// Adopt existing objects without checking their owner
+    #[arg(long, action = ArgAction::Set, num_args = 0..=1, require_equals = true, default_value = "false", default_missing_value = "true", hide_default_value = true, value_name = "BOOL", value_parser = go_bool)]
     pub take_ownership: bool,
     /// true, false or auto (follows the last revision's apply method)
     #[arg(long, value_name = "MODE", default_value = "auto")]
@@ -222,18 +255,19 @@ pub struct UpgradeArgs {
 /// `diff local CHART1 CHART2` (cmd/local.go): parsed, not answered.
 #[derive(Debug, Args)]
 pub struct LocalArgs {
+    /// CHART1 CHART2
     pub charts: Vec<String>,
     #[arg(long, default_value = "release")]
     pub release: String,
-    #[arg(long, action = ArgAction::Set, num_args = 0..=1, require_equals = true, default_value = "false", default_missing_value = "true", value_parser = go_bool)]
+    #[arg(long, action = ArgAction::Set, num_args = 0..=1, require_equals = true, default_value = "false", default_missing_value = "true", hide_default_value = true, value_name = "BOOL", value_parser = go_bool)]
     pub detailed_exitcode: bool,
-    #[arg(long, action = ArgAction::Set, num_args = 0..=1, require_equals = true, default_value = "false", default_missing_value = "true", value_parser = go_bool)]
+    #[arg(long, action = ArgAction::Set, num_args = 0..=1, require_equals = true, default_value = "false", default_missing_value = "true", hide_default_value = true, value_name = "BOOL", value_parser = go_bool)]
     pub include_tests: bool,
-    #[arg(long, action = ArgAction::Set, num_args = 0..=1, require_equals = true, default_value = "false", default_missing_value = "true", value_parser = go_bool)]
+    #[arg(long, action = ArgAction::Set, num_args = 0..=1, require_equals = true, default_value = "false", default_missing_value = "true", hide_default_value = true, value_name = "BOOL", value_parser = go_bool)]
     pub include_crds: bool,
-    #[arg(long, action = ArgAction::Set, num_args = 0..=1, require_equals = true, default_value = "false", default_missing_value = "true", value_parser = go_bool)]
+    #[arg(long, action = ArgAction::Set, num_args = 0..=1, require_equals = true, default_value = "false", default_missing_value = "true", hide_default_value = true, value_name = "BOOL", value_parser = go_bool)]
     pub normalize_manifests: bool,
-    #[arg(long, action = ArgAction::Set, num_args = 0..=1, require_equals = true, default_value = "false", default_missing_value = "true", value_parser = go_bool)]
+    #[arg(long, action = ArgAction::Set, num_args = 0..=1, require_equals = true, default_value = "false", default_missing_value = "true", hide_default_value = true, value_name = "BOOL", value_parser = go_bool)]
     pub enable_dns: bool,
     #[arg(short = 'f', long)]
     pub values: Vec<String>,
@@ -518,7 +552,11 @@ fn present(_: &super::args::UpgradePreviewArgs, _: &Ctx, parts: &Parts, outcome:
     let baseline = parts.start.baseline;
     let stored_hooks: Vec<(String, &str)> = baseline.hooks().iter().map(|h| (h.manifest.to_string(), h.path)).collect();
     let namespace = parts.head.namespace.as_str();
-    let idx = hd::plan_indexes(&objects.plan, &objects.manifest, &stored_hooks, (parts.head.release, namespace), selection);
+    let mut idx = hd::plan_indexes(&objects.plan, &objects.manifest, &stored_hooks, (parts.head.release, namespace), selection);
+    if let Some(failure) = &objects.plan.failure {
+        // Said once, at the top.
+        idx.facts.values_mut().for_each(|list| list.retain(|f| !failure.contains(f.as_str())));
+    }
     let report = hd::report(&idx.old, &idx.new, &idx.ownership, &resolved.options);
     let mut facts = super::views::helm_diff::plan_facts(parts);
     if let Some(failure) = &objects.plan.failure {
