@@ -247,9 +247,54 @@ pub struct UpgradeArgs {
     #[arg(long, value_name = "MODE", default_value = "auto")]
     pub server_side: String,
     #[command(flatten)]
+    pub download: DownloadArgs,
+    #[command(flatten)]
     pub helm: HelmGlobals,
     #[command(flatten)]
     pub output: OutputArgs,
+}
+
+/// `helm upgrade`'s chart download flags that helm-diff lacks, so a remote
+/// chart behind credentials or a private CA diffs as it upgrades (passed to
+/// `helm pull`).
+#[derive(Debug, Args, Clone, Default)]
+#[command(next_help_heading = "helm upgrade's chart download flags (not in helm-diff; passed to helm pull)")]
+pub struct DownloadArgs {
+    #[arg(long, value_name = "USER")]
+    pub username: Option<String>,
+    #[arg(long, value_name = "PASSWORD")]
+    pub password: Option<String>,
+    #[arg(long)]
+    pub password_stdin: bool,
+    #[arg(long)]
+    pub pass_credentials: bool,
+    #[arg(long, value_name = "FILE")]
+    pub ca_file: Option<String>,
+    #[arg(long, value_name = "FILE")]
+    pub cert_file: Option<String>,
+    #[arg(long, value_name = "FILE")]
+    pub key_file: Option<String>,
+    #[arg(long)]
+    pub plain_http: bool,
+    #[arg(long, value_name = "FILE")]
+    pub keyring: Option<String>,
+    #[arg(long)]
+    pub verify: bool,
+    #[arg(long)]
+    pub dependency_update: bool,
+}
+
+impl DownloadArgs {
+    fn words(&self) -> Vec<String> {
+        let d = self;
+        let mut w: Vec<String> = [("--username", &d.username), ("--password", &d.password), ("--ca-file", &d.ca_file), ("--cert-file", &d.cert_file), ("--key-file", &d.key_file), ("--keyring", &d.keyring)]
+            .into_iter()
+            .filter_map(|(f, v)| v.as_ref().map(|v| format!("{f}={v}")))
+            .collect();
+        let switches = [(d.password_stdin, "--password-stdin"), (d.pass_credentials, "--pass-credentials"), (d.plain_http, "--plain-http"), (d.verify, "--verify"), (d.dependency_update, "--dependency-update")];
+        w.extend(switches.iter().filter(|(on, _)| *on).map(|(_, f)| f.to_string()));
+        w
+    }
 }
 
 /// `diff local CHART1 CHART2` (cmd/local.go): parsed, not answered.
@@ -542,6 +587,7 @@ fn upgrade_preview_words(a: &UpgradeArgs, client_only: bool, server_dry_run: boo
     ];
     w.extend(switches.iter().filter(|(on, _)| *on).map(|(_, f)| f.to_string()));
     w.push(format!("--server-side={}", a.server_side));
+    w.extend(a.download.words());
     w
 }
 
