@@ -421,7 +421,7 @@ fn without_value_flags_the_new_chart_defaults_apply_as_in_real_helms_upgrade() {
     assert!(dep.contains("    replicas: 3\n"), "the stored replicas stay: {dep}");
     // A value flag drops the stored config: said in our lines.
     let r = c.plugin(&["upgrade", "shop", V2, "--set", "greeting=hi"]);
-    assert!(r.stdout.contains("# releasex: 1 stored value is dropped"), "{}", r.stdout);
+    assert!(r.stdout.contains("# releasex: 1 stored value is dropped") && r.stdout.contains("# releasex: dropped: replicas: 3 -> 2\n"), "{}", r.stdout);
     assert!(section(&r.stdout, "shop, shop, Deployment (apps) has changed:").contains("-   replicas: 3\n+   replicas: 2\n"), "{}", r.stdout);
     c.api.assert_read_only();
 }
@@ -443,4 +443,20 @@ fn server_side_apply_conflicts_are_marked_on_the_object_and_fail_the_diff() {
     assert!(r.stdout.contains("# releasex: server-side apply conflict:\n# releasex:   .spec.template.spec.containers[name=\"shop\"].image owned by\n"), "{}", r.stdout);
     assert!(r.stderr.contains("error: helm upgrade would fail: UPGRADE FAILED: conflict occurred while applying object shop/shop apps/v1, Kind=Deployment"), "{}", r.stderr);
     c.api.assert_read_only();
+}
+
+#[test]
+#[ignore = "writes helm diff of kube-prometheus-stack (values corpus, no templates) to /tmp/helm-diff-kps.txt with its time"]
+fn print_helm_diff_on_kube_prometheus_stack() {
+    const KPS: &str = "tests/data/corpus/kube-prometheus-stack";
+    let list = oracle(&["release-secrets", KPS, "--set", "grafana.enabled=false", "--name", "kps", "--namespace", "monitoring", "--as-list"]);
+    let served: Vec<Value> = list["items"].as_array().unwrap().iter().enumerate().map(|(i, s)| as_served(s.clone(), "monitoring", i)).collect();
+    let api = FixtureApi::start(served);
+    let dir = tempfile::tempdir().unwrap();
+    let kubeconfig = api.write_kubeconfig(dir.path(), "monitoring");
+    let ci = format!("{KPS}/ci/03-non-defaults-values.yaml");
+    let started = std::time::Instant::now();
+    let r = run(releasex().env("KUBECONFIG", &kubeconfig).env("HELM_BIN", real_helm("helm4")).args(["diff", "upgrade", "kps", KPS, "-f", &ci, "--color"]));
+    let took = started.elapsed();
+    std::fs::write("/tmp/helm-diff-kps.txt", format!("{}{}exit {} in {took:?}\n", r.stdout, r.stderr, r.code)).unwrap();
 }

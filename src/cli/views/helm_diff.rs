@@ -205,6 +205,19 @@ pub(in crate::cli) fn plan_facts(parts: &crate::cli::upgrade_cmd::Parts) -> Vec<
             if mode.dropped_config_values == 1 { " is" } else { "s are" },
             if mode.dropped_config_values == 1 { "it" } else { "them" }
         ));
+        // The first few, each with what it becomes (values under secret-looking keys masked).
+        let dropped: Vec<&crate::upgrade::Change> = mode.changes.iter().filter(|c| c.kind == crate::upgrade::ChangeKind::Dropped).collect();
+        for c in dropped.iter().take(5) {
+            let show = |v: &Option<serde_json::Value>| match v {
+                _ if super::changes::looks_secret(&c.path) => "<masked>".to_string(),
+                Some(v) => crate::cli::output::to_json_go(v).split_whitespace().collect::<Vec<_>>().join(" "),
+                None => "(unset)".to_string(),
+            };
+            facts.push(format!("dropped: {}: {} -> {}", c.path, show(&c.before), show(&c.after)));
+        }
+        if dropped.len() > 5 {
+            facts.push(format!("... and {} more dropped (kubectl releasex upgrade-preview lists them all)", dropped.len() - 5));
+        }
     }
     if mode.ignored_new_defaults > 0 {
         facts.push(format!("--reuse-values: {} new chart default{} not applied (Helm uses the old chart's values)", mode.ignored_new_defaults, if mode.ignored_new_defaults == 1 { " is" } else { "s are" }));
