@@ -113,6 +113,8 @@ fn detailed_exitcode_simple_and_json_outputs_and_unsupported_formats() {
     // HELM_DIFF_OUTPUT chooses the format when --output is not given.
     let e = run(releasex().env("HELM_DIFF_OUTPUT", "simple").env("KUBECONFIG", &c.kubeconfig).args(["diff", "upgrade", "shop", V2, "-n", "shop", "--no-explain"]).env("HELM_BIN", real_helm("helm4")));
     assert!(e.stdout.starts_with("shop, ") && e.stdout.contains("Plan: "), "{}{}", e.stdout, e.stderr);
+    let bad = c.plugin(&["upgrade", "shop", V2, "--suppress-output-line-regex", "("]);
+    assert!(bad.code == 1 && bad.stderr.contains("--suppress-output-line-regex \"(\""), "{}", bad.stderr);
     for format in ["template", "dyff", "structured"] {
         let r = c.plugin(&["upgrade", "shop", V2, "--output", format]);
         assert_eq!(r.code, 1);
@@ -324,6 +326,7 @@ fn helmfile() -> PathBuf {
 #[test]
 fn real_helmfile_diff_and_apply_run_the_drop_in_and_apply_stops_when_nothing_changes() {
     let c = cluster(|_| {});
+    // helmfile 0.166.0 predates Helm 4: with Helm 4.1.4 it stops at "error determining helm version".
     let h = HelmDiff::install("helm3");
     let state = c.dir.path().join("helmfile.yaml");
     std::fs::write(&state, format!("releases:\n  - name: shop\n    namespace: shop\n    chart: {}\n", root().join(V1).display())).unwrap();
