@@ -7,6 +7,8 @@ pub mod output;
 
 pub mod complete;
 pub mod completion;
+pub mod diff_cmd;
+mod diff_stored;
 mod explain_cmd;
 pub mod helm_flags;
 mod help;
@@ -91,6 +93,10 @@ pub fn run(argv: Vec<OsString>, env: Env) -> ExitCode {
     if argv.get(1).is_some_and(|a| a == "__complete") {
         return complete::run(argv.into_iter().skip(2).collect(), &env);
     }
+    // helm-diff's command line: Helm runs us as its plugin `diff`, or `kubectl releasex diff ...`.
+    if diff_cmd::is_diff_invocation(&argv, &env) {
+        return diff_cmd::run(argv, env);
+    }
     let argv = plugin_argv(argv, &env);
     let started = std::time::Instant::now();
     let debug = env.helm_debug();
@@ -153,7 +159,7 @@ fn finish(result: anyhow::Result<Outcome>, debug: bool, started: std::time::Inst
             let mut stderr = std::io::stderr().lock();
             for w in &outcome.warnings {
                 // Helm's own texts already start with "warning:"; keep them as Helm prints them.
-                if w.starts_with("warning:") {
+                if w.starts_with("warning:") || w.starts_with("error:") {
                     let _ = writeln!(stderr, "{w}");
                 } else {
                     let _ = writeln!(stderr, "warning: {w}");

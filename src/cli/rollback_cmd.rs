@@ -119,7 +119,22 @@ impl RollbackWaitArgs {
     }
 }
 
+/// What a view of the computed rollback preview gets.
+pub(super) struct RollbackParts<'a> {
+    pub head: &'a RollbackHead<'a>,
+    pub objects: &'a crate::upgrade::ObjectsReport,
+}
+
+/// A view of the computed preview: fills the outcome's output and exit code.
+pub(super) type Present<'p> = dyn Fn(&RollbackPreviewArgs, &Ctx, &RollbackParts, &mut Outcome) -> anyhow::Result<()> + 'p;
+
 pub fn run(args: &RollbackPreviewArgs, ctx: &Ctx) -> anyhow::Result<Outcome> {
+    run_with(args, ctx, &present)
+}
+
+/// The rollback pipeline (records, current and target, plan), then
+/// `present` (rollback-preview's report, or helm-diff's for `diff rollback`).
+pub(super) fn run_with(args: &RollbackPreviewArgs, ctx: &Ctx, present: &Present<'_>) -> anyhow::Result<Outcome> {
     // helm: pkg/action/rollback.go prepareRollback (chartutil.ValidateReleaseName).
     anyhow::ensure!(release::is_valid_release_name(&args.release), "prepareRollback: Release name is invalid: {}", args.release);
     // helm: pkg/cmd/rollback.go (strconv.Atoi).
@@ -206,6 +221,13 @@ pub fn run(args: &RollbackPreviewArgs, ctx: &Ctx) -> anyhow::Result<Outcome> {
         }
         other => other,
     })?;
+    present(args, ctx, &RollbackParts { head: &head, objects: &report_objects }, &mut outcome)?;
+    Ok(outcome)
+}
+
+/// rollback-preview's own report and exit codes.
+fn present(args: &RollbackPreviewArgs, ctx: &Ctx, parts: &RollbackParts, outcome: &mut Outcome) -> anyhow::Result<()> {
+    let (head, report_objects) = (parts.head, parts.objects);
     let view = RollbackView {
         show_secrets: args.show_secrets,
         objects: ObjectsView {
@@ -217,7 +239,7 @@ pub fn run(args: &RollbackPreviewArgs, ctx: &Ctx) -> anyhow::Result<Outcome> {
             show_secrets: args.show_secrets,
         },
     };
-    let (stdout, warnings) = report(&head, &report_objects, &view, ctx)?;
+    let (stdout, warnings) = report(head, report_objects, &view, ctx)?;
     outcome.stdout = stdout;
     outcome.warnings.extend(warnings);
     if report_objects.plan.failure.is_some() {
@@ -225,5 +247,5 @@ pub fn run(args: &RollbackPreviewArgs, ctx: &Ctx) -> anyhow::Result<Outcome> {
     } else if args.detailed_exitcode && has_changes(&report_objects.plan) {
         outcome.exit_code = Some(2);
     }
-    Ok(outcome)
+    Ok(())
 }

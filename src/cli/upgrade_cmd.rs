@@ -19,14 +19,43 @@ use crate::release::{self, Release};
 use crate::upgrade::{IgnoreRule, ManifestSource, Operation, Mode, ModeOutcome, ObjectsReport, ObjectsRequest, Start, Upgrade, has_changes, preview_mode, recommend};
 
 pub fn run(args: &UpgradePreviewArgs, ctx: &Ctx) -> anyhow::Result<Outcome> {
+    run_with(args, ctx, Records::Read, &present)
+}
+
+/// Where the release's records come from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Records {
+    /// The storage the flags name (cluster, files, SQL).
+    Read,
+    /// None are read: a client-only preview of an install (helm-diff's
+    /// `--dry-run=client`, which reads nothing from the cluster).
+    Skip,
+}
+
+/// What the pipeline computed, for a view to print.
+pub(super) struct Parts<'a> {
+    pub head: &'a Head<'a>,
+    pub start: &'a Start<'a>,
+    pub mode: &'a ModeOutcome,
+    pub objects: Option<&'a ObjectsReport>,
+    pub keys: &'a [Path],
+}
+
+/// A view of the computed preview: fills the outcome's output and exit code.
+pub(super) type Present = dyn Fn(&UpgradePreviewArgs, &Ctx, &Parts, &mut Outcome) -> anyhow::Result<()>;
+
+/// The upgrade-preview pipeline (records, baseline, values of the mode,
+/// render and plan), then `present` (upgrade-preview's report, or
+/// helm-diff's).
+pub(super) fn run_with(args: &UpgradePreviewArgs, ctx: &Ctx, from: Records, present: &Present) -> anyhow::Result<Outcome> {
     let keys: Vec<Path> = args.keys.iter().map(|k| Path::parse(k).map_err(anyhow::Error::msg)).collect::<anyhow::Result<_>>()?;
     // helm: pkg/action/upgrade.go (the regex details are dropped from the message)
     anyhow::ensure!(release::is_valid_release_name(&args.release), "release name is invalid: {}", args.release);
     let (located, chart) = inputs::chart(&args.chart, &args.pull, ctx)?;
-    if args.offline && args.release_files.is_empty() && args.driver != Some(super::args::StorageDriver::Sql) {
+    if from == Records::Read && args.offline && args.release_files.is_empty() && args.driver != Some(super::args::StorageDriver::Sql) {
         anyhow::bail!("--offline contacts no API server, so the release records must come from --release-file FILE (e.g. `kubectl get secret -l owner=helm,name={} -o yaml > FILE`) or --driver sql", args.release);
     }
-    let (records, installs) = records_or_install(args, ctx)?;
+    let (records, installs) = if from == Records::Skip { (Vec::new(), Some(None)) } else { records_or_install(args, ctx)? };
     let mut outcome = Outcome::default();
     for r in &records {
         outcome.warnings.extend(r.warnings.iter().cloned());
@@ -103,6 +132,13 @@ pub fn run(args: &UpgradePreviewArgs, ctx: &Ctx) -> anyhow::Result<Outcome> {
         outcome.warnings.extend(report.render_warnings.iter().cloned());
         Some(report)
     };
+    present(args, ctx, &Parts { head: &head, start: &start, mode: &o, objects: objects.as_ref(), keys: &keys }, &mut outcome)?;
+    Ok(outcome)
+}
+
+/// upgrade-preview's own report.
+fn present(args: &UpgradePreviewArgs, ctx: &Ctx, parts: &Parts, outcome: &mut Outcome) -> anyhow::Result<()> {
+    let (head, o, keys, objects) = (parts.head, parts.mode, parts.keys, parts.objects);
     let view = PreviewView {
         show_values: args.show_values,
         show_secrets: args.show_secrets,
@@ -115,20 +151,20 @@ pub fn run(args: &UpgradePreviewArgs, ctx: &Ctx) -> anyhow::Result<Outcome> {
             show_secrets: args.show_secrets,
         },
     };
-    let (stdout, warnings) = preview(&head, &o, &keys, objects.as_ref(), &view, ctx)?;
+    let (stdout, warnings) = preview(head, o, keys, objects, &view, ctx)?;
     outcome.stdout = stdout;
     outcome.warnings.extend(warnings);
-    let changes = match &objects {
+    let changes = match objects {
         Some(ObjectsReport { plan, .. }) => has_changes(plan),
         // Without the objects, a value that changes is the change.
         None => !o.changes.is_empty(),
     };
-    if objects.as_ref().is_some_and(|r| r.plan.failure.is_some()) {
+    if objects.is_some_and(|r| r.plan.failure.is_some()) {
         outcome.exit_code = Some(HELM_WOULD_FAIL);
     } else if args.detailed_exitcode && changes {
         outcome.exit_code = Some(2);
     }
-    Ok(outcome)
+    Ok(())
 }
 
 /// The objects part: flags and environment resolved, then [`crate::upgrade::preview_objects`].

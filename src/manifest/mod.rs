@@ -4,6 +4,7 @@
 
 use serde_json::Value;
 
+pub mod line_diff;
 pub mod secrets;
 
 pub use secrets::{mask_secret_fields, mask_value};

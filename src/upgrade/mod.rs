@@ -5,6 +5,7 @@
 //! `--ignore` rules of [`ignore`]). `cli` only prints the reports.
 
 pub mod drift;
+pub mod helm_diff;
 pub mod ignore;
 pub mod manifest;
 pub mod modes;

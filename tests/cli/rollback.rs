@@ -203,3 +203,16 @@ fn rollback_preview_runs_offline_on_stored_records_and_writes_markdown() {
     assert!(r.stdout.contains("<details><summary>Deployment team-a/demo-app: update</summary>"), "{}", r.stdout);
     assert!(!r.stdout.contains("hunter2") && r.stdout.contains("- `password`: `(not set: the chart's default)` → `<masked>`"), "config secrets stay masked: {}", r.stdout);
 }
+
+#[test]
+fn helm_diff_rollback_shows_the_rollback_plan_in_helm_diffs_shape() {
+    let rec = real_rollback(&["--server-side", "false"], &[], &[]);
+    let r = run(releasex().env("KUBECONFIG", &rec.kubeconfig).env("HELM_PLUGIN_NAME", "diff").args(["rollback", "shop", "1", "-n", "shop", "--detailed-exitcode", "--no-explain"]));
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stdout.contains("shop, shop-config, ConfigMap (v1) has changed:"), "{}", r.stdout);
+    assert!(r.stdout.contains("-   greeting: hello again\n+   greeting: hello"), "{}", r.stdout);
+    assert!(r.stdout.contains("shop, shop-extra, ConfigMap (v1) has been removed:"), "{}", r.stdout);
+    assert!(r.stdout.contains("shop, shop-legacy, ConfigMap (v1) has been added:"), "{}", r.stdout);
+    assert!(!r.stdout.contains("# releasex:"), "--no-explain: {}", r.stdout);
+    rec.api.assert_read_only();
+}

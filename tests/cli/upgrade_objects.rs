@@ -24,7 +24,7 @@ pub(crate) fn oracle(args: &[&str]) -> Value {
 
 /// What the API server holds for an object Helm applied: ownership
 /// metadata, server fields, and a status.
-fn live(mut o: Value, n: usize) -> Value {
+pub(crate) fn live(mut o: Value, n: usize) -> Value {
     releasex::upgrade::add_ownership(&mut o, "shop", "shop");
     let api_version = o["apiVersion"].clone();
     let meta = o["metadata"].as_object_mut().unwrap();

@@ -4,6 +4,7 @@
 
 pub mod changes;
 pub mod explain;
+pub mod helm_diff;
 pub mod markdown;
 pub mod plan;
 pub mod release;

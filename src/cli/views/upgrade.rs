@@ -45,7 +45,7 @@ pub struct ChartLabel {
     pub reference: Option<String>,
 }
 
-fn reason_text(b: &Baseline) -> String {
+pub(super) fn reason_text(b: &Baseline) -> String {
     match b.reason {
         BaselineReason::LastIsDeployed => "the last revision is deployed".into(),
         BaselineReason::NewestDeployed { last, last_status } => {
