@@ -47,6 +47,44 @@ pub fn color_enabled(choice: ColorChoice, env: &Env, stdout_is_terminal: bool) -
     stdout_is_terminal
 }
 
+/// `text` in lines of at most `first` characters for the first and `rest`
+/// for the others, broken at spaces (a longer word stays whole).
+pub fn wrap_words(text: &str, first: usize, rest: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
+    for word in text.split(' ') {
+        let width = if lines.is_empty() { first } else { rest };
+        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > width {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    lines.push(line);
+    lines
+}
+
+/// One line of prose at `indent`: wrapped to `columns` when there is a
+/// width (a terminal), continuation lines two spaces deeper, each line
+/// passed through `style` (colors are added after measuring); ends in a newline.
+pub fn fit(indent: &str, text: &str, columns: Option<usize>, style: &dyn Fn(&str) -> String) -> String {
+    let Some(width) = columns else { return format!("{indent}{}\n", style(text)) };
+    let first = width.saturating_sub(indent.chars().count()).max(20);
+    let rest = first.saturating_sub(2).max(20);
+    let mut out = String::new();
+    for (i, line) in wrap_words(text, first, rest).iter().enumerate() {
+        out.push_str(indent);
+        if i > 0 {
+            out.push_str("  ");
+        }
+        out.push_str(&style(line));
+        out.push('\n');
+    }
+    out
+}
+
 /// How wide text may be: `RELEASEX_COLUMNS` when set (a layout for a
 /// terminal of that width, also when piped), else the terminal's width when
 /// stdout is one (`COLUMNS`, then 80, when it cannot be read), else no limit.

@@ -60,3 +60,22 @@ fn broken_pipe_exits_zero_quietly() {
         assert_eq!(stderr, "", "{args:?}");
     }
 }
+
+/// On an 80-column terminal (RELEASEX_COLUMNS stands in for one), the
+/// preview's prose fits: titles, modes, reasons, notes, hooks. Diff and
+/// YAML lines are content and keep their layout.
+#[test]
+fn upgrade_and_rollback_previews_fit_an_80_column_terminal() {
+    let upgrade = [
+        "upgrade-preview", "demo", "examples/charts/secret-hook", "-n", "team-a", "--release-file", "examples/demo-release.yaml", "--offline",
+        "--manifest", "examples/upgrade/demo-upgrade.manifest.yaml", "--set", "image.tag=v3",
+    ];
+    let rollback = ["rollback-preview", "demo", "1", "--release-file", "examples/demo-release.yaml", "--offline"];
+    for args in [&upgrade[..], &rollback[..]] {
+        let r = crate::support::run(crate::support::releasex().env("RELEASEX_COLUMNS", "80").args(args));
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        // Diff and YAML lines are indented by four spaces; everything else is prose.
+        let long: Vec<&str> = r.stdout.lines().filter(|l| !l.starts_with("    ") && l.chars().count() > 80).collect();
+        assert!(long.is_empty(), "{args:?}: lines over 80 columns:\n{}", long.join("\n"));
+    }
+}

@@ -35,22 +35,8 @@ pub struct ReportText {
 /// Our lines are wrapped to fit 80 columns (helm-diff's own lines are not wrapped).
 const FACT_WIDTH: usize = 80;
 
-/// `text` in lines of at most `width` characters, broken at spaces (a
-/// longer word stays whole).
 fn wrap(text: &str, width: usize) -> Vec<String> {
-    let mut lines = Vec::new();
-    let mut line = String::new();
-    for word in text.split(' ') {
-        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > width {
-            lines.push(std::mem::take(&mut line));
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(word);
-    }
-    lines.push(line);
-    lines
+    crate::cli::output::wrap_words(text, width, width)
 }
 
 /// The marker of our own lines: a diff line never starts with `#` (they

@@ -96,6 +96,15 @@ pub fn hook_runs(plan: &Plan, hook: &crate::render::Hook) -> bool {
     !plan.hooks_disabled && hook.events.iter().any(|e| events.contains(&e.as_str()))
 }
 
+/// [`plan_line`] fitted to the terminal.
+pub fn plan_line_fitted(plan: &Plan, manifest: &Manifest, ctx: &Ctx) -> String {
+    let plain = plan_line(plan, manifest, &Theme { enabled: false });
+    crate::cli::output::fit("", plain.trim_end(), ctx.columns, &|l| match l.strip_prefix("Plan:") {
+        Some(rest) => format!("{}{rest}", ctx.theme.heading("Plan:")),
+        None => l.to_string(),
+    })
+}
+
 /// The plan counts of the JSON contract.
 pub fn plan_counts(plan: &Plan, manifest: &Manifest) -> Value {
     json!({
@@ -158,26 +167,26 @@ pub fn objects_text(plan: &Plan, manifest: &Manifest, view: &ObjectsView, ctx: &
         out.push_str(&format!("\n{}\n", t.dim(&format!("{hidden} unchanged object{} not shown (--show-unchanged lists them)", if hidden == 1 { "" } else { "s" }))));
     }
     if !manifest.hooks.is_empty() {
-        out.push_str(&format!(
-            "\n{}\n",
-            t.heading(if plan.hooks_disabled {
-                "Hooks (--no-hooks: stored in the new record, none of them runs):"
-            } else {
-                "Hooks (deleted and created again by Helm according to their delete policy, never patched):"
-            })
-        ));
+        let heading = if plan.hooks_disabled {
+            "Hooks (--no-hooks: stored in the new record, none of them runs):"
+        } else {
+            "Hooks (deleted and created again by Helm according to their delete policy, never patched):"
+        };
+        out.push('\n');
+        out.push_str(&crate::cli::output::fit("", heading, ctx.columns, &|l| t.heading(l)));
         for h in &manifest.hooks {
             let events: Vec<&str> = h.events.iter().map(|e| e.as_str()).collect();
             let policies: Vec<&str> = h.delete_policies.iter().map(|p| p.as_str()).collect();
             let idle = if !plan.hooks_disabled && !hook_runs(plan, h) { format!(", does not run on {}", plan.operation.word()) } else { String::new() };
-            out.push_str(&format!(
-                "  {} {} {} (weight {}, delete policy {}{idle})\n",
+            let line = format!(
+                "{} {} {} (weight {}, delete policy {}{idle})",
                 events.join(","),
                 h.object.kind,
                 h.object.name,
                 h.weight,
                 if policies.is_empty() { "before-hook-creation (default)".to_string() } else { policies.join(",") }
-            ));
+            );
+            out.push_str(&crate::cli::output::fit("  ", &line, ctx.columns, &|l| l.to_string()));
         }
     }
     if !manifest.crds.is_empty() {
@@ -215,7 +224,7 @@ fn object_text(o: &ObjectPlan, view: &ObjectsView, ctx: &Ctx) -> String {
         return out;
     }
     for n in &o.notes {
-        out.push_str(&format!("  {}\n", t.dim(n)));
+        out.push_str(&crate::cli::output::fit("  ", n, ctx.columns, &|l| t.dim(l)));
     }
     for d in &o.drift {
         let live = d.live.as_ref().map_or_else(|| "(absent)".to_string(), compact);
@@ -224,10 +233,17 @@ fn object_text(o: &ObjectPlan, view: &ObjectsView, ctx: &Ctx) -> String {
             DriftOutcome::Removed => "the upgrade removes it".into(),
             DriftOutcome::Kept => "the live value stays".into(),
         };
-        out.push_str(&format!("  {} {}: {} in the release, {} live; {}\n", t.warn("drift"), d.path, compact(&d.baseline), live, what));
+        let text = format!("drift {}: {} in the release, {} live; {what}", d.path, compact(&d.baseline), live);
+        out.push_str(&crate::cli::output::fit("  ", &text, ctx.columns, &|l| match l.strip_prefix("drift") {
+            Some(rest) => format!("{}{rest}", t.warn("drift")),
+            None => l.to_string(),
+        }));
     }
     for c in &o.conflicts {
-        out.push_str(&format!("  {} {c}\n", t.bad("conflict")));
+        out.push_str(&crate::cli::output::fit("  ", &format!("conflict {c}"), ctx.columns, &|l| match l.strip_prefix("conflict") {
+            Some(rest) => format!("{}{rest}", t.bad("conflict")),
+            None => l.to_string(),
+        }));
     }
     if let Some(diff) = object_diff(o, view.context, view.show_secrets, t) {
         out.push_str(&diff);

@@ -6,7 +6,7 @@
 use serde_json::{Map, Value, json};
 
 use super::changes::{MASKED_NOTE, looks_secret};
-use super::plan::{ObjectsView, objects_json, objects_text, plan_line};
+use super::plan::{ObjectsView, objects_json, objects_text, plan_line_fitted};
 use super::upgrade::serialize;
 use crate::cli::Ctx;
 use crate::cli::args::OutputFormat;
@@ -152,22 +152,22 @@ fn text(h: &RollbackHead, objects: &ObjectsReport, changes: &[ConfigChange], vie
         out.push('\n');
     }
     let (current, to) = (h.current.version(), h.target.version());
-    out.push_str(&format!(
-        "{} {} (namespace {}): {current} ({}) → {to}, written as revision {}\n",
-        t.heading("Rollback of"),
-        h.release,
-        h.namespace,
-        h.current.status(),
-        h.next_revision,
+    let fit = |text: &str, style: &dyn Fn(&str) -> String| crate::cli::output::fit("", text, ctx.columns, style);
+    let lead = "Rollback of";
+    out.push_str(&fit(
+        &format!("{lead} {} (namespace {}): {current} ({}) → {to}, written as revision {}", h.release, h.namespace, h.current.status(), h.next_revision),
+        &|l| match l.strip_prefix(lead) {
+            Some(rest) => format!("{}{rest}", t.heading(lead)),
+            None => l.to_string(),
+        },
     ));
-    out.push_str(&format!(
-        "revision {} takes revision {to}'s chart {} {}, config, manifest and hooks\n",
-        h.next_revision,
-        h.target.chart_name(),
-        h.target.chart_version(),
+    let plain = |l: &str| l.to_string();
+    out.push_str(&fit(
+        &format!("revision {} takes revision {to}'s chart {} {}, config, manifest and hooks", h.next_revision, h.target.chart_name(), h.target.chart_version()),
+        &plain,
     ));
     let method = if objects.method == ApplyMethod::ServerSide { "server-side apply" } else { "client-side apply" };
-    out.push_str(&format!("{method} (revision {to}'s method); description \"Rollback to {to}\"\n"));
+    out.push_str(&fit(&format!("{method} (revision {to}'s method); description \"Rollback to {to}\""), &plain));
     if !h.pruned.is_empty() {
         let list: Vec<String> = h.pruned.iter().map(i64::to_string).collect();
         out.push_str(&format!(
@@ -180,10 +180,15 @@ fn text(h: &RollbackHead, objects: &ObjectsReport, changes: &[ConfigChange], vie
         ));
     }
     if let Some(f) = &objects.plan.failure {
-        out.push_str(&format!("\n{} {f}\n", t.bad("helm rollback would fail:")));
+        let lead = "helm rollback would fail:";
+        out.push('\n');
+        out.push_str(&crate::cli::output::fit("", &format!("{lead} {f}"), ctx.columns, &|l| match l.strip_prefix(lead) {
+            Some(rest) => format!("{}{rest}", t.bad(lead)),
+            None => l.to_string(),
+        }));
     }
     out.push('\n');
-    out.push_str(&plan_line(&objects.plan, &objects.manifest, t));
+    out.push_str(&plan_line_fitted(&objects.plan, &objects.manifest, ctx));
     out.push('\n');
     out.push_str(&format!(
         "{} ({})\n",

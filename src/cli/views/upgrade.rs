@@ -14,7 +14,7 @@ use crate::explain::entries::Entry;
 use crate::keypath::Path;
 use crate::release::history::{Baseline, BaselineReason};
 use super::changes::{ChangeWords, MASKED_NOTE, looks_secret, mask_expression};
-use super::plan::{ObjectsView, objects_json, objects_text, plan_line};
+use super::plan::{ObjectsView, objects_json, objects_text, plan_line_fitted};
 use crate::upgrade::{ApplyMethod, Change, Mode, ModeOutcome, ObjectsReport};
 use crate::values::sorted;
 use crate::values::tree::map_to_json;
@@ -126,10 +126,23 @@ pub(super) fn installs(h: &Head) -> bool {
 }
 
 pub(super) fn title(h: &Head, ctx: &Ctx) -> String {
+    title_with(h, "", ctx)
+}
+
+/// The title line with `tail` added, fitted to the terminal, its first words as a heading.
+fn title_with(h: &Head, tail: &str, ctx: &Ctx) -> String {
+    let text = format!("{}{tail}", title_plain(h));
+    let lead = if installs(h) { "Install of" } else { "Upgrade of" };
+    crate::cli::output::fit("", &text, ctx.columns, &|line| match line.strip_prefix(lead) {
+        Some(rest) => format!("{}{rest}", ctx.theme.heading(lead)),
+        None => line.to_string(),
+    })
+}
+
+fn title_plain(h: &Head) -> String {
     if installs(h) {
         return format!(
-            "{} {} (namespace {}) as revision {} ({})\n",
-            ctx.theme.heading("Install of"),
+            "Install of {} (namespace {}) as revision {} ({})",
             h.release,
             h.namespace,
             h.base.next_revision,
@@ -137,8 +150,7 @@ pub(super) fn title(h: &Head, ctx: &Ctx) -> String {
         );
     }
     format!(
-        "{} {} (namespace {}): from revision {} ({}: {}) to revision {}\n",
-        ctx.theme.heading("Upgrade of"),
+        "Upgrade of {} (namespace {}): from revision {} ({}: {}) to revision {}",
         h.release,
         h.namespace,
         h.base.revision,
@@ -352,25 +364,29 @@ fn preview_text(h: &Head, o: &ModeOutcome, keys: &[Path], objects: Option<&Objec
         out.push_str(&t.bad(&offline_line(h)));
         out.push('\n');
     }
-    out.push_str(&title(h, ctx));
-    out.pop();
+    let mut tail = String::new();
     if !installs(h) {
-        out.push_str(&format!(", value mode {}", match o.mode {
+        tail.push_str(&format!(", value mode {}", match o.mode {
             Mode::Default => "default",
             other => other.flag(),
         }));
     }
     if let Some(r) = objects {
-        out.push_str(if r.method == ApplyMethod::ServerSide { ", server-side apply" } else { ", client-side apply" });
+        tail.push_str(if r.method == ApplyMethod::ServerSide { ", server-side apply" } else { ", client-side apply" });
     }
-    out.push('\n');
+    out.push_str(&title_with(h, &tail, ctx));
     out.push_str(&chart_and_history_lines(h));
     if let Some(ObjectsReport { plan, manifest, .. }) = objects {
         if let Some(f) = &plan.failure {
-            out.push_str(&format!("\n{} {f}\n", t.bad("helm upgrade would fail:")));
+            let lead = "helm upgrade would fail:";
+            out.push('\n');
+            out.push_str(&crate::cli::output::fit("", &format!("{lead} {f}"), ctx.columns, &|l| match l.strip_prefix(lead) {
+                Some(rest) => format!("{}{rest}", t.bad(lead)),
+                None => l.to_string(),
+            }));
         }
         out.push('\n');
-        out.push_str(&plan_line(plan, manifest, t));
+        out.push_str(&plan_line_fitted(plan, manifest, ctx));
     }
     out.push('\n');
     out.push_str(&changes_text(h, o, keys, view, ctx));
@@ -434,7 +450,7 @@ fn changes_text(h: &Head, o: &ModeOutcome, keys: &[Path], view: &PreviewView, ct
         (format!("Value changes against revision {}", h.base.revision), mode_line(o, h.base.revision))
     };
     let mut out = format!("{} ({})\n", t.heading(&heading), words.changes.len());
-    out.push_str(&format!("  {}\n", t.dim(&mode)));
+    out.push_str(&crate::cli::output::fit("  ", &mode, ctx.columns, &|l| t.dim(l)));
     if words.changes.is_empty() {
         out.push_str("  none: the templates see the same values as the baseline\n");
         return out;
@@ -442,13 +458,13 @@ fn changes_text(h: &Head, o: &ModeOutcome, keys: &[Path], view: &PreviewView, ct
     let line = |out: &mut String, c: &Change| {
         let (before, after) = words.values(c);
         out.push_str(&format!("    {}: {before} → {after}\n", t.heading(&c.path.to_string())));
-        out.push_str(&format!("      {}\n", t.dim(&words.brief(c))));
+        out.push_str(&crate::cli::output::fit("      ", &words.brief(c), ctx.columns, &|l| t.dim(l)));
     };
     for g in words.groups() {
         let title = format!("{} ({})", g.heading, g.changes.len());
         out.push_str(&format!("  {}\n", if g.risky { t.warn(&title) } else { t.heading(&title) }));
         if let Some(why) = g.why {
-            out.push_str(&format!("    {}\n", t.dim(&format!("{why}:"))));
+            out.push_str(&crate::cli::output::fit("    ", &format!("{why}:"), ctx.columns, &|l| t.dim(l)));
         }
         for c in g.changes {
             line(&mut out, c);
