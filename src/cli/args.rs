@@ -31,8 +31,11 @@ const ROOT_HELP: &str = "Examples:
   kubectl releasex explain ./mychart -f prod.yaml --key image
   kubectl releasex upgrade-preview web ./mychart -f prod.yaml
   helm preview web ./mychart -f prod.yaml      # as a Helm plugin: upgrade-preview is the default
+  kubectl releasex rollback-preview web 3
+  kubectl releasex diff upgrade web ./mychart  # helm-diff's command line (also as the Helm plugin `diff`: docs/helm-diff.md)
 
-Exit codes: 0 success, 1 error (including usage errors), 2 changes found (only with --detailed-exitcode).";
+Exit codes: 0 success, 1 error (including usage errors), 2 changes found (only with --detailed-exitcode),
+3 the previewed Helm command would fail.";
 
 // The flags every command takes. Under their own heading, which clap lists
 // after a command's own flags (propagated globals are appended to each
