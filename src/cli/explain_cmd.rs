@@ -19,7 +19,7 @@ pub fn run(args: &ExplainArgs, ctx: &Ctx) -> anyhow::Result<Outcome> {
     let Some(chart_path) = &args.chart else { anyhow::bail!("name a CHART, or a release with --release") };
     let (_located, chart) = super::inputs::chart(chart_path, &args.pull, ctx)?;
     let flags = value_flags(&args.flags)?;
-    let mut read_file = |path: &str| std::fs::read_to_string(path).map_err(|e| format!("open {path}: {e}"));
+    let mut read_file = super::inputs::set_file_reader;
     let explanation = explain_chart(&chart, &flags, &mut read_file, Options { skip_schema_validation: args.skip_schema_validation })?;
     let outcome = render(args, ctx, explanation);
     // Freeing the chart costs more than the rest of the process; it ends soon.

@@ -83,6 +83,13 @@ pub fn find_helm(ctx: &Ctx) -> Option<std::path::PathBuf> {
     std::env::split_paths(path).map(|d| d.join("helm")).find(|p| p.is_file())
 }
 
+/// `--set-file`'s reader: the file as Helm reads it (`os.ReadFile`, Go's
+/// error words; bytes that are not UTF-8 are kept as Go keeps them in a
+/// string, shown as U+FFFD the way `encoding/json` prints them).
+pub fn set_file_reader(path: &str) -> Result<String, String> {
+    crate::go::os::read_file(path).map(|bytes| crate::go::os::lossy_string(&bytes))
+}
+
 /// Reads the value flags' files (`-` is stdin, once) into what the values
 /// engine takes; the flags keep Helm's kind order there.
 pub fn value_flags(args: &super::args::ValueFlagArgs) -> anyhow::Result<ValueFlags> {
@@ -96,7 +103,9 @@ pub fn value_flags(args: &super::args::ValueFlagArgs) -> anyhow::Result<ValueFla
             std::io::stdin().read_to_string(&mut buf).context("cannot read stdin")?;
             buf
         } else {
-            std::fs::read_to_string(name).with_context(|| format!("cannot read values file {name}"))?
+            // helm: pkg/cli/values/options.go readFile -> os.ReadFile, its error as Go words it.
+            let bytes = crate::go::os::read_file(name).map_err(anyhow::Error::msg)?;
+            crate::yaml::values_text(bytes, name).map_err(crate::values::user::UserValuesError::File)?
         };
         files.push(ValuesFile { name: name.to_string(), text });
     }

@@ -43,7 +43,7 @@ pub fn run(args: &UpgradePreviewArgs, ctx: &Ctx) -> anyhow::Result<Outcome> {
     };
     let install = installs.is_some();
     let flags = value_flags(&args.flags)?;
-    let mut read_file = |path: &str| std::fs::read_to_string(path).map_err(|e| format!("open {path}: {e}"));
+    let mut read_file = super::inputs::set_file_reader;
     let options = Options { skip_schema_validation: args.skip_schema_validation };
     let up = Upgrade::new(&chart, start.baseline, &flags, &mut read_file, options)?;
     // Helm reads the last record's custom labels from its storage object.

@@ -14,6 +14,7 @@ pub mod fmt;
 pub mod json;
 pub mod json_decode;
 pub mod json_pretty;
+pub mod os;
 pub mod path;
 pub mod quote;
 pub mod sort;

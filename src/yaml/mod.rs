@@ -24,6 +24,7 @@
 
 mod decode;
 mod doc;
+mod encoding;
 mod fast;
 mod parallel;
 mod parse;
@@ -201,6 +202,33 @@ const DOC: &str = "cannot unmarshal yaml document: ";
 const TO_JSON: &str = "error converting YAML to JSON: ";
 const FROM_JSON: &str = "error unmarshaling JSON: while decoding JSON: ";
 
+/// The bytes of values file `source_name` as the text [`load_values`] reads:
+/// UTF-8 as it is; otherwise each document as go-yaml's reader decodes it
+/// (UTF-16 after its byte-order mark), or the reader's problem in Helm's
+/// words (`yaml: invalid leading UTF-8 octet`, no line: go-yaml gives none).
+/// A document before the undecodable one that does not parse fails first,
+/// as in Helm, which reads the documents in order.
+pub fn values_text(bytes: Vec<u8>, source_name: &str) -> Result<String, YamlError> {
+    let bytes = match String::from_utf8(bytes) {
+        Ok(text) => return Ok(text),
+        Err(e) => e.into_bytes(),
+    };
+    let stand_ins = encoding::with_byte_stand_ins(&bytes);
+    let split = split_file(&stand_ins, source_name)?;
+    let mut documents = Vec::with_capacity(split.chunks.len());
+    for chunk in &split.chunks {
+        let text = encoding::decode_chunk(&chunk.text).map_err(|problem| YamlError {
+            source_name: source_name.to_string(),
+            pos: None,
+            helm_message: format!("{DOC}{TO_JSON}yaml: {problem}"),
+            exact: true,
+        })?;
+        parse_document_map(&text, chunk.first_line, source_name)?;
+        documents.push(text);
+    }
+    Ok(documents.join("---\n"))
+}
+
 /// Reads `text` (the contents of values file `source_name`) as Helm does.
 pub fn load_values(text: &str, source_name: &str) -> Result<LoadedValues, YamlError> {
     let (merged, notes) = load_merged(text, source_name)?;
@@ -288,6 +316,8 @@ fn parse_document_map(text: &str, first_line: usize, source_name: &str) -> Resul
         helm_message,
         exact,
     };
+    // go-yaml's reader checks every character before the scanner sees it.
+    encoding::printable(text).map_err(|problem| err(None, format!("{DOC}{TO_JSON}yaml: {problem}"), true))?;
     let mut notes = Vec::new();
     let doc = parse_document(text, first_line).map_err(|e| err(Some(e.pos), format!("{DOC}{TO_JSON}yaml: {}", e.message), e.exact))?;
     if let Some(p) = doc.ignored_after_end {

@@ -1,0 +1,110 @@
+//! The differences of issue 20 as a conformance table
+//! (tests/data/fidelity/cases.json): each case writes its files into a
+//! temporary directory, runs `kubectl-releasex values explain` on them and
+//! asks real Helm v4.2.3 (tests/oracle) the same. Both must give the
+//! table's answer: `error` (Helm's whole message; ours is its first line
+//! after `error: `) or `values` (`.Values`, compared as float64). A case
+//! with `oracle: false` says in `why` what the oracle cannot reproduce and
+//! which Helm (or Go) source the expectation is read from.
+//!
+//! `{dir}` in files, arguments and answers is the case's directory; a file
+//! given as `{"hex": "..."}` is written as those bytes; `{"mode": 0}` makes
+//! the file unreadable (skipped when running as root, who reads anything).
+
+use crate::oracle_client;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::Value;
+
+fn table() -> Vec<Value> {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/fidelity/cases.json");
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(&path).expect("cases.json")).expect("cases.json is JSON");
+    doc["cases"].as_array().expect("cases").clone()
+}
+
+fn hex(s: &str) -> Vec<u8> {
+    (0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).expect("hex byte")).collect()
+}
+
+fn write_files(case: &Value, dir: &Path) {
+    for (rel, body) in case["files"].as_object().into_iter().flatten() {
+        let p = dir.join(rel);
+        std::fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
+        match body {
+            Value::String(s) => std::fs::write(&p, s.replace("{dir}", &dir.to_string_lossy())).expect("write"),
+            Value::Object(o) if o.contains_key("hex") => std::fs::write(&p, hex(o["hex"].as_str().expect("hex"))).expect("write"),
+            Value::Object(o) if o.contains_key("dir") => std::fs::create_dir_all(&p).expect("mkdir"),
+            other => panic!("file {rel}: {other}"),
+        }
+    }
+}
+
+fn subst(v: &Value, dir: &Path) -> String {
+    v.as_str().expect("string").replace("{dir}", &dir.to_string_lossy())
+}
+
+/// Our answer: Ok(values) or Err(the first line of the error after `error: `).
+fn ours(args: &[String]) -> Result<Value, String> {
+    let out = Command::new(env!("CARGO_BIN_EXE_kubectl-releasex"))
+        .args(["values", "explain"])
+        .args(args)
+        .args(["-o", "json"])
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("run kubectl-releasex");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    if !out.status.success() {
+        let line = stderr.lines().find(|l| l.starts_with("error: ")).unwrap_or_else(|| panic!("no error line in {stderr}"));
+        return Err(line["error: ".len()..].to_string());
+    }
+    let doc: Value = serde_json::from_slice(&out.stdout).expect("JSON output");
+    Ok(doc["values"].clone())
+}
+
+fn verdict(name: &str, want: &Value, got: &Result<Value, String>, who: &str, dir: &Path) -> Option<String> {
+    match (want.get("error"), got) {
+        (Some(e), Err(g)) if subst(e, dir) == *g => None,
+        (Some(e), _) => Some(format!("{name}: {who} gives {got:?}, want error {:?}", subst(e, dir))),
+        (None, Ok(v)) if oracle_client::same(v, &want["values"]) => None,
+        (None, _) => Some(format!("{name}: {who} gives {got:?}, want values {}", want["values"])),
+    }
+}
+
+#[test]
+fn issue_20_cases_match_helm_4_2_3_and_the_table() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let cases = table();
+    let mut asked = Vec::new();
+    let mut dirs = Vec::new();
+    for (i, case) in cases.iter().enumerate() {
+        let dir = tmp.path().join(format!("case-{i}"));
+        std::fs::create_dir_all(&dir).expect("mkdir");
+        write_files(case, &dir);
+        let args: Vec<String> = case["args"].as_array().expect("args").iter().map(|a| subst(a, &dir)).collect();
+        if case["oracle"] != Value::Bool(false) {
+            asked.push((i, [vec!["values".to_string()], args.clone()].concat()));
+        }
+        dirs.push((dir, args));
+    }
+    let answers = oracle_client::batch_answered(&asked.iter().map(|(_, a)| a.clone()).collect::<Vec<_>>());
+    let mut failures = Vec::new();
+    for ((i, _), helm) in asked.iter().zip(&answers) {
+        let helm = match helm["status"].as_str() {
+            Some("ok") => Ok(helm["values"].clone()),
+            _ => Err(helm["error"].as_str().unwrap_or_default().to_string()),
+        };
+        let name = cases[*i]["name"].as_str().unwrap_or("?");
+        failures.extend(verdict(name, &cases[*i], &helm, "Helm 4.2.3", &dirs[*i].0));
+    }
+    for (case, (dir, args)) in cases.iter().zip(&dirs) {
+        let name = case["name"].as_str().unwrap_or("?");
+        if case["oracle"] == Value::Bool(false) {
+            assert!(case["why"].is_string(), "{name}: a case the oracle cannot answer says why");
+        }
+        failures.extend(verdict(name, case, &ours(args), "releasex", dir));
+    }
+    eprintln!("{} cases, {} asked of Helm 4.2.3", cases.len(), asked.len());
+    assert!(failures.is_empty(), "{} of {} cases differ:\n{}", failures.len(), cases.len(), failures.join("\n"));
+}
