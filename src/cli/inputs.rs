@@ -55,6 +55,19 @@ fn location(src: &SourceArgs, name: Option<&str>, ctx: &Ctx) -> anyhow::Result<L
 /// from `charts/`, fetched into a temporary copy and loaded again
 /// (helm: pkg/action/upgrade.go).
 pub fn chart(path: &std::path::Path, pull: &super::helm_flags::ChartPullArgs, ctx: &Ctx) -> anyhow::Result<(Located, crate::chart::Chart)> {
+    chart_after(path, pull, ctx, || Ok(())).map(|(located, chart, ())| (located, chart))
+}
+
+/// [`chart`], running `before_load` once CHART is located and before it is
+/// loaded: Helm's CLI merges the value flags there (helm: pkg/cmd/install.go
+/// runInstall: LocateChart, MergeValues, loader.Load), so their errors come
+/// before the chart's own.
+pub fn chart_after<T>(
+    path: &std::path::Path,
+    pull: &super::helm_flags::ChartPullArgs,
+    ctx: &Ctx,
+    before_load: impl FnOnce() -> anyhow::Result<T>,
+) -> anyhow::Result<(Located, crate::chart::Chart, T)> {
     let password = if pull.password_stdin {
         let mut buf = String::new();
         std::io::stdin().read_to_string(&mut buf).context("--password-stdin: cannot read the password from stdin")?;
@@ -65,13 +78,14 @@ pub fn chart(path: &std::path::Path, pull: &super::helm_flags::ChartPullArgs, ct
     let options = pull.options(password);
     let helm = find_helm(ctx);
     let located = fetch::locate(path, &options, helm.as_deref())?;
+    let before = before_load()?;
     let chart = crate::chart::load(located.path())?;
     if !pull.dependency_update || chart.check_dependencies().is_ok() {
-        return Ok((located, chart));
+        return Ok((located, chart, before));
     }
     let located = fetch::update_dependencies(located, &options, helm.as_deref())?;
     let chart = crate::chart::load(located.path())?;
-    Ok((located, chart))
+    Ok((located, chart, before))
 }
 
 /// `$HELM_BIN` (Helm sets it for plugins), else `helm` on PATH.
@@ -81,6 +95,16 @@ pub fn find_helm(ctx: &Ctx) -> Option<std::path::PathBuf> {
     }
     let path = ctx.env.get("PATH")?;
     std::env::split_paths(path).map(|d| d.join("helm")).find(|p| p.is_file())
+}
+
+/// The parse error of the first of `files` that Helm would refuse: Helm
+/// reads and parses each `-f` file before it opens the next (helm:
+/// pkg/cli/values/options.go MergeValues), so such a file is the error
+/// even when a later one cannot be read. Parsing twice costs only here.
+fn first_bad_file(files: &[ValuesFile]) -> Option<anyhow::Error> {
+    let earlier = ValueFlags { files: files.to_vec(), ..ValueFlags::default() };
+    let mut no_reads = |_: &str| Ok(String::new());
+    crate::values::user::user_values(&earlier, &mut no_reads, &mut crate::values::tree::Recorder::default()).err().map(Into::into)
 }
 
 /// `--set-file`'s reader: the file as Helm reads it (`os.ReadFile`, Go's
@@ -104,7 +128,10 @@ pub fn value_flags(args: &super::args::ValueFlagArgs) -> anyhow::Result<ValueFla
             buf
         } else {
             // helm: pkg/cli/values/options.go readFile -> os.ReadFile, its error as Go words it.
-            let bytes = crate::go::os::read_file(name).map_err(anyhow::Error::msg)?;
+            let bytes = match crate::go::os::read_file(name) {
+                Ok(bytes) => bytes,
+                Err(unreadable) => return Err(first_bad_file(&files).unwrap_or_else(|| anyhow::Error::msg(unreadable))),
+            };
             crate::yaml::values_text(bytes, name).map_err(crate::values::user::UserValuesError::File)?
         };
         files.push(ValuesFile { name: name.to_string(), text });

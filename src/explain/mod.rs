@@ -35,7 +35,8 @@ pub enum ExplainError {
         #[source]
         source: YamlError,
     },
-    #[error("{0}")]
+    /// helm: pkg/cmd/install.go runInstall (v4.2.3), the CLI's words around `CheckDependencies`.
+    #[error("an error occurred while checking for chart dependencies. You may need to run 'helm dependency build' to fetch missing dependencies: {0}")]
     MissingDependencies(String),
     #[error(transparent)]
     User(#[from] UserValuesError),
@@ -99,13 +100,27 @@ pub fn explain_chart(
     read_file: &mut dyn FnMut(&str) -> Result<String, String>,
     options: Options,
 ) -> Result<Explanation, ExplainError> {
+    let (user, rec) = merge_user_values(flags, read_file)?;
+    explain_chart_with(chart, user, rec, options)
+}
+
+/// The user values of `flags` and what their merge recorded: the first
+/// step of Helm's CLI, before it loads the chart (helm: pkg/cmd/install.go
+/// runInstall: `valueOpts.MergeValues` before `loader.Load` and
+/// `CheckDependencies`), so a bad flag is the error even when the chart has
+/// one too.
+pub fn merge_user_values(flags: &ValueFlags, read_file: &mut dyn FnMut(&str) -> Result<String, String>) -> Result<(VMap, Recorder), ExplainError> {
     let mut rec = Recorder::default();
-    for c in chart.walk() {
-        rec.warnings.extend(c.warnings.iter().cloned());
-    }
+    let user = user_values(flags, read_file, &mut rec)?;
+    Ok((user, rec))
+}
+
+/// [`explain_chart`] from user values already merged ([`merge_user_values`]).
+pub fn explain_chart_with(chart: &Chart, user: VMap, mut rec: Recorder, options: Options) -> Result<Explanation, ExplainError> {
+    let loading: Vec<String> = chart.walk().into_iter().flat_map(|c| c.warnings.iter().cloned()).collect();
+    rec.warnings.splice(0..0, loading);
     chart.check_dependencies().map_err(ExplainError::MissingDependencies)?;
     let spec = chart_spec(chart, Vec::new())?;
-    let user = user_values(flags, read_file, &mut rec)?;
     explain_spec(chart, spec, user, rec, options)
 }
 
