@@ -147,8 +147,8 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-releasex' -ScriptBlock 
             [CompletionResult]::new('--release-file', '--release-file', [CompletionResultType]::ParameterName, 'With --release: read the release records from FILE (as `release decode -f`)')
             [CompletionResult]::new('--driver', '--driver', [CompletionResultType]::ParameterName, 'With --release: Helm storage driver (secret, configmap or sql)')
             [CompletionResult]::new('--sql-connection', '--sql-connection', [CompletionResultType]::ParameterName, 'With --release --driver sql: PostgreSQL connection string')
-            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Values file (repeatable; comma-separated lists allowed; - reads stdin)')
-            [CompletionResult]::new('--values', '--values', [CompletionResultType]::ParameterName, 'Values file (repeatable; comma-separated lists allowed; - reads stdin)')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Values file (repeatable; a comma-separated list is read as one CSV record, as Helm does; - reads stdin)')
+            [CompletionResult]::new('--values', '--values', [CompletionResultType]::ParameterName, 'Values file (repeatable; a comma-separated list is read as one CSV record, as Helm does; - reads stdin)')
             [CompletionResult]::new('--set', '--set', [CompletionResultType]::ParameterName, 'Set a value (KEY=VALUE; repeatable)')
             [CompletionResult]::new('--set-string', '--set-string', [CompletionResultType]::ParameterName, 'Set a STRING value (repeatable)')
             [CompletionResult]::new('--set-json', '--set-json', [CompletionResultType]::ParameterName, 'Set a JSON value (KEY=JSON, or a whole JSON object; repeatable)')
@@ -218,8 +218,8 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-releasex' -ScriptBlock 
             [CompletionResult]::new('--release-file', '--release-file', [CompletionResultType]::ParameterName, 'With --release: read the release records from FILE (as `release decode -f`)')
             [CompletionResult]::new('--driver', '--driver', [CompletionResultType]::ParameterName, 'With --release: Helm storage driver (secret, configmap or sql)')
             [CompletionResult]::new('--sql-connection', '--sql-connection', [CompletionResultType]::ParameterName, 'With --release --driver sql: PostgreSQL connection string')
-            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Values file (repeatable; comma-separated lists allowed; - reads stdin)')
-            [CompletionResult]::new('--values', '--values', [CompletionResultType]::ParameterName, 'Values file (repeatable; comma-separated lists allowed; - reads stdin)')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Values file (repeatable; a comma-separated list is read as one CSV record, as Helm does; - reads stdin)')
+            [CompletionResult]::new('--values', '--values', [CompletionResultType]::ParameterName, 'Values file (repeatable; a comma-separated list is read as one CSV record, as Helm does; - reads stdin)')
             [CompletionResult]::new('--set', '--set', [CompletionResultType]::ParameterName, 'Set a value (KEY=VALUE; repeatable)')
             [CompletionResult]::new('--set-string', '--set-string', [CompletionResultType]::ParameterName, 'Set a STRING value (repeatable)')
             [CompletionResult]::new('--set-json', '--set-json', [CompletionResultType]::ParameterName, 'Set a JSON value (KEY=JSON, or a whole JSON object; repeatable)')
@@ -259,8 +259,8 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-releasex' -ScriptBlock 
             break
         }
         'kubectl-releasex;upgrade-preview' {
-            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Values file (repeatable; comma-separated lists allowed; - reads stdin)')
-            [CompletionResult]::new('--values', '--values', [CompletionResultType]::ParameterName, 'Values file (repeatable; comma-separated lists allowed; - reads stdin)')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Values file (repeatable; a comma-separated list is read as one CSV record, as Helm does; - reads stdin)')
+            [CompletionResult]::new('--values', '--values', [CompletionResultType]::ParameterName, 'Values file (repeatable; a comma-separated list is read as one CSV record, as Helm does; - reads stdin)')
             [CompletionResult]::new('--set', '--set', [CompletionResultType]::ParameterName, 'Set a value (KEY=VALUE; repeatable)')
             [CompletionResult]::new('--set-string', '--set-string', [CompletionResultType]::ParameterName, 'Set a STRING value (repeatable)')
             [CompletionResult]::new('--set-json', '--set-json', [CompletionResultType]::ParameterName, 'Set a JSON value (KEY=JSON, or a whole JSON object; repeatable)')

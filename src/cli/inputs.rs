@@ -107,10 +107,34 @@ fn first_bad_file(files: &[ValuesFile]) -> Option<anyhow::Error> {
     crate::values::user::user_values(&earlier, &mut no_reads, &mut crate::values::tree::Recorder::default()).err().map(Into::into)
 }
 
+/// The `-f` names as Helm takes them: each flag value one CSV record (pflag
+/// `StringSlice`: quotes, no trimming, empty names kept; `""` gives none),
+/// each name then a URL (helm: pkg/cli/values/options.go readFile `url.Parse`,
+/// which refuses control characters).
+fn value_file_names(values: &[String]) -> anyhow::Result<Vec<String>> {
+    let mut names = Vec::new();
+    for v in values {
+        let record = crate::go::csv::first_record(v)
+            .map_err(|e| anyhow::anyhow!("invalid argument {} for \"-f, --values\" flag: {e}", crate::go::quote::quote(v)))?;
+        names.extend(record);
+    }
+    Ok(names)
+}
+
+/// Go's `url.Parse` refusal that Helm's readFile reports before reading.
+fn url_parse_error(name: &str) -> Option<String> {
+    name.bytes()
+        .any(|b| b < 0x20 || b == 0x7F)
+        .then(|| format!("parse {}: net/url: invalid control character in URL", crate::go::quote::quote(name)))
+}
+
 /// `--set-file`'s reader: the file as Helm reads it (`os.ReadFile`, Go's
 /// error words; bytes that are not UTF-8 are kept as Go keeps them in a
 /// string, shown as U+FFFD the way `encoding/json` prints them).
 pub fn set_file_reader(path: &str) -> Result<String, String> {
+    if let Some(refused) = url_parse_error(path) {
+        return Err(refused);
+    }
     crate::go::os::read_file(path).map(|bytes| crate::go::os::lossy_string(&bytes))
 }
 
@@ -119,8 +143,9 @@ pub fn set_file_reader(path: &str) -> Result<String, String> {
 pub fn value_flags(args: &super::args::ValueFlagArgs) -> anyhow::Result<ValueFlags> {
     let mut files = Vec::new();
     let mut stdin_used = false;
-    for name in args.values.iter().map(|s| s.trim()).filter(|s| !s.is_empty()) {
-        let text = if name == "-" {
+    for name in value_file_names(&args.values)? {
+        let name = name.as_str();
+        let text = if name.trim() == "-" {
             anyhow::ensure!(!stdin_used, "-f - can be given once (stdin is read once)");
             stdin_used = true;
             let mut buf = String::new();
@@ -128,7 +153,8 @@ pub fn value_flags(args: &super::args::ValueFlagArgs) -> anyhow::Result<ValueFla
             buf
         } else {
             // helm: pkg/cli/values/options.go readFile -> os.ReadFile, its error as Go words it.
-            let bytes = match crate::go::os::read_file(name) {
+            let read = url_parse_error(name).map_or_else(|| crate::go::os::read_file(name), Err);
+            let bytes = match read {
                 Ok(bytes) => bytes,
                 Err(unreadable) => return Err(first_bad_file(&files).unwrap_or_else(|| anyhow::Error::msg(unreadable))),
             };

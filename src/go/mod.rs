@@ -9,6 +9,7 @@
 //! so every module that reproduces them uses these. The ground floor: of
 //! the crate it imports only `keypath` (the JSON writer writes value paths).
 
+pub mod csv;
 pub mod duration;
 pub mod fmt;
 pub mod json;
