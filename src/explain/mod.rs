@@ -42,6 +42,11 @@ pub enum ExplainError {
     User(#[from] UserValuesError),
     #[error(transparent)]
     Coalesce(#[from] CoalesceError),
+    /// helm: pkg/action/install.go RunWithContext wraps every error of
+    /// `chartutil.ProcessDependencies` (which coalesces only where a chart
+    /// lists dependencies) in these words.
+    #[error("chart dependencies processing failed: {0}")]
+    DependencyProcessing(CoalesceError),
     /// Helm's schema errors, word for word, then where each bad value came from.
     #[error("{errors}{}", sources_text(.sources))]
     Schema { errors: chart::SchemaErrors, sources: Vec<(Path, String)> },
@@ -145,7 +150,7 @@ pub fn explain_spec_with(chart: &Chart, spec: ChartSpec, mut user: VMap, mut rec
     // Only charts with unlisted sibling subcharts need the second order.
     let rerun = reversed_order(&spec).map(|r| (r, user.clone()));
     // Dependency processing sees the user values; its own merges are not history.
-    let processed = process(spec, &mut user, &mut rec)?;
+    let processed = process(spec, &mut user, &mut rec).map_err(ExplainError::DependencyProcessing)?;
     let values = coalesce_values(&processed, user, &mut rec)?;
     if !options.skip_schema_validation {
         let as_helm_sees_it = processed_chart(chart, &processed);
@@ -175,7 +180,7 @@ pub fn explain_spec_with(chart: &Chart, spec: ChartSpec, mut user: VMap, mut rec
 /// two computed are a check, not an enumeration.
 fn order_dependence(reversed: ChartSpec, mut user: VMap, values: &VMap, process: &Process) -> Result<Option<(VMap, Vec<String>)>, ExplainError> {
     let mut scratch = Recorder::default();
-    let processed = process(reversed, &mut user, &mut scratch)?;
+    let processed = process(reversed, &mut user, &mut scratch).map_err(ExplainError::DependencyProcessing)?;
     let other = coalesce_values(&processed, user, &mut scratch)?;
     let mut differing = Vec::new();
     diff_leaves(values, &other, &Path::root(), &mut differing);
