@@ -371,7 +371,11 @@ fn merge_maps(a: &mut PMap, b: PMap, path: &Path, notes: &mut Vec<Note>) {
     for (k, (kpos, v)) in b {
         if let Some((old_kpos, old)) = a.get_mut(&k) {
             let sub = path.key(&k);
-            if let (PKind::Map(_), PKind::Map(_)) = (&old.kind, &v.kind) {
+            // Two empty maps merge to an empty map: the later one is its writer,
+            // as for any other leaf (helm: pkg/chart/loader MergeMaps replaces
+            // unless both are maps; the result is the same, the credit is not).
+            let both_empty = matches!((&old.kind, &v.kind), (PKind::Map(a), PKind::Map(b)) if a.is_empty() && b.is_empty());
+            if let (PKind::Map(_), PKind::Map(_), false) = (&old.kind, &v.kind, both_empty) {
                 let PKind::Map(bm) = v.kind else { unreachable!("a map") };
                 if let PKind::Map(am) = &mut old.kind {
                     merge_maps(am, bm, &sub, notes);
