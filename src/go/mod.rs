@@ -18,5 +18,6 @@ pub mod json_pretty;
 pub mod os;
 pub mod path;
 pub mod quote;
+pub mod slog;
 pub mod sort;
 pub mod value;

@@ -200,6 +200,19 @@ pub fn table<'a>(vals: &'a VMap, dotted: &str) -> Option<&'a VMap> {
     Some(cur)
 }
 
+/// The key where `Values.Table(dotted)` stops (`tableLookup`'s ErrNoTable):
+/// the first part that is missing or not a map.
+fn missing_key<'a>(vals: &VMap, dotted: &'a str) -> &'a str {
+    let mut cur = vals;
+    for part in dotted.split('.') {
+        match cur.get(part).and_then(V::as_map) {
+            Some(m) => cur = m,
+            None => return part,
+        }
+    }
+    dotted
+}
+
 /// `Values.PathValue(path)`: a non-map value at a dotted path.
 pub fn path_value<'a>(vals: &'a VMap, dotted: &str) -> Option<&'a Kind> {
     let (parent, last) = match dotted.rsplit_once('.') {
@@ -323,7 +336,15 @@ pub fn process_imports(c: &mut ChartSpec, rec: &mut Recorder) -> Result<(), Coal
             };
             let child_path = format!("{}.{child}", r.name);
             let Some(found) = table(&cvals, &child_path) else {
-                rec.warn(format!("ImportValues missing table from chart chart={} child={child}", r.name));
+                // helm: dependencies.go processImportValues, slog.Warn with
+                // `Values.Table`'s ErrNoTable (`%q is not a table`, the first missing key).
+                let error = format!("{} is not a table", crate::go::quote::quote(missing_key(&cvals, &child_path)));
+                rec.warn(match iv {
+                    ImportValue::Map { .. } => {
+                        crate::go::slog::text_line("WARN", "ImportValues missing table from chart", &[("chart", &r.name), ("error", &error)])
+                    }
+                    ImportValue::Exports(_) => crate::go::slog::text_line("WARN", "ImportValues missing table", &[("error", &error)]),
+                });
                 continue;
             };
             let origin = Origin::new(Source::ImportValues { chart: r.name.clone(), from: child_path.clone(), secret: false });
@@ -340,11 +361,14 @@ pub fn process_imports(c: &mut ChartSpec, rec: &mut Recorder) -> Result<(), Coal
             record_aliases(&b, &imported, &parent_at, &src_at, &mut aliases);
             let src = path_to_map(&parent, imported, &origin);
             coalesce_tables(&mut b, src, "", &Path::root(), true, &mut scratch);
+            // The merge's history is not the user's, its warnings are Helm's (MergeTables logs them).
+            rec.warnings.append(&mut scratch.warnings);
             share_changes(&mut b, &mut cvals, &aliases, &before);
         }
     }
     let mut merged = cvals;
     coalesce_tables(&mut merged, b, "", &Path::root(), true, &mut scratch);
+    rec.warnings.append(&mut scratch.warnings);
     c.values = merged;
     Ok(())
 }

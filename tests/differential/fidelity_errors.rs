@@ -47,6 +47,22 @@ fn subst(v: &Value, dir: &Path) -> String {
 
 /// Our answer: Ok(values) or Err(the first line of the error after `error: `).
 fn ours(args: &[String]) -> Result<Value, String> {
+    ours_with_stderr(args).0
+}
+
+/// Helm's log lines for one call (the oracle lets Go's logger write to stderr).
+fn helm_stderr(args: &[String]) -> String {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let out = Command::new(root.join(".venv/bin/python"))
+        .arg(root.join("tests/oracle/helm_oracle.py"))
+        .arg("values")
+        .args(args)
+        .output()
+        .expect("run the Helm oracle (tests/oracle/setup.sh)");
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+fn ours_with_stderr(args: &[String]) -> (Result<Value, String>, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_kubectl-releasex"))
         .args(["values", "explain"])
         .args(args)
@@ -54,13 +70,37 @@ fn ours(args: &[String]) -> Result<Value, String> {
         .env("NO_COLOR", "1")
         .output()
         .expect("run kubectl-releasex");
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
     if !out.status.success() {
         let line = stderr.lines().find(|l| l.starts_with("error: ")).unwrap_or_else(|| panic!("no error line in {stderr}"));
-        return Err(line["error: ".len()..].to_string());
+        return (Err(line["error: ".len()..].to_string()), stderr);
     }
     let doc: Value = serde_json::from_slice(&out.stdout).expect("JSON output");
-    Ok(doc["values"].clone())
+    // With -o json the warnings are in the document.
+    let warnings: Vec<&str> = doc["warnings"].as_array().into_iter().flatten().filter_map(Value::as_str).collect();
+    (Ok(doc["values"].clone()), warnings.join("\n"))
+}
+
+/// `warnings`: lines of Helm 4's CLI; each must be one of our warnings, and
+/// Helm's own log (the oracle's, whose logger is the library default: its
+/// slog lines read `TIME WARN msg k=v`) must end with the same words
+/// (`helm_log` when they differ from the CLI line).
+fn warning_failures(name: &str, case: &Value, args: &[String]) -> Vec<String> {
+    let Some(warnings) = case["warnings"].as_array() else { return Vec::new() };
+    let (_, stderr) = ours_with_stderr(args);
+    let helm = helm_stderr(args);
+    let mut out = Vec::new();
+    for (i, w) in warnings.iter().enumerate() {
+        let w = w.as_str().expect("warning");
+        if !stderr.lines().any(|l| l == w) {
+            out.push(format!("{name}: we did not warn {w:?}: {stderr}"));
+        }
+        let in_log = case["helm_log"].get(i).and_then(Value::as_str).unwrap_or(w);
+        if !helm.lines().any(|l| l.ends_with(in_log)) {
+            out.push(format!("{name}: Helm did not log {in_log:?}: {helm}"));
+        }
+    }
+    out
 }
 
 fn verdict(name: &str, want: &Value, got: &Result<Value, String>, who: &str, dir: &Path) -> Option<String> {
@@ -104,6 +144,7 @@ fn issue_20_cases_match_helm_4_2_3_and_the_table() {
             assert!(case["why"].is_string(), "{name}: a case the oracle cannot answer says why");
         }
         failures.extend(verdict(name, case, &ours(args), "releasex", dir));
+        failures.extend(warning_failures(name, case, args));
     }
     eprintln!("{} cases, {} asked of Helm 4.2.3", cases.len(), asked.len());
     assert!(failures.is_empty(), "{} of {} cases differ:\n{}", failures.len(), cases.len(), failures.join("\n"));
