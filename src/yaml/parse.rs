@@ -102,7 +102,6 @@ fn libyaml_wording(info: &str) -> Option<(&'static str, Stage)> {
         "block sequence entries are not allowed in this context" => ("block sequence entries are not allowed in this context", Scanner),
         "mapping keys are not allowed in this context" => ("mapping keys are not allowed in this context", Scanner),
         "simple key expect ':'" | "simple key expected" => ("could not find expected ':'", Scanner),
-        "while scanning a quoted scalar, found unexpected end of stream" => ("found unexpected end of stream", Scanner),
         "while scanning a quoted scalar, found unexpected document indicator" => ("found unexpected document indicator", Scanner),
         "while parsing a quoted scalar, found unknown escape character" => ("found unknown escape character", Scanner),
         "while parsing a quoted scalar, found invalid Unicode character escape code" => ("found invalid Unicode character escape code", Scanner),
@@ -129,12 +128,42 @@ fn map_scan_error(src: &Src, e: &ScanError) -> SyntaxError {
         let name = anchor_name(src.rest_from(m.index()).trim_start_matches('*'));
         return SyntaxError { pos: src.mpos(m), message: format!("unknown anchor '{name}' referenced"), exact: true };
     }
+    // A quoted scalar that never closes: libyaml reads to the end of the
+    // document and marks the end (its last line + 1, scanner rule), not the
+    // scalar. saphyr may stop earlier, at a continuation line less indented
+    // than YAML 1.2 wants (libyaml does not check that); with no quote left
+    // in the document, libyaml's reading would end the same way.
+    let unterminated = info == "while scanning a quoted scalar, found unexpected end of stream"
+        || (info == "invalid indentation in quoted scalar" && !closes(src.rest_from(m.index())));
+    if unterminated {
+        let end_line0 = src.text.matches('\n').count();
+        let end_col0 = src.text.rsplit('\n').next().map_or(0, |l| l.chars().count());
+        return syntax(src, end_line0, end_col0, Stage::Scanner, "found unexpected end of stream", true);
+    }
     match libyaml_wording(info) {
         Some((problem, stage)) => syntax(src, line0, m.col(), stage, problem, true),
         None => {
             let problem = info.split_once(", ").filter(|(a, _)| a.starts_with("while ")).map_or(info, |(_, b)| b);
             syntax(src, line0, m.col(), Stage::Scanner, problem, false)
         }
+    }
+}
+
+/// Whether the quoted scalar starting `text` (at its quote) has a closing
+/// quote later in the document (an unescaped `"`, or any `'`).
+fn closes(text: &str) -> bool {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some('"') => {
+            let mut escaped = false;
+            chars.any(|c| {
+                let close = c == '"' && !escaped;
+                escaped = c == '\\' && !escaped;
+                close
+            })
+        }
+        Some(q) => chars.any(|c| c == q),
+        None => false,
     }
 }
 
