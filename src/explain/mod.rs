@@ -29,11 +29,16 @@ pub struct Explanation {
 
 #[derive(Debug, thiserror::Error)]
 pub enum ExplainError {
-    #[error("{chart}: cannot load values.yaml: {source}")]
+    /// Helm's words (helm: pkg/chart/v2/loader/load.go LoadFiles: `cannot
+    /// load values.yaml: ...`, wrapped in `error unpacking subchart N in P: `
+    /// per level), then where: the file, line and column on a line of its own.
+    #[error("{}cannot load values.yaml: {}{}", unpacking_text(.unpacking), .error.helm_message, position_text(.error, .chart))]
     ChartValues {
         chart: String,
-        #[source]
-        source: YamlError,
+        /// (subchart as named in `charts/`, parent chart's name), outermost first.
+        unpacking: Vec<(String, String)>,
+        /// Not a `source`: its text is already in the message.
+        error: YamlError,
     },
     /// helm: pkg/cmd/install.go runInstall (v4.2.3), the CLI's words around `CheckDependencies`.
     #[error("an error occurred while checking for chart dependencies. You may need to run 'helm dependency build' to fetch missing dependencies: {0}")]
@@ -50,6 +55,17 @@ pub enum ExplainError {
     /// Helm's schema errors, word for word, then where each bad value came from.
     #[error("{errors}{}", sources_text(.sources))]
     Schema { errors: chart::SchemaErrors, sources: Vec<(Path, String)> },
+}
+
+fn unpacking_text(levels: &[(String, String)]) -> String {
+    levels.iter().map(|(n, parent)| format!("error unpacking subchart {n} in {parent}: ")).collect()
+}
+
+fn position_text(e: &YamlError, chart: &str) -> String {
+    match e.pos {
+        Some(p) => format!("\n  at {}:{}:{} (chart {chart})", e.source_name, p.line, p.column),
+        None => format!("\n  in {} (chart {chart})", e.source_name),
+    }
 }
 
 /// For each failing path of a schema error, where the value there came from
@@ -268,7 +284,7 @@ fn spec_of(c: &Chart, loaded_at: Vec<usize>, parsed: &mut impl Iterator<Item = y
                     Source::ChartDefault { chart: chart_name.clone(), file: file.clone(), line, column }
                 }
             })
-            .map_err(|source| ExplainError::ChartValues { chart: c.path.clone(), source })?
+            .map_err(|source| ExplainError::ChartValues { chart: c.path.clone(), unpacking: Vec::new(), error: source })?
         }
         _ => VMap::default(),
     };
@@ -296,7 +312,14 @@ fn spec_of(c: &Chart, loaded_at: Vec<usize>, parsed: &mut impl Iterator<Item = y
     for (i, d) in c.dependencies.iter().enumerate() {
         let mut at = loaded_at.clone();
         at.push(i);
-        subcharts.push(spec_of(d, at, parsed)?);
+        let n = d.path.rsplit('/').next().unwrap_or(&d.path);
+        subcharts.push(spec_of(d, at, parsed).map_err(|e| match e {
+            ExplainError::ChartValues { chart, mut unpacking, error } => {
+                unpacking.insert(0, (n.to_string(), c.metadata.name.clone()));
+                ExplainError::ChartValues { chart, unpacking, error }
+            }
+            other => other,
+        })?);
     }
     Ok(ChartSpec {
         name: c.metadata.name.clone(),

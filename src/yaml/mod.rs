@@ -297,6 +297,26 @@ fn merge_documents(
     Ok((merged, notes))
 }
 
+/// go-yaml's syntax error for the one document `text`, as
+/// `sigs.k8s.io/yaml` words it after `error converting YAML to JSON: yaml: `
+/// (`line 3: did not find expected node content`), with where it is; `None`
+/// when the document parses. For files read without the values reader's
+/// document split (Chart.yaml).
+pub fn syntax_problem(text: &str) -> Option<(Pos, String)> {
+    if let Err(problem) = encoding::printable(text) {
+        return Some((Pos { line: 1, column: 1 }, problem.to_string()));
+    }
+    let e = parse_document(text, 0).err()?;
+    // A problem at the end of a file without a final newline is on its last line.
+    let lines = text.lines().count().max(1);
+    let pos = if e.pos.line > lines {
+        Pos { line: lines, column: text.lines().last().map_or(0, |l| l.chars().count()) + 1 }
+    } else {
+        e.pos
+    };
+    Some((pos, e.message))
+}
+
 /// Parses the first document of `text` (lines from `first_line` of the file).
 fn parse_document(text: &str, first_line: usize) -> Result<Doc, SyntaxError> {
     let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
