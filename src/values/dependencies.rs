@@ -76,29 +76,7 @@ pub fn to_chart_values(c: ChartSpec) -> ChartValues {
     }
 }
 
-/// Masterminds semver's `IsCompatibleRange`: false when either side does not parse.
-pub fn is_compatible_range(constraint: &str, version: &str) -> bool {
-    let Ok(v) = semver::Version::parse(version.trim().trim_start_matches('v')) else { return false };
-    constraint.split("||").any(|alt| to_semver_req(alt).is_some_and(|req| req.matches(&v)))
-}
-
-/// Masterminds writes AND as spaces or commas and allows `>= 1.2`; the
-/// semver crate wants commas and no space after the operator.
-fn to_semver_req(text: &str) -> Option<semver::VersionReq> {
-    let mut parts: Vec<String> = Vec::new();
-    let mut pending_op = String::new();
-    for tok in text.split(|c: char| c.is_whitespace() || c == ',').filter(|t| !t.is_empty()) {
-        if tok.chars().all(|c| "<>=!~^".contains(c)) {
-            pending_op.push_str(tok);
-        } else {
-            parts.push(format!("{}{}", std::mem::take(&mut pending_op), tok.trim_start_matches('v')));
-        }
-    }
-    if parts.is_empty() {
-        return None;
-    }
-    semver::VersionReq::parse(&parts.join(", ")).ok()
-}
+pub use super::semver::is_compatible_range;
 
 /// `processDependencyEnabled`: rebuilds the subchart list (aliases), then
 /// drops the subcharts that tags or conditions disable, recursively.
