@@ -158,7 +158,10 @@ pub fn value_flags(args: &super::args::ValueFlagArgs) -> anyhow::Result<ValueFla
                 Ok(bytes) => bytes,
                 Err(unreadable) => return Err(first_bad_file(&files).unwrap_or_else(|| anyhow::Error::msg(unreadable))),
             };
-            crate::yaml::values_text(bytes, name).map_err(crate::values::user::UserValuesError::File)?
+            match crate::yaml::values_text(bytes, name) {
+                Ok(text) => text,
+                Err(e) => return Err(first_bad_file(&files).unwrap_or_else(|| crate::values::user::UserValuesError::File(e).into())),
+            }
         };
         files.push(ValuesFile { name: name.to_string(), text });
     }

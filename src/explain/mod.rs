@@ -140,8 +140,9 @@ pub fn merge_user_values(flags: &ValueFlags, read_file: &mut dyn FnMut(&str) -> 
 pub fn explain_chart_with(chart: &Chart, user: VMap, mut rec: Recorder, options: Options) -> Result<Explanation, ExplainError> {
     let loading: Vec<String> = chart.walk().into_iter().flat_map(|c| c.warnings.iter().cloned()).collect();
     rec.warnings.splice(0..0, loading);
-    chart.check_dependencies().map_err(ExplainError::MissingDependencies)?;
+    // Helm's loader reads every values.yaml before the CLI checks dependencies.
     let spec = chart_spec(chart, Vec::new())?;
+    chart.check_dependencies().map_err(ExplainError::MissingDependencies)?;
     explain_spec(chart, spec, user, rec, options)
 }
 

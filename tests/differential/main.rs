@@ -11,6 +11,7 @@ mod xorshift;
 mod chart_loading;
 mod explain_differential;
 mod fidelity_errors;
+mod fidelity_generated;
 mod helm_tables;
 mod strvals_differential;
 mod upgrade_differential;
