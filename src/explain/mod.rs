@@ -138,7 +138,17 @@ pub fn merge_user_values(flags: &ValueFlags, read_file: &mut dyn FnMut(&str) -> 
 
 /// [`explain_chart`] from user values already merged ([`merge_user_values`]).
 pub fn explain_chart_with(chart: &Chart, user: VMap, mut rec: Recorder, options: Options) -> Result<Explanation, ExplainError> {
-    let loading: Vec<String> = chart.walk().into_iter().flat_map(|c| c.warnings.iter().cloned()).collect();
+    let mut loading: Vec<String> = chart.walk().into_iter().flat_map(|c| c.warnings.iter().cloned()).collect();
+    // Helm refuses to install or template any chart but an application
+    // (helm: pkg/cmd/install.go checkIfInstallable). Explaining one still
+    // answers a real question (what its defaults are, and what a parent's
+    // values would meet); we explain it and say that Helm would not install it.
+    if !matches!(chart.metadata.chart_type.as_str(), "" | "application") {
+        loading.push(format!(
+            "Helm would not install this chart ({} charts are not installable): these are its own values, as a parent chart that depends on it would start from",
+            chart.metadata.chart_type
+        ));
+    }
     rec.warnings.splice(0..0, loading);
     // Helm's loader reads every values.yaml before the CLI checks dependencies.
     let spec = chart_spec(chart, Vec::new())?;

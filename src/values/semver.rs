@@ -98,18 +98,18 @@ fn cv_at(s: &str) -> Option<(&str, &str)> {
     let ids = |t: &str| {
         // `[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*`: the longest run of such ids.
         let b = t.as_bytes();
-        let mut end = 0;
         let mut i = 0;
-        while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'-') {
-            i += 1;
-            end = i;
-            if i < b.len() && b[i] == b'.' && b.get(i + 1).is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'-') {
+        let id_char = |c: &u8| c.is_ascii_alphanumeric() || *c == b'-';
+        loop {
+            while b.get(i).is_some_and(id_char) {
+                i += 1;
+            }
+            if b.get(i) == Some(&b'.') && b.get(i + 1).is_some_and(id_char) {
                 i += 1;
             } else {
-                break;
+                return i;
             }
         }
-        end
     };
     let b = s.as_bytes();
     let mut i = usize::from(b.first() == Some(&b'v'));
@@ -338,6 +338,7 @@ mod tests {
         assert!(!ok("1.2.3 1.2.4", "1.2.3"), "AND of two exact versions");
         assert!(!ok(">= 1.2.3,, < 2", "1.5.0"), "two commas do not separate");
         assert!(ok("=>1.0, =<2.0", "1.5.0"));
+        assert!(ok(">1.2.3-alpha <1.3", "1.2.9") && ok(">1.2.3-alpha <1.3", "1.2.3-beta") && ok(">1.2.3-alpha <1.3", "01.2.3"));
         assert!(!ok(">=1.0.0-01", "1.0.0"), "a prerelease number with a leading zero does not parse");
     }
 }

@@ -221,7 +221,13 @@ fn generated_issue_20_cases_match_helm() {
             _ => Some(format!("helm {helm}\nours {mine:?}")),
         };
         if let Some(v) = verdict {
-            failures.push(format!("{}\n{v}", args.join(" ")));
+            // The chart files say what was generated (constraint, versions, values).
+            let chart = Path::new(&args[0]);
+            let files: String = ["Chart.yaml", "values.yaml", "charts/sub/Chart.yaml"]
+                .iter()
+                .filter_map(|f| std::fs::read(chart.join(f)).ok().map(|b| format!("--- {f}\n{}", String::from_utf8_lossy(&b))))
+                .collect();
+            failures.push(format!("{}\n{v}\n{files}", args.join(" ")));
         }
     }
     eprintln!("GEN_SEED={seed}: {count} cases, {same_values} same values, {same_error} same error text, {inexact} failing in both where the oracle is inexact, {open} in the open class 1");
