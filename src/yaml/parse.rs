@@ -184,6 +184,56 @@ struct Patches {
     quote_escapes: Vec<usize>,
 }
 
+/// A line inside a flow collection that starts left of where saphyr wants
+/// it (`idx`, its first character): its content moves to the end of the line
+/// before (the same length and the same number of lines; only its own
+/// positions move). Only where joining cannot change a value: the line
+/// before ends with `,`, `[` or `{`, or the line starts with `]`, `}` or
+/// `,`, and the line before has no comment. False when `idx` is in no flow
+/// collection.
+fn flatten_flow(text: &mut [char], idx: usize) -> bool {
+    if idx >= text.len() {
+        return false;
+    }
+    // Open brackets before `idx`, outside quotes and comments.
+    let (mut depth, mut quote, mut i) = (0usize, None::<char>, 0);
+    while i < idx {
+        let c = text[i];
+        match (quote, c) {
+            (Some('"'), '\\') => i += 1,
+            (Some(q), _) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '"' | '\'') => quote = Some(c),
+            (None, '#') if i == 0 || text[i - 1].is_whitespace() => {
+                while i < idx && text[i] != '\n' {
+                    i += 1;
+                }
+                continue;
+            }
+            (None, '[' | '{') => depth += 1,
+            (None, ']' | '}') => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        i += 1;
+    }
+    let Some(nl) = text[..idx].iter().rposition(|c| *c == '\n') else { return false };
+    if depth == 0 || quote.is_some() || !text[nl + 1..idx].iter().all(|c| *c == ' ' || *c == '\t') {
+        return false;
+    }
+    let prev_start = text[..nl].iter().rposition(|c| *c == '\n').map_or(0, |p| p + 1);
+    let prev = &text[prev_start..nl];
+    let prev_end = prev.iter().rev().find(|c| !c.is_whitespace()).copied();
+    let joins = matches!(prev_end, Some(',' | '[' | '{')) || matches!(text[idx], ']' | '}' | ',');
+    if !joins || prev.contains(&'#') {
+        return false;
+    }
+    let line_end = (idx..text.len()).find(|&k| text[k] == '\n').unwrap_or(text.len());
+    let mut moved: Vec<char> = text[idx..line_end].to_vec();
+    moved.extend_from_slice(&text[nl..idx]);
+    text[nl..line_end].copy_from_slice(&moved);
+    true
+}
+
 /// Tries to make saphyr accept what libyaml accepts at the place it failed.
 /// Returns whether `text` was changed.
 fn patch_for(text: &mut [char], e: &ScanError, patches: &mut Patches) -> bool {
@@ -223,6 +273,9 @@ fn patch_for(text: &mut [char], e: &ScanError, patches: &mut Patches) -> bool {
                 j += 1;
             }
         }
+        // libyaml does not check indentation inside flow collections (a
+        // closing `]` left of its key's column is common); saphyr does.
+        "invalid indentation" => return flatten_flow(text, idx),
         "while scanning a plain scalar, found a tab" => {
             // libyaml skips tabs in a plain scalar's continuation lines right of
             // the indentation; the tab check decides afterwards.
