@@ -178,6 +178,36 @@ pub fn table<'a>(vals: &'a VMap, dotted: &str) -> Option<&'a VMap> {
     Some(cur)
 }
 
+/// helm: coalesce.go coalesceTablesFullKey's first loop (`for key, val :=
+/// range dst { if val == nil { src[key] = nil } }`), at every level it
+/// recurses into (keys that are tables on both sides).
+fn copy_dst_nils(dst: &VMap, src: &mut VMap) {
+    for (k, dv) in dst {
+        if dv.is_null() {
+            src.insert(k.clone(), dv.clone());
+        } else if let (Some(dm), Some(sm)) = (dv.as_map(), src.get_mut(k).and_then(V::as_map_mut)) {
+            copy_dst_nils(dm, sm);
+        }
+    }
+}
+
+/// The nulls of `from` that `into` lacks, at every level where both are tables.
+fn add_missing_nulls(into: &mut VMap, from: &VMap) {
+    for (k, v) in from {
+        match into.get_mut(k) {
+            None if v.is_null() => {
+                into.insert(k.clone(), v.clone());
+            }
+            Some(existing) => {
+                if let (Some(im), Some(fm)) = (existing.as_map_mut(), v.as_map()) {
+                    add_missing_nulls(im, fm);
+                }
+            }
+            None => {}
+        }
+    }
+}
+
 /// The key where `Values.Table(dotted)` stops (`tableLookup`'s ErrNoTable):
 /// the first part that is missing or not a map.
 fn missing_key<'a>(vals: &VMap, dotted: &'a str) -> &'a str {
@@ -337,7 +367,15 @@ pub fn process_imports(c: &mut ChartSpec, rec: &mut Recorder) -> Result<(), Coal
                 Path(parent.split('.').map(|k| crate::keypath::Seg::Key(k.to_string())).collect())
             };
             record_aliases(&b, &imported, &parent_at, &src_at, &mut aliases);
-            let src = path_to_map(&parent, imported, &origin);
+            let mut src = path_to_map(&parent, imported, &origin);
+            // coalesceTablesFullKey first sets every nil key of `dst` in `src`,
+            // level by level; under `parent` that `src` is the child's table
+            // itself (Go maps are references), so the child's values gain them.
+            copy_dst_nils(&b, &mut src);
+            let shared = if parent_at.is_root() { Some(&src) } else { crate::values::tree::get(&src, &parent_at).and_then(V::as_map) };
+            if let (Some(shared), Some(child)) = (shared, crate::values::tree::get_mut(&mut cvals, &src_at).and_then(V::as_map_mut)) {
+                add_missing_nulls(child, shared);
+            }
             coalesce_tables(&mut b, src, "", &Path::root(), true, &mut scratch);
             // The merge's history is not the user's, its warnings are Helm's (MergeTables logs them).
             rec.warnings.append(&mut scratch.warnings);
