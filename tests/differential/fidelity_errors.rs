@@ -72,8 +72,10 @@ fn ours_with_stderr(args: &[String]) -> (Result<Value, String>, String) {
         .expect("run kubectl-releasex");
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
     if !out.status.success() {
-        let line = stderr.lines().find(|l| l.starts_with("error: ")).unwrap_or_else(|| panic!("no error line in {stderr}"));
-        return (Err(line["error: ".len()..].to_string()), stderr);
+        // The error block: from `error: ` up to our own additions (where the bad values come from).
+        let start = stderr.find("error: ").unwrap_or_else(|| panic!("no error line in {stderr}"));
+        let block: Vec<&str> = stderr[start + "error: ".len()..].lines().take_while(|l| !l.starts_with("where the values that break it come from:")).collect();
+        return (Err(block.join("\n")), stderr);
     }
     let doc: Value = serde_json::from_slice(&out.stdout).expect("JSON output");
     // With -o json the warnings are in the document.
@@ -103,10 +105,14 @@ fn warning_failures(name: &str, case: &Value, args: &[String]) -> Vec<String> {
     out
 }
 
+/// `full`: the whole message (Helm's multi-line schema errors); otherwise its first line.
 fn verdict(name: &str, want: &Value, got: &Result<Value, String>, who: &str, dir: &Path) -> Option<String> {
-    match (want.get("error"), got) {
+    let full = want["full"] == Value::Bool(true);
+    let got = &got.clone().map_err(|e| if full { e.trim_end().to_string() } else { e.lines().next().unwrap_or_default().to_string() });
+    let want_error = want.get("error").map(|e| Value::String(subst(e, dir).trim_end().to_string()));
+    match (want_error.as_ref(), got) {
         (Some(e), Err(g)) if subst(e, dir) == *g => None,
-        (Some(e), _) => Some(format!("{name}: {who} gives {got:?}, want error {:?}", subst(e, dir))),
+        (Some(e), _) => Some(format!("{name}: {who} gives {got:?}, want error {e:?}")),
         (None, Ok(v)) if oracle_client::same(v, &want["values"]) => None,
         (None, _) => Some(format!("{name}: {who} gives {got:?}, want values {}", want["values"])),
     }
