@@ -13,8 +13,9 @@
 //! CSV, type mismatches on subchart keys from files and flags (Go's `%t`,
 //! with and without listed dependencies), element writes into lists from
 //! files and flags, empty maps across documents and files, charts whose
-//! values.yaml or a subchart's does not parse, and import-values with nulls
-//! plus user values for the importing subchart.
+//! values.yaml or a subchart's does not parse, import-values with nulls
+//! plus user values for the importing subchart, and `values.schema.json`
+//! with the keywords whose v6 messages we reproduce (whole messages compared).
 //!
 //! GEN_SEED replays a run; GEN_CASES sets the number of cases (default 100,
 //! about 3-5 s on the shared machine).
@@ -141,6 +142,34 @@ fn import_case(rng: &mut Rng, dir: &Path) -> Vec<String> {
     args
 }
 
+/// A chart with a `values.schema.json` using the keywords whose v6 words
+/// we reproduce, and values that may break it.
+fn schema_case(rng: &mut Rng, dir: &Path) -> Vec<String> {
+    let chart = dir.join("sc");
+    let rules = [
+        r#""a":{"anyOf":[{"type":"string"},{"minimum":5}]}"#,
+        r#""a":{"anyOf":[{"type":"string"},{"anyOf":[{"type":"array"},{"maximum":0}]}]}"#,
+        r#""a":{"oneOf":[{"type":"number"},{"minimum":0}]}"#,
+        r#""a":{"oneOf":[{"type":"string"},{"maximum":0}]}"#,
+        r#""a":{"enum":[2,3]}"#,
+        r#""a":false"#,
+        r#""a":{"type":"integer","maximum":3}"#,
+    ];
+    let top = [r#""dependentRequired":{"a":["y","z"]}"#, r#""propertyNames":{"maxLength":2}"#, r#""required":["q"]"#, r#""type":"object""#];
+    // One keyword's failures at a time: v6 orders failures of different keywords by its
+    // evaluation order, which we do not reproduce (docs/fidelity.md, known differences).
+    let schema = if rng.chance(60) { format!("{{\"properties\":{{{}}}}}", rng.pick(&rules)) } else { format!("{{{}}}", rng.pick(&top)) };
+    write(&chart.join("Chart.yaml"), b"apiVersion: v2\nname: sc\nversion: 0.1.0\n");
+    let values: [&[u8]; 4] = [b"a: 1\n", b"a: x\n", b"a: 9\nlong: 1\n", b"a: 2\ny: 1\nz: 2\nq: 1\n"];
+    write(&chart.join("values.yaml"), *rng.pick(&values));
+    write(&chart.join("values.schema.json"), schema.as_bytes());
+    let mut args = vec![chart.to_string_lossy().into_owned()];
+    if rng.chance(40) {
+        args.extend(["--set".to_string(), rng.pick(&["a=-1", "a=7", "a=x", "q=1"]).to_string()]);
+    }
+    args
+}
+
 /// Our answer through the binary: Ok(values) or Err(first error line).
 fn ours(args: &[String]) -> Result<Value, String> {
     let out = Command::new(env!("CARGO_BIN_EXE_kubectl-releasex"))
@@ -152,8 +181,13 @@ fn ours(args: &[String]) -> Result<Value, String> {
         .expect("run kubectl-releasex");
     if !out.status.success() {
         let stderr = String::from_utf8_lossy(&out.stderr);
-        let line = stderr.lines().find(|l| l.starts_with("error: ")).unwrap_or_else(|| panic!("no error line in {stderr}"));
-        return Err(line["error: ".len()..].to_string());
+        let start = stderr.find("error: ").unwrap_or_else(|| panic!("no error line in {stderr}"));
+        // Schema errors are compared whole (Helm's several lines), the others by their first line.
+        let block: Vec<&str> = stderr[start + "error: ".len()..].lines().take_while(|l| !l.starts_with("where the values that break it come from:")).collect();
+        if block[0].starts_with("values don't meet") {
+            return Err(block.join("\n"));
+        }
+        return Err(block[0].to_string());
     }
     let doc: Value = serde_json::from_slice(&out.stdout).expect("JSON output");
     Ok(doc["values"].clone())
@@ -171,10 +205,11 @@ fn generated_issue_20_cases_match_helm() {
     let cases: Vec<Vec<String>> = (0..count)
         .map(|i| {
             let dir: PathBuf = tmp.path().join(format!("case-{i}"));
-            match rng.below(10) {
+            match rng.below(12) {
                 0..=2 => constraint_case(&mut rng, &dir),
                 3..=8 => values_case(&mut rng, &dir),
-                _ => import_case(&mut rng, &dir),
+                9 => import_case(&mut rng, &dir),
+                _ => schema_case(&mut rng, &dir),
             }
         })
         .collect();
@@ -188,7 +223,7 @@ fn generated_issue_20_cases_match_helm() {
                 same_values += 1;
                 None
             }
-            (Some("error"), Err(e)) if helm["error"].as_str() == Some(e.as_str()) => {
+            (Some("error"), Err(e)) if helm["error"].as_str().map(str::trim_end) == Some(e.as_str()) => {
                 same_error += 1;
                 None
             }
