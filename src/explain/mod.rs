@@ -38,7 +38,7 @@ pub enum ExplainError {
         /// (subchart as named in `charts/`, parent chart's name), outermost first.
         unpacking: Vec<(String, String)>,
         /// Not a `source`: its text is already in the message.
-        error: YamlError,
+        error: Box<YamlError>,
     },
     /// helm: pkg/cmd/install.go runInstall (v4.2.3), the CLI's words around `CheckDependencies`.
     #[error("an error occurred while checking for chart dependencies. You may need to run 'helm dependency build' to fetch missing dependencies: {0}")]
@@ -295,7 +295,7 @@ fn spec_of(c: &Chart, loaded_at: Vec<usize>, parsed: &mut impl Iterator<Item = y
                     Source::ChartDefault { chart: chart_name.clone(), file: file.clone(), line, column }
                 }
             })
-            .map_err(|source| ExplainError::ChartValues { chart: c.path.clone(), unpacking: Vec::new(), error: source })?
+            .map_err(|source| ExplainError::ChartValues { chart: c.path.clone(), unpacking: Vec::new(), error: Box::new(source) })?
         }
         _ => VMap::default(),
     };

@@ -68,7 +68,7 @@ fn values_file(rng: &mut Rng) -> Vec<u8> {
     }
     if rng.chance(20) {
         out.extend_from_slice(b"---\n");
-        let extra: &[u8] = *rng.pick(good);
+        let extra: &[u8] = rng.pick::<&[u8]>(good);
         out.extend_from_slice(extra);
     }
     out
@@ -128,10 +128,10 @@ fn import_case(rng: &mut Rng, dir: &Path) -> Vec<String> {
         .as_bytes(),
     );
     let parent_values: [&[u8]; 3] = [b"a: 1\n", b"b:\n  k: 1\n", b"sub2:\n  gone: 3\n"];
-    write(&chart.join("values.yaml"), *rng.pick(&parent_values));
+    write(&chart.join("values.yaml"), rng.pick::<&[u8]>(&parent_values));
     write(&chart.join("charts/sub/Chart.yaml"), b"apiVersion: v2\nname: sub\nversion: 0.1.0\n");
     let sub_values: [&[u8]; 3] = [b"t:\n  gone: null\n  k: 1\nu:\n  k: 2\n", b"t: {gone: ~}\nu: {k: 2, m: null}\n", b"t:\n  c: {k: 1}\nu:\n  c: 1\n"];
-    write(&chart.join("charts/sub/values.yaml"), *rng.pick(&sub_values));
+    write(&chart.join("charts/sub/values.yaml"), rng.pick::<&[u8]>(&sub_values));
     write(&chart.join("charts/sub2/Chart.yaml"), b"apiVersion: v2\nname: sub2\nversion: 0.1.0\n");
     write(&chart.join("charts/sub2/values.yaml"), b"z: 1\n");
     let mut args = vec![chart.to_string_lossy().into_owned()];
@@ -161,7 +161,7 @@ fn schema_case(rng: &mut Rng, dir: &Path) -> Vec<String> {
     let schema = if rng.chance(60) { format!("{{\"properties\":{{{}}}}}", rng.pick(&rules)) } else { format!("{{{}}}", rng.pick(&top)) };
     write(&chart.join("Chart.yaml"), b"apiVersion: v2\nname: sc\nversion: 0.1.0\n");
     let values: [&[u8]; 4] = [b"a: 1\n", b"a: x\n", b"a: 9\nlong: 1\n", b"a: 2\ny: 1\nz: 2\nq: 1\n"];
-    write(&chart.join("values.yaml"), *rng.pick(&values));
+    write(&chart.join("values.yaml"), rng.pick::<&[u8]>(&values));
     write(&chart.join("values.schema.json"), schema.as_bytes());
     let mut args = vec![chart.to_string_lossy().into_owned()];
     if rng.chance(40) {
