@@ -129,8 +129,8 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-releasex' -ScriptBlock 
             break
         }
         'kubectl-releasex;values;explain' {
-            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Values file (repeatable; comma-separated lists allowed; - reads stdin)')
-            [CompletionResult]::new('--values', '--values', [CompletionResultType]::ParameterName, 'Values file (repeatable; comma-separated lists allowed; - reads stdin)')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Values file (repeatable; a comma-separated list is read as one CSV record, as Helm does; - reads stdin)')
+            [CompletionResult]::new('--values', '--values', [CompletionResultType]::ParameterName, 'Values file (repeatable; a comma-separated list is read as one CSV record, as Helm does; - reads stdin)')
             [CompletionResult]::new('--set', '--set', [CompletionResultType]::ParameterName, 'Set a value (KEY=VALUE; repeatable)')
             [CompletionResult]::new('--set-string', '--set-string', [CompletionResultType]::ParameterName, 'Set a STRING value (repeatable)')
             [CompletionResult]::new('--set-json', '--set-json', [CompletionResultType]::ParameterName, 'Set a JSON value (KEY=JSON, or a whole JSON object; repeatable)')
@@ -200,8 +200,8 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-releasex' -ScriptBlock 
             break
         }
         'kubectl-releasex;explain' {
-            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Values file (repeatable; comma-separated lists allowed; - reads stdin)')
-            [CompletionResult]::new('--values', '--values', [CompletionResultType]::ParameterName, 'Values file (repeatable; comma-separated lists allowed; - reads stdin)')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Values file (repeatable; a comma-separated list is read as one CSV record, as Helm does; - reads stdin)')
+            [CompletionResult]::new('--values', '--values', [CompletionResultType]::ParameterName, 'Values file (repeatable; a comma-separated list is read as one CSV record, as Helm does; - reads stdin)')
             [CompletionResult]::new('--set', '--set', [CompletionResultType]::ParameterName, 'Set a value (KEY=VALUE; repeatable)')
             [CompletionResult]::new('--set-string', '--set-string', [CompletionResultType]::ParameterName, 'Set a STRING value (repeatable)')
             [CompletionResult]::new('--set-json', '--set-json', [CompletionResultType]::ParameterName, 'Set a JSON value (KEY=JSON, or a whole JSON object; repeatable)')
@@ -260,8 +260,8 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-releasex' -ScriptBlock 
             break
         }
         'kubectl-releasex;upgrade-preview' {
-            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Values file (repeatable; comma-separated lists allowed; - reads stdin)')
-            [CompletionResult]::new('--values', '--values', [CompletionResultType]::ParameterName, 'Values file (repeatable; comma-separated lists allowed; - reads stdin)')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Values file (repeatable; a comma-separated list is read as one CSV record, as Helm does; - reads stdin)')
+            [CompletionResult]::new('--values', '--values', [CompletionResultType]::ParameterName, 'Values file (repeatable; a comma-separated list is read as one CSV record, as Helm does; - reads stdin)')
             [CompletionResult]::new('--set', '--set', [CompletionResultType]::ParameterName, 'Set a value (KEY=VALUE; repeatable)')
             [CompletionResult]::new('--set-string', '--set-string', [CompletionResultType]::ParameterName, 'Set a STRING value (repeatable)')
             [CompletionResult]::new('--set-json', '--set-json', [CompletionResultType]::ParameterName, 'Set a JSON value (KEY=JSON, or a whole JSON object; repeatable)')

@@ -177,7 +177,8 @@ pub enum ChartError {
         path: String,
         source: std::io::Error,
     },
-    #[error("cannot load {what}: {file}:{line}:{column}: {message}")]
+    /// Helm's words first, then where, on a line of its own.
+    #[error("cannot load {what}: {message}\n  at {file}:{line}:{column}")]
     Yaml {
         what: &'static str,
         file: String,

@@ -248,8 +248,42 @@ fn validate_one(schema: &Value, instance: &Value) -> Result<Vec<(String, String)
     let instance = whole_floats_as_integers(instance);
     let mut found: Vec<(String, String)> = Vec::new();
     let mut missing: Vec<(String, Vec<String>)> = Vec::new();
+    let mut dependent: Vec<(String, String, Vec<String>)> = Vec::new();
+    // v6 reports an `allOf` as one failure with its subschemas' failures as causes.
+    let mut all_of: Vec<(String, String, String)> = Vec::new();
     for e in validator.iter_errors(&instance) {
         let pointer = e.instance_path().as_str().to_string();
+        if let Some((key, at)) = all_of_place(e.schema_path().as_str(), &pointer) {
+            let msg = match e.kind() {
+                K::Required { property } => format!("missing property {}", quote(property.as_str().unwrap_or_default())),
+                kind => message(kind, e.instance(), &e.to_string()),
+            };
+            let line = format!("\n  - at {}: {}", quote(&pointer), msg.replace("\n  ", "\n    "));
+            match all_of.iter_mut().find(|(k, _, _)| *k == key) {
+                Some((_, _, lines)) => lines.push_str(&line),
+                None => all_of.push((key, at, line)),
+            }
+            continue;
+        }
+        // santhosh-tekuri/jsonschema v6 (kind.go DependentRequired): `properties 'z' required, if 'a' exists`.
+        if let K::Required { property } = e.kind()
+            && let Some((at, _)) = e.schema_path().as_str().split_once("/dependentRequired").map(|(a, b)| (format!("{a}/dependentRequired"), b))
+        {
+            let p = property.as_str().map_or_else(|| property.to_string(), str::to_string);
+            let object = lookup(&instance, &pointer).and_then(Value::as_object);
+            let trigger = lookup(schema, &at).and_then(Value::as_object).and_then(|deps| {
+                deps.iter()
+                    .find(|(k, req)| object.is_some_and(|o| o.contains_key(*k)) && req.as_array().is_some_and(|r| r.iter().any(|x| x.as_str() == Some(&p))))
+                    .map(|(k, _)| k.clone())
+            });
+            if let Some(prop) = trigger {
+                match dependent.iter_mut().find(|(ptr, pr, _)| *ptr == pointer && *pr == prop) {
+                    Some((_, _, list)) => list.push(p),
+                    None => dependent.push((pointer, prop, vec![p])),
+                }
+                continue;
+            }
+        }
         if let K::Required { property } = e.kind() {
             let p = property
                 .as_str()
@@ -291,8 +325,36 @@ fn validate_one(schema: &Value, instance: &Value) -> Result<Vec<(String, String)
         };
         found.push((pointer, msg));
     }
+    for (_, at, lines) in all_of {
+        found.push((at, format!("'allOf' failed{lines}")));
+    }
+    for (pointer, prop, props) in dependent {
+        let list: Vec<String> = props.iter().map(|p| quote(p)).collect();
+        found.push((pointer, format!("properties {} required, if {} exists", list.join(", "), quote(&prop))));
+    }
     found.sort_by_cached_key(|a| pointer_key(&a.0));
     Ok(found)
+}
+
+/// For a failure under an `allOf` (its outermost one): the `allOf`'s schema
+/// path and the instance place it applies to, when only `properties` lie
+/// between the `allOf` and the failing keyword (other keywords change the
+/// place in ways not worked out here; those failures stay ungrouped).
+fn all_of_place(schema_path: &str, pointer: &str) -> Option<(String, String)> {
+    let (prefix, rest) = schema_path.split_once("/allOf/")?;
+    let mut segs: Vec<&str> = rest.split('/').skip(1).collect();
+    segs.pop()?; // the failing keyword itself
+    let mut depth = 0;
+    while segs.len() >= 2 && segs[0] == "properties" {
+        segs.drain(..2);
+        depth += 1;
+    }
+    if !segs.is_empty() {
+        return None;
+    }
+    let tokens: Vec<&str> = pointer.split('/').collect();
+    let at = tokens.get(..tokens.len().checked_sub(depth)?)?.join("/");
+    Some((format!("{prefix}@{at}"), at))
 }
 
 /// Sort key: the pointer's tokens, numbers as numbers.
@@ -461,9 +523,18 @@ fn message(kind: &K, instance: &Value, fallback: &str) -> String {
         },
         K::FalseSchema => "false schema".into(),
         K::Not { .. } => "'not' failed".into(),
-        K::AnyOf { .. } => "'anyOf' failed".into(),
-        K::OneOfNotValid { .. } => "'oneOf' failed, none matched".into(),
-        K::OneOfMultipleValid { .. } => "'oneOf' failed, more than one subschema matched".into(),
+        // v6 lists the causes under the failed keyword, two spaces deeper per level.
+        K::AnyOf { context } => format!("'anyOf' failed{}", causes(context, 1)),
+        K::OneOfNotValid { context } => format!("'oneOf' failed, none matched{}", causes(context, 1)),
+        K::OneOfMultipleValid { context } => {
+            // v6 (kind.go OneOf): the first two subschemas that matched.
+            let matched: Vec<String> = context.iter().enumerate().filter(|(_, errs)| errs.is_empty()).map(|(i, _)| i.to_string()).take(2).collect();
+            if matched.len() == 2 {
+                format!("'oneOf' failed, subschemas {} matched", matched.join(", "))
+            } else {
+                "'oneOf' failed, more than one subschema matched".into()
+            }
+        }
         K::Contains => "no items match contains schema".into(),
         K::AdditionalItems { limit } => {
             let extra = instance
@@ -471,7 +542,9 @@ fn message(kind: &K, instance: &Value, fallback: &str) -> String {
                 .map_or(0, |a| a.len().saturating_sub(*limit));
             format!("last {extra} additionalItem(s) not allowed")
         }
-        K::PropertyNames { error } => format!("invalid propertyName {}", display(error.instance())),
+        K::PropertyNames { error } => {
+            format!("invalid propertyName {}{}", display(error.instance()), cause_lines(std::slice::from_ref(error.as_ref()), 1, ""))
+        }
         K::UnevaluatedProperties { unexpected } => {
             format!(
                 "unevaluated properties {} not allowed",
@@ -484,6 +557,26 @@ fn message(kind: &K, instance: &Value, fallback: &str) -> String {
         }
         _ => fallback.to_string(),
     }
+}
+
+/// The causes of a failed `anyOf`/`oneOf`, every subschema's errors in order.
+fn causes(context: &[Vec<jsonschema::ValidationError<'static>>], depth: usize) -> String {
+    context.iter().map(|errs| cause_lines(errs, depth, "")).collect()
+}
+
+/// `\n  - at 'PTR': MESSAGE` per error, indented two spaces per `depth`; a
+/// property name's cause is at the object (`at ''` relative to `base`).
+fn cause_lines(errors: &[jsonschema::ValidationError<'static>], depth: usize, base: &str) -> String {
+    let pad = "  ".repeat(depth);
+    let mut out = String::new();
+    for e in errors {
+        let ptr = format!("{base}{}", e.instance_path().as_str());
+        let msg = message(e.kind(), e.instance(), &e.to_string());
+        // Nested causes keep their own indentation, one level deeper.
+        let msg = msg.replace("\n  ", &format!("\n{pad}  "));
+        out.push_str(&format!("\n{pad}- at {}: {msg}", quote(&ptr)));
+    }
+    out
 }
 
 fn json_type(v: &Value) -> &'static str {

@@ -87,6 +87,15 @@ fn parse_with_serde_saphyr(doc: &str) -> Result<Node, SyntaxError> {
             column: 1,
         }),
         Err(e) => {
+            // Syntax errors in go-yaml's words, as Helm prints them (helm:
+            // pkg/chart/v2/loader/load.go `cannot load Chart.yaml: %w` over sigs.k8s.io/yaml).
+            if let Some((pos, problem)) = crate::yaml::syntax_problem(doc) {
+                return Err(SyntaxError {
+                    line: pos.line as u64,
+                    column: pos.column as u64,
+                    message: format!("error converting YAML to JSON: yaml: {problem}"),
+                });
+            }
             let (line, column) = e.location().map_or((0, 0), |l| (l.line(), l.column()));
             let mut message = e.to_string();
             // The rendered message may repeat the position; keep it short.

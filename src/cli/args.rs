@@ -204,8 +204,9 @@ const HELMFILE_HEADING: &str = "helmfile (with --helmfile)";
 
 #[derive(Debug, Args)]
 pub struct ValueFlagArgs {
-    /// Values file (repeatable; comma-separated lists allowed; - reads stdin)
-    #[arg(short = 'f', long = "values", value_name = "FILE", value_delimiter = ',')]
+    /// Values file (repeatable; a comma-separated list is read as one CSV record, as Helm does; - reads stdin)
+    // Split in cli::inputs::value_file_names with Go's encoding/csv, as pflag's StringSlice splits.
+    #[arg(short = 'f', long = "values", value_name = "FILE")]
     pub values: Vec<String>,
     /// Set a value (KEY=VALUE; repeatable)
     #[arg(long = "set", value_name = "EXPR")]

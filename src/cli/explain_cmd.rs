@@ -4,7 +4,7 @@ use super::args::ExplainArgs;
 use super::inputs::value_flags;
 use super::views::explain::render;
 use super::{Ctx, Outcome};
-use crate::explain::{Options, explain_chart};
+use crate::explain::{Options, explain_chart_with, merge_user_values};
 
 pub fn run(args: &ExplainArgs, ctx: &Ctx) -> anyhow::Result<Outcome> {
     if args.werf.werf {
@@ -17,10 +17,13 @@ pub fn run(args: &ExplainArgs, ctx: &Ctx) -> anyhow::Result<Outcome> {
         return release(args, ctx);
     }
     let Some(chart_path) = &args.chart else { anyhow::bail!("name a CHART, or a release with --release") };
-    let (_located, chart) = super::inputs::chart(chart_path, &args.pull, ctx)?;
-    let flags = value_flags(&args.flags)?;
-    let mut read_file = |path: &str| std::fs::read_to_string(path).map_err(|e| format!("open {path}: {e}"));
-    let explanation = explain_chart(&chart, &flags, &mut read_file, Options { skip_schema_validation: args.skip_schema_validation })?;
+    // Helm's order: locate CHART, merge the value flags, load the chart, check its dependencies.
+    let user = || {
+        let flags = value_flags(&args.flags)?;
+        Ok(merge_user_values(&flags, &mut super::inputs::set_file_reader)?)
+    };
+    let (_located, chart, (user, rec)) = super::inputs::chart_after(chart_path, &args.pull, ctx, user)?;
+    let explanation = explain_chart_with(&chart, user, rec, Options { skip_schema_validation: args.skip_schema_validation })?;
     let outcome = render(args, ctx, explanation);
     // Freeing the chart costs more than the rest of the process; it ends soon.
     std::mem::forget(chart);

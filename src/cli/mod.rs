@@ -158,8 +158,9 @@ fn finish(result: anyhow::Result<Outcome>, debug: bool, started: std::time::Inst
         Ok(outcome) => {
             let mut stderr = std::io::stderr().lock();
             for w in &outcome.warnings {
-                // Helm's own texts already start with "warning:"; keep them as Helm prints them.
-                if w.starts_with("warning:") || w.starts_with("error:") {
+                // Helm's own texts already start with "warning:" (log.Printf) or
+                // "level=WARN" (Helm 4's slog lines); keep them as Helm prints them.
+                if w.starts_with("warning:") || w.starts_with("error:") || w.starts_with("level=") {
                     let _ = writeln!(stderr, "{w}");
                 } else {
                     let _ = writeln!(stderr, "warning: {w}");

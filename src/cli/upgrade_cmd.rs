@@ -76,7 +76,7 @@ pub(super) fn run_with(args: &UpgradePreviewArgs, ctx: &Ctx, from: Records, pres
         outcome.warnings.push("Flag --force has been deprecated, use --force-replace instead".into());
     }
     let flags = value_flags(&args.flags)?;
-    let mut read_file = |path: &str| std::fs::read_to_string(path).map_err(|e| format!("open {path}: {e}"));
+    let mut read_file = super::inputs::set_file_reader;
     let options = Options { skip_schema_validation: args.skip_schema_validation };
     let up = Upgrade::new(&chart, start.baseline, &flags, &mut read_file, options)?;
     // Helm reads the last record's custom labels from its storage object.

@@ -66,7 +66,7 @@ pub fn run(args: &ExplainArgs, ctx: &Ctx) -> anyhow::Result<Outcome> {
         namespace,
         images,
     };
-    let mut read_file = |path: &str| std::fs::read_to_string(path).map_err(|e| format!("open {path}: {e}"));
+    let mut read_file = super::inputs::set_file_reader;
     let explanation = explain_werf(&chart, &input, &mut read_file, Options { skip_schema_validation: args.skip_schema_validation })?;
     super::views::explain::render(args, ctx, explanation)
 }

@@ -29,21 +29,43 @@ pub struct Explanation {
 
 #[derive(Debug, thiserror::Error)]
 pub enum ExplainError {
-    #[error("{chart}: cannot load values.yaml: {source}")]
+    /// Helm's words (helm: pkg/chart/v2/loader/load.go LoadFiles: `cannot
+    /// load values.yaml: ...`, wrapped in `error unpacking subchart N in P: `
+    /// per level), then where: the file, line and column on a line of its own.
+    #[error("{}cannot load values.yaml: {}{}", unpacking_text(.unpacking), .error.helm_message, position_text(.error, .chart))]
     ChartValues {
         chart: String,
-        #[source]
-        source: YamlError,
+        /// (subchart as named in `charts/`, parent chart's name), outermost first.
+        unpacking: Vec<(String, String)>,
+        /// Not a `source`: its text is already in the message.
+        error: Box<YamlError>,
     },
-    #[error("{0}")]
+    /// helm: pkg/cmd/install.go runInstall (v4.2.3), the CLI's words around `CheckDependencies`.
+    #[error("an error occurred while checking for chart dependencies. You may need to run 'helm dependency build' to fetch missing dependencies: {0}")]
     MissingDependencies(String),
     #[error(transparent)]
     User(#[from] UserValuesError),
     #[error(transparent)]
     Coalesce(#[from] CoalesceError),
+    /// helm: pkg/action/install.go RunWithContext wraps every error of
+    /// `chartutil.ProcessDependencies` (which coalesces only where a chart
+    /// lists dependencies) in these words.
+    #[error("chart dependencies processing failed: {0}")]
+    DependencyProcessing(CoalesceError),
     /// Helm's schema errors, word for word, then where each bad value came from.
     #[error("{errors}{}", sources_text(.sources))]
     Schema { errors: chart::SchemaErrors, sources: Vec<(Path, String)> },
+}
+
+fn unpacking_text(levels: &[(String, String)]) -> String {
+    levels.iter().map(|(n, parent)| format!("error unpacking subchart {n} in {parent}: ")).collect()
+}
+
+fn position_text(e: &YamlError, chart: &str) -> String {
+    match e.pos {
+        Some(p) => format!("\n  at {}:{}:{} (chart {chart})", e.source_name, p.line, p.column),
+        None => format!("\n  in {} (chart {chart})", e.source_name),
+    }
 }
 
 /// For each failing path of a schema error, where the value there came from
@@ -99,13 +121,38 @@ pub fn explain_chart(
     read_file: &mut dyn FnMut(&str) -> Result<String, String>,
     options: Options,
 ) -> Result<Explanation, ExplainError> {
+    let (user, rec) = merge_user_values(flags, read_file)?;
+    explain_chart_with(chart, user, rec, options)
+}
+
+/// The user values of `flags` and what their merge recorded: the first
+/// step of Helm's CLI, before it loads the chart (helm: pkg/cmd/install.go
+/// runInstall: `valueOpts.MergeValues` before `loader.Load` and
+/// `CheckDependencies`), so a bad flag is the error even when the chart has
+/// one too.
+pub fn merge_user_values(flags: &ValueFlags, read_file: &mut dyn FnMut(&str) -> Result<String, String>) -> Result<(VMap, Recorder), ExplainError> {
     let mut rec = Recorder::default();
-    for c in chart.walk() {
-        rec.warnings.extend(c.warnings.iter().cloned());
-    }
-    chart.check_dependencies().map_err(ExplainError::MissingDependencies)?;
-    let spec = chart_spec(chart, Vec::new())?;
     let user = user_values(flags, read_file, &mut rec)?;
+    Ok((user, rec))
+}
+
+/// [`explain_chart`] from user values already merged ([`merge_user_values`]).
+pub fn explain_chart_with(chart: &Chart, user: VMap, mut rec: Recorder, options: Options) -> Result<Explanation, ExplainError> {
+    let mut loading: Vec<String> = chart.walk().into_iter().flat_map(|c| c.warnings.iter().cloned()).collect();
+    // Helm refuses to install or template any chart but an application
+    // (helm: pkg/cmd/install.go checkIfInstallable). Explaining one still
+    // answers a real question (what its defaults are, and what a parent's
+    // values would meet); we explain it and say that Helm would not install it.
+    if !matches!(chart.metadata.chart_type.as_str(), "" | "application") {
+        loading.push(format!(
+            "Helm would not install this chart ({} charts are not installable): these are its own values, as a parent chart that depends on it would start from",
+            chart.metadata.chart_type
+        ));
+    }
+    rec.warnings.splice(0..0, loading);
+    // Helm's loader reads every values.yaml before the CLI checks dependencies.
+    let spec = chart_spec(chart, Vec::new())?;
+    chart.check_dependencies().map_err(ExplainError::MissingDependencies)?;
     explain_spec(chart, spec, user, rec, options)
 }
 
@@ -130,7 +177,7 @@ pub fn explain_spec_with(chart: &Chart, spec: ChartSpec, mut user: VMap, mut rec
     // Only charts with unlisted sibling subcharts need the second order.
     let rerun = reversed_order(&spec).map(|r| (r, user.clone()));
     // Dependency processing sees the user values; its own merges are not history.
-    let processed = process(spec, &mut user, &mut rec)?;
+    let processed = process(spec, &mut user, &mut rec).map_err(ExplainError::DependencyProcessing)?;
     let values = coalesce_values(&processed, user, &mut rec)?;
     if !options.skip_schema_validation {
         let as_helm_sees_it = processed_chart(chart, &processed);
@@ -160,7 +207,7 @@ pub fn explain_spec_with(chart: &Chart, spec: ChartSpec, mut user: VMap, mut rec
 /// two computed are a check, not an enumeration.
 fn order_dependence(reversed: ChartSpec, mut user: VMap, values: &VMap, process: &Process) -> Result<Option<(VMap, Vec<String>)>, ExplainError> {
     let mut scratch = Recorder::default();
-    let processed = process(reversed, &mut user, &mut scratch)?;
+    let processed = process(reversed, &mut user, &mut scratch).map_err(ExplainError::DependencyProcessing)?;
     let other = coalesce_values(&processed, user, &mut scratch)?;
     let mut differing = Vec::new();
     diff_leaves(values, &other, &Path::root(), &mut differing);
@@ -248,7 +295,7 @@ fn spec_of(c: &Chart, loaded_at: Vec<usize>, parsed: &mut impl Iterator<Item = y
                     Source::ChartDefault { chart: chart_name.clone(), file: file.clone(), line, column }
                 }
             })
-            .map_err(|source| ExplainError::ChartValues { chart: c.path.clone(), source })?
+            .map_err(|source| ExplainError::ChartValues { chart: c.path.clone(), unpacking: Vec::new(), error: Box::new(source) })?
         }
         _ => VMap::default(),
     };
@@ -276,7 +323,14 @@ fn spec_of(c: &Chart, loaded_at: Vec<usize>, parsed: &mut impl Iterator<Item = y
     for (i, d) in c.dependencies.iter().enumerate() {
         let mut at = loaded_at.clone();
         at.push(i);
-        subcharts.push(spec_of(d, at, parsed)?);
+        let n = d.path.rsplit('/').next().unwrap_or(&d.path);
+        subcharts.push(spec_of(d, at, parsed).map_err(|e| match e {
+            ExplainError::ChartValues { chart, mut unpacking, error } => {
+                unpacking.insert(0, (n.to_string(), c.metadata.name.clone()));
+                ExplainError::ChartValues { chart, unpacking, error }
+            }
+            other => other,
+        })?);
     }
     Ok(ChartSpec {
         name: c.metadata.name.clone(),

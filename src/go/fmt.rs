@@ -69,6 +69,73 @@ pub fn write_v<T: GoValue>(out: &mut String, v: &T, numbers: GoNumbers) -> Resul
     Ok(())
 }
 
+/// Go's `%t` of `v` (a verb for booleans): a bool prints as `true`; any
+/// other value as fmt's bad-verb form `%!t(TYPE=%v)` (`%!t(string=a)`,
+/// `%!t(<nil>)` at the top), except that lists and maps are walked and each
+/// element, key and value given `%t` in turn (`[%!t(string=a) <nil>]`,
+/// `map[%!t(string=k):%!t(float64=1)]`, keys sorted); nil inside a list or
+/// map prints `<nil>` (go/src/fmt/print.go printValue, badVerb).
+pub fn go_t<T: GoValue<Error = Infallible>>(v: &T) -> String {
+    let mut out = String::new();
+    match write_t(&mut out, v, true) {
+        Ok(()) => out,
+        Err(never) => match never {},
+    }
+}
+
+fn write_t<T: GoValue>(out: &mut String, v: &T, top: bool) -> Result<(), T::Error> {
+    let bad = |out: &mut String, go_type: &str, text: &str| {
+        let _ = write!(out, "%!t({go_type}={text})");
+    };
+    match v.go_shape()? {
+        GoShape::Nil if top => out.push_str("%!t(<nil>)"),
+        GoShape::Nil => out.push_str("<nil>"),
+        GoShape::Bool(b) => out.push_str(if b { "true" } else { "false" }),
+        GoShape::Int(i) => bad(out, "int64", &i.to_string()),
+        GoShape::Float(f) => bad(out, "float64", &go_float(f)),
+        // A decoded JSON number is a float64 (encoding/json into interface{}).
+        GoShape::Number(n) => bad(out, "float64", &go_float(go_float64(n))),
+        GoShape::Str(s) => bad(out, "string", s),
+        GoShape::List(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(' ');
+                }
+                write_t(out, item, false)?;
+            }
+            out.push(']');
+        }
+        GoShape::Map(mut entries) => {
+            sort_entries(&mut entries);
+            out.push_str("map[");
+            for (i, (k, item)) in entries.into_iter().enumerate() {
+                if i > 0 {
+                    out.push(' ');
+                }
+                bad(out, "string", k);
+                out.push(':');
+                write_t(out, item, false)?;
+            }
+            out.push(']');
+        }
+        GoShape::StrMap(mut entries) => {
+            sort_entries(&mut entries);
+            out.push_str("map[");
+            for (i, (k, s)) in entries.into_iter().enumerate() {
+                if i > 0 {
+                    out.push(' ');
+                }
+                bad(out, "string", k);
+                out.push(':');
+                bad(out, "string", s);
+            }
+            out.push(']');
+        }
+    }
+    Ok(())
+}
+
 /// Go's `%v` of `v`, or why it has none; a JSON number in it is a float64
 /// (`encoding/json`'s decoding into `interface{}`).
 pub fn try_go_v<T: GoValue>(v: &T) -> Result<String, T::Error> {
@@ -190,6 +257,16 @@ pub fn go_g_shortest(e: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn percent_t_prints_bools_and_walks_lists_and_maps_as_go_does() {
+        use serde_json::json;
+        assert_eq!(go_t(&json!(true)), "true");
+        assert_eq!(go_t(&json!(null)), "%!t(<nil>)");
+        assert_eq!(go_t(&json!("a")), "%!t(string=a)");
+        assert_eq!(go_t(&json!(1e6)), "%!t(float64=1e+06)");
+        assert_eq!(go_t(&json!([["a", null], {"z": 1, "k": false}])), "[[%!t(string=a) <nil>] map[%!t(string=k):false %!t(string=z):%!t(float64=1)]]");
+    }
+
     use super::*;
     use serde_json::json;
 

@@ -9,12 +9,15 @@
 //! so every module that reproduces them uses these. The ground floor: of
 //! the crate it imports only `keypath` (the JSON writer writes value paths).
 
+pub mod csv;
 pub mod duration;
 pub mod fmt;
 pub mod json;
 pub mod json_decode;
 pub mod json_pretty;
+pub mod os;
 pub mod path;
 pub mod quote;
+pub mod slog;
 pub mod sort;
 pub mod value;

@@ -49,11 +49,10 @@ impl ChartTree for ChartValues {
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum CoalesceError {
-    /// helm: coalesceDeps, `type mismatch on %s: %t` (Go's %t of a non-bool).
-    #[error("type mismatch on {name}: %!t({go_type}={value})")]
-    TypeMismatch { name: String, go_type: String, value: String },
-    #[error("type mismatch on {name}: %!t(<nil>)")]
-    NullSection { name: String },
+    /// helm: coalesceDeps, `type mismatch on %s: %t`; `value` is Go's `%t`
+    /// of the value in the way (`true`, `%!t(string=x)`, `[%!t(string=a)]`).
+    #[error("type mismatch on {name}: {value}")]
+    TypeMismatch { name: String, value: String },
 }
 
 /// `CoalesceValues(chart, user)`: what templates see as `.Values`.
@@ -131,15 +130,7 @@ fn coalesce_deps<C: ChartTree>(ch: &C, dest: &mut VMap, prefix: &str, path: &Pat
 }
 
 fn type_mismatch(name: &str, v: &V) -> CoalesceError {
-    match &v.kind {
-        Kind::Null => CoalesceError::NullSection { name: name.to_string() },
-        Kind::Bool(_) => CoalesceError::TypeMismatch { name: name.to_string(), go_type: "bool".into(), value: go_v(v) },
-        Kind::Int(_) => CoalesceError::TypeMismatch { name: name.to_string(), go_type: "int64".into(), value: go_v(v) },
-        Kind::Float(_) => CoalesceError::TypeMismatch { name: name.to_string(), go_type: "float64".into(), value: go_v(v) },
-        Kind::Str(_) => CoalesceError::TypeMismatch { name: name.to_string(), go_type: "string".into(), value: go_v(v) },
-        Kind::List(_) => CoalesceError::TypeMismatch { name: name.to_string(), go_type: "[]interface {}".into(), value: go_v(v) },
-        Kind::Map(_) => CoalesceError::TypeMismatch { name: name.to_string(), go_type: "map[string]interface {}".into(), value: go_v(v) },
-    }
+    CoalesceError::TypeMismatch { name: name.to_string(), value: crate::go::fmt::go_t(v) }
 }
 
 /// Go quirk: `coalesceGlobals` copies each map of the parent's `global`

@@ -76,29 +76,7 @@ pub fn to_chart_values(c: ChartSpec) -> ChartValues {
     }
 }
 
-/// Masterminds semver's `IsCompatibleRange`: false when either side does not parse.
-pub fn is_compatible_range(constraint: &str, version: &str) -> bool {
-    let Ok(v) = semver::Version::parse(version.trim().trim_start_matches('v')) else { return false };
-    constraint.split("||").any(|alt| to_semver_req(alt).is_some_and(|req| req.matches(&v)))
-}
-
-/// Masterminds writes AND as spaces or commas and allows `>= 1.2`; the
-/// semver crate wants commas and no space after the operator.
-fn to_semver_req(text: &str) -> Option<semver::VersionReq> {
-    let mut parts: Vec<String> = Vec::new();
-    let mut pending_op = String::new();
-    for tok in text.split(|c: char| c.is_whitespace() || c == ',').filter(|t| !t.is_empty()) {
-        if tok.chars().all(|c| "<>=!~^".contains(c)) {
-            pending_op.push_str(tok);
-        } else {
-            parts.push(format!("{}{}", std::mem::take(&mut pending_op), tok.trim_start_matches('v')));
-        }
-    }
-    if parts.is_empty() {
-        return None;
-    }
-    semver::VersionReq::parse(&parts.join(", ")).ok()
-}
+pub use super::semver::is_compatible_range;
 
 /// `processDependencyEnabled`: rebuilds the subchart list (aliases), then
 /// drops the subcharts that tags or conditions disable, recursively.
@@ -198,6 +176,49 @@ pub fn table<'a>(vals: &'a VMap, dotted: &str) -> Option<&'a VMap> {
         cur = cur.get(part)?.as_map()?;
     }
     Some(cur)
+}
+
+/// helm: coalesce.go coalesceTablesFullKey's first loop (`for key, val :=
+/// range dst { if val == nil { src[key] = nil } }`), at every level it
+/// recurses into (keys that are tables on both sides).
+fn copy_dst_nils(dst: &VMap, src: &mut VMap) {
+    for (k, dv) in dst {
+        if dv.is_null() {
+            src.insert(k.clone(), dv.clone());
+        } else if let (Some(dm), Some(sm)) = (dv.as_map(), src.get_mut(k).and_then(V::as_map_mut)) {
+            copy_dst_nils(dm, sm);
+        }
+    }
+}
+
+/// The nulls of `from` that `into` lacks, at every level where both are tables.
+fn add_missing_nulls(into: &mut VMap, from: &VMap) {
+    for (k, v) in from {
+        match into.get_mut(k) {
+            None if v.is_null() => {
+                into.insert(k.clone(), v.clone());
+            }
+            Some(existing) => {
+                if let (Some(im), Some(fm)) = (existing.as_map_mut(), v.as_map()) {
+                    add_missing_nulls(im, fm);
+                }
+            }
+            None => {}
+        }
+    }
+}
+
+/// The key where `Values.Table(dotted)` stops (`tableLookup`'s ErrNoTable):
+/// the first part that is missing or not a map.
+fn missing_key<'a>(vals: &VMap, dotted: &'a str) -> &'a str {
+    let mut cur = vals;
+    for part in dotted.split('.') {
+        match cur.get(part).and_then(V::as_map) {
+            Some(m) => cur = m,
+            None => return part,
+        }
+    }
+    dotted
 }
 
 /// `Values.PathValue(path)`: a non-map value at a dotted path.
@@ -323,7 +344,15 @@ pub fn process_imports(c: &mut ChartSpec, rec: &mut Recorder) -> Result<(), Coal
             };
             let child_path = format!("{}.{child}", r.name);
             let Some(found) = table(&cvals, &child_path) else {
-                rec.warn(format!("ImportValues missing table from chart chart={} child={child}", r.name));
+                // helm: dependencies.go processImportValues, slog.Warn with
+                // `Values.Table`'s ErrNoTable (`%q is not a table`, the first missing key).
+                let error = format!("{} is not a table", crate::go::quote::quote(missing_key(&cvals, &child_path)));
+                rec.warn(match iv {
+                    ImportValue::Map { .. } => {
+                        crate::go::slog::text_line("WARN", "ImportValues missing table from chart", &[("chart", &r.name), ("error", &error)])
+                    }
+                    ImportValue::Exports(_) => crate::go::slog::text_line("WARN", "ImportValues missing table", &[("error", &error)]),
+                });
                 continue;
             };
             let origin = Origin::new(Source::ImportValues { chart: r.name.clone(), from: child_path.clone(), secret: false });
@@ -338,13 +367,24 @@ pub fn process_imports(c: &mut ChartSpec, rec: &mut Recorder) -> Result<(), Coal
                 Path(parent.split('.').map(|k| crate::keypath::Seg::Key(k.to_string())).collect())
             };
             record_aliases(&b, &imported, &parent_at, &src_at, &mut aliases);
-            let src = path_to_map(&parent, imported, &origin);
+            let mut src = path_to_map(&parent, imported, &origin);
+            // coalesceTablesFullKey first sets every nil key of `dst` in `src`,
+            // level by level; under `parent` that `src` is the child's table
+            // itself (Go maps are references), so the child's values gain them.
+            copy_dst_nils(&b, &mut src);
+            let shared = if parent_at.is_root() { Some(&src) } else { crate::values::tree::get(&src, &parent_at).and_then(V::as_map) };
+            if let (Some(shared), Some(child)) = (shared, crate::values::tree::get_mut(&mut cvals, &src_at).and_then(V::as_map_mut)) {
+                add_missing_nulls(child, shared);
+            }
             coalesce_tables(&mut b, src, "", &Path::root(), true, &mut scratch);
+            // The merge's history is not the user's, its warnings are Helm's (MergeTables logs them).
+            rec.warnings.append(&mut scratch.warnings);
             share_changes(&mut b, &mut cvals, &aliases, &before);
         }
     }
     let mut merged = cvals;
     coalesce_tables(&mut merged, b, "", &Path::root(), true, &mut scratch);
+    rec.warnings.append(&mut scratch.warnings);
     c.values = merged;
     Ok(())
 }

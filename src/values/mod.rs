@@ -3,6 +3,7 @@
 
 pub mod coalesce;
 pub mod dependencies;
+pub mod semver;
 pub mod source;
 pub mod strvals;
 pub mod tree;

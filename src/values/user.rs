@@ -79,7 +79,11 @@ pub fn user_values(
             let origin = Origin::new(Source::SetFlag { flag: kind.flag().to_string(), index, expr: expr.clone() });
             let mut plain = map_to_json(&tree);
             let assignments = strvals::apply_flag_within(kind, expr, &mut plain, read_file, &mut growth_left).map_err(UserValuesError::Flag)?;
-            let written: Vec<Path> = assignments.into_iter().map(|a| a.path).collect();
+            // A list is one value (one entry): a flag that writes into a list
+            // becomes the writer of the whole list, and the list before it is
+            // what it overrode (`-f` gave `ports: [a, b]`, `--set ports[1]=c`).
+            let mut written: Vec<Path> = assignments.into_iter().map(|a| up_to_first_list(a.path)).collect();
+            written.dedup();
             for p in &written {
                 if let Some(old) = get(&tree, p) {
                     rec.lost(p.clone(), old.clone(), EventKind::Overridden, Some(origin.clone()));
@@ -91,13 +95,24 @@ pub fn user_values(
     Ok(tree)
 }
 
+/// `path` cut before its first list index (`a.b[1].c` -> `a.b`).
+fn up_to_first_list(path: Path) -> Path {
+    match path.0.iter().position(|s| matches!(s, Seg::Index(_))) {
+        Some(i) => Path(path.0[..i].to_vec()),
+        None => path,
+    }
+}
+
 /// `loader.MergeMaps(dst, src)` on trees: maps merge, anything else from
 /// `src` (null included) replaces; nothing is deleted.
 pub fn merge_maps(dst: &mut VMap, src: VMap, at: &Path, rec: &mut Recorder) {
     for (k, v) in src {
         let here = at.key(&k);
         match (dst.get_mut(&k), v) {
-            (Some(V { kind: Kind::Map(dm), .. }), V { kind: Kind::Map(sm), .. }) => merge_maps(dm, sm, &here, rec),
+            // Two empty maps: the later one is the writer, as for any other leaf.
+            (Some(V { kind: Kind::Map(dm), .. }), V { kind: Kind::Map(sm), .. }) if !(dm.is_empty() && sm.is_empty()) => {
+                merge_maps(dm, sm, &here, rec)
+            }
             (Some(old), v) => {
                 let by = v.origin.clone();
                 let old = std::mem::replace(old, v);
@@ -250,7 +265,7 @@ mod tests {
         let lost: Vec<(String, String)> = rec.events.iter().map(|e| (e.path.to_string(), e.value.origin.kind_word().to_string())).collect();
         assert_eq!(
             lost,
-            [("image.tag".to_string(), "values-file".to_string()), ("list[1]".into(), "values-file".into()), ("image.tag".into(), "set".into())]
+            [("image.tag".to_string(), "values-file".to_string()), ("list".into(), "values-file".into()), ("image.tag".into(), "set".into())]
         );
     }
 
@@ -272,5 +287,45 @@ mod tests {
         let flags = ValueFlags { set: vec!["a".into()], ..ValueFlags::default() };
         let err = user_values(&flags, &mut no_files, &mut Recorder::default()).unwrap_err();
         assert_eq!(err.to_string(), "failed parsing --set data: key \"a\" has no value");
+    }
+
+    /// Issue 20, class 2: a list is one entry, so a flag writing one element
+    /// is the list's writer and the whole earlier list is what it overrode
+    /// (values checked against Helm 4.2.3 in tests/data/fidelity/cases.json).
+    #[test]
+    fn an_element_write_makes_the_flag_the_writer_of_the_whole_list() {
+        let flags = ValueFlags {
+            files: vec![ValuesFile { name: "l.yaml".into(), text: "ports: [i9, j9]
+".into() }],
+            set: vec!["ports[1]=e11".into(), "made={a,b}".into(), "made[0].x=1".into()],
+            ..ValueFlags::default()
+        };
+        let mut rec = Recorder::default();
+        let tree = user_values(&flags, &mut no_files, &mut rec).unwrap();
+        let ports = get(&tree, &Path::parse("ports").unwrap()).unwrap();
+        assert!(matches!(&*ports.origin, Source::SetFlag { index: 0, .. }), "{:?}", ports.origin);
+        let made = get(&tree, &Path::parse("made").unwrap()).unwrap();
+        assert!(matches!(&*made.origin, Source::SetFlag { index: 2, .. }), "{:?}", made.origin);
+        let lost: Vec<(String, Value)> = rec.events.iter().map(|e| (e.path.to_string(), Value::Object(map_to_json(&[("v".to_string(), e.value.clone())].into_iter().collect())))).collect();
+        assert_eq!(lost, [("ports".to_string(), json!({"v": ["i9", "j9"]})), ("made".to_string(), json!({"v": ["a", "b"]}))]);
+    }
+
+    /// Issue 20, class 3: `e: {}` in two files: the later file is the writer.
+    #[test]
+    fn an_empty_map_written_twice_is_credited_to_the_last_writer() {
+        let flags = ValueFlags {
+            files: vec![
+                ValuesFile { name: "a.yaml".into(), text: "e: {}\n".into() },
+                ValuesFile { name: "b.yaml".into(), text: "e: {}\nf: {}\n---\nf: {}\n".into() },
+            ],
+            ..ValueFlags::default()
+        };
+        let mut rec = Recorder::default();
+        let tree = user_values(&flags, &mut no_files, &mut rec).unwrap();
+        let e = get(&tree, &Path::parse("e").unwrap()).unwrap();
+        assert!(matches!(&*e.origin, Source::ValuesFile { file, line: Some(1), .. } if file.as_ref() == "b.yaml"), "{:?}", e.origin);
+        let f = get(&tree, &Path::parse("f").unwrap()).unwrap();
+        assert!(matches!(&*f.origin, Source::ValuesFile { line: Some(4), .. }), "two documents: the second is the writer: {:?}", f.origin);
+        assert_eq!(rec.events.len(), 1, "a.yaml's e is what b.yaml overrode");
     }
 }

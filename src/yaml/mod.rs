@@ -24,6 +24,7 @@
 
 mod decode;
 mod doc;
+mod encoding;
 mod fast;
 mod parallel;
 mod parse;
@@ -201,6 +202,33 @@ const DOC: &str = "cannot unmarshal yaml document: ";
 const TO_JSON: &str = "error converting YAML to JSON: ";
 const FROM_JSON: &str = "error unmarshaling JSON: while decoding JSON: ";
 
+/// The bytes of values file `source_name` as the text [`load_values`] reads:
+/// UTF-8 as it is; otherwise each document as go-yaml's reader decodes it
+/// (UTF-16 after its byte-order mark), or the reader's problem in Helm's
+/// words (`yaml: invalid leading UTF-8 octet`, no line: go-yaml gives none).
+/// A document before the undecodable one that does not parse fails first,
+/// as in Helm, which reads the documents in order.
+pub fn values_text(bytes: Vec<u8>, source_name: &str) -> Result<String, YamlError> {
+    let bytes = match String::from_utf8(bytes) {
+        Ok(text) => return Ok(text),
+        Err(e) => e.into_bytes(),
+    };
+    let stand_ins = encoding::with_byte_stand_ins(&bytes);
+    let split = split_file(&stand_ins, source_name)?;
+    let mut documents = Vec::with_capacity(split.chunks.len());
+    for chunk in &split.chunks {
+        let text = encoding::decode_chunk(&chunk.text).map_err(|problem| YamlError {
+            source_name: source_name.to_string(),
+            pos: None,
+            helm_message: format!("{DOC}{TO_JSON}yaml: {problem}"),
+            exact: true,
+        })?;
+        parse_document_map(&text, chunk.first_line, source_name)?;
+        documents.push(text);
+    }
+    Ok(documents.join("---\n"))
+}
+
 /// Reads `text` (the contents of values file `source_name`) as Helm does.
 pub fn load_values(text: &str, source_name: &str) -> Result<LoadedValues, YamlError> {
     let (merged, notes) = load_merged(text, source_name)?;
@@ -269,6 +297,26 @@ fn merge_documents(
     Ok((merged, notes))
 }
 
+/// go-yaml's syntax error for the one document `text`, as
+/// `sigs.k8s.io/yaml` words it after `error converting YAML to JSON: yaml: `
+/// (`line 3: did not find expected node content`), with where it is; `None`
+/// when the document parses. For files read without the values reader's
+/// document split (Chart.yaml).
+pub fn syntax_problem(text: &str) -> Option<(Pos, String)> {
+    if let Err(problem) = encoding::printable(text) {
+        return Some((Pos { line: 1, column: 1 }, problem.to_string()));
+    }
+    let e = parse_document(text, 0).err()?;
+    // A problem at the end of a file without a final newline is on its last line.
+    let lines = text.lines().count().max(1);
+    let pos = if e.pos.line > lines {
+        Pos { line: lines, column: text.lines().last().map_or(0, |l| l.chars().count()) + 1 }
+    } else {
+        e.pos
+    };
+    Some((pos, e.message))
+}
+
 /// Parses the first document of `text` (lines from `first_line` of the file).
 fn parse_document(text: &str, first_line: usize) -> Result<Doc, SyntaxError> {
     let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
@@ -288,6 +336,8 @@ fn parse_document_map(text: &str, first_line: usize, source_name: &str) -> Resul
         helm_message,
         exact,
     };
+    // go-yaml's reader checks every character before the scanner sees it.
+    encoding::printable(text).map_err(|problem| err(None, format!("{DOC}{TO_JSON}yaml: {problem}"), true))?;
     let mut notes = Vec::new();
     let doc = parse_document(text, first_line).map_err(|e| err(Some(e.pos), format!("{DOC}{TO_JSON}yaml: {}", e.message), e.exact))?;
     if let Some(p) = doc.ignored_after_end {
@@ -341,7 +391,11 @@ fn merge_maps(a: &mut PMap, b: PMap, path: &Path, notes: &mut Vec<Note>) {
     for (k, (kpos, v)) in b {
         if let Some((old_kpos, old)) = a.get_mut(&k) {
             let sub = path.key(&k);
-            if let (PKind::Map(_), PKind::Map(_)) = (&old.kind, &v.kind) {
+            // Two empty maps merge to an empty map: the later one is its writer,
+            // as for any other leaf (helm: pkg/chart/loader MergeMaps replaces
+            // unless both are maps; the result is the same, the credit is not).
+            let both_empty = matches!((&old.kind, &v.kind), (PKind::Map(a), PKind::Map(b)) if a.is_empty() && b.is_empty());
+            if let (PKind::Map(_), PKind::Map(_), false) = (&old.kind, &v.kind, both_empty) {
                 let PKind::Map(bm) = v.kind else { unreachable!("a map") };
                 if let PKind::Map(am) = &mut old.kind {
                     merge_maps(am, bm, &sub, notes);

@@ -102,7 +102,6 @@ fn libyaml_wording(info: &str) -> Option<(&'static str, Stage)> {
         "block sequence entries are not allowed in this context" => ("block sequence entries are not allowed in this context", Scanner),
         "mapping keys are not allowed in this context" => ("mapping keys are not allowed in this context", Scanner),
         "simple key expect ':'" | "simple key expected" => ("could not find expected ':'", Scanner),
-        "while scanning a quoted scalar, found unexpected end of stream" => ("found unexpected end of stream", Scanner),
         "while scanning a quoted scalar, found unexpected document indicator" => ("found unexpected document indicator", Scanner),
         "while parsing a quoted scalar, found unknown escape character" => ("found unknown escape character", Scanner),
         "while parsing a quoted scalar, found invalid Unicode character escape code" => ("found invalid Unicode character escape code", Scanner),
@@ -129,12 +128,42 @@ fn map_scan_error(src: &Src, e: &ScanError) -> SyntaxError {
         let name = anchor_name(src.rest_from(m.index()).trim_start_matches('*'));
         return SyntaxError { pos: src.mpos(m), message: format!("unknown anchor '{name}' referenced"), exact: true };
     }
+    // A quoted scalar that never closes: libyaml reads to the end of the
+    // document and marks the end (its last line + 1, scanner rule), not the
+    // scalar. saphyr may stop earlier, at a continuation line less indented
+    // than YAML 1.2 wants (libyaml does not check that); with no quote left
+    // in the document, libyaml's reading would end the same way.
+    let unterminated = info == "while scanning a quoted scalar, found unexpected end of stream"
+        || (info == "invalid indentation in quoted scalar" && !closes(src.rest_from(m.index())));
+    if unterminated {
+        let end_line0 = src.text.matches('\n').count();
+        let end_col0 = src.text.rsplit('\n').next().map_or(0, |l| l.chars().count());
+        return syntax(src, end_line0, end_col0, Stage::Scanner, "found unexpected end of stream", true);
+    }
     match libyaml_wording(info) {
         Some((problem, stage)) => syntax(src, line0, m.col(), stage, problem, true),
         None => {
             let problem = info.split_once(", ").filter(|(a, _)| a.starts_with("while ")).map_or(info, |(_, b)| b);
             syntax(src, line0, m.col(), Stage::Scanner, problem, false)
         }
+    }
+}
+
+/// Whether the quoted scalar starting `text` (at its quote) has a closing
+/// quote later in the document (an unescaped `"`, or any `'`).
+fn closes(text: &str) -> bool {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some('"') => {
+            let mut escaped = false;
+            chars.any(|c| {
+                let close = c == '"' && !escaped;
+                escaped = c == '\\' && !escaped;
+                close
+            })
+        }
+        Some(q) => chars.any(|c| c == q),
+        None => false,
     }
 }
 
@@ -153,6 +182,56 @@ fn libyaml_anchor_char(c: char) -> bool {
 struct Patches {
     /// Char indexes of `\'` escapes rewritten as `\a`.
     quote_escapes: Vec<usize>,
+}
+
+/// A line inside a flow collection that starts left of where saphyr wants
+/// it (`idx`, its first character): its content moves to the end of the line
+/// before (the same length and the same number of lines; only its own
+/// positions move). Only where joining cannot change a value: the line
+/// before ends with `,`, `[` or `{`, or the line starts with `]`, `}` or
+/// `,`, and the line before has no comment. False when `idx` is in no flow
+/// collection.
+fn flatten_flow(text: &mut [char], idx: usize) -> bool {
+    if idx >= text.len() {
+        return false;
+    }
+    // Open brackets before `idx`, outside quotes and comments.
+    let (mut depth, mut quote, mut i) = (0usize, None::<char>, 0);
+    while i < idx {
+        let c = text[i];
+        match (quote, c) {
+            (Some('"'), '\\') => i += 1,
+            (Some(q), _) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '"' | '\'') => quote = Some(c),
+            (None, '#') if i == 0 || text[i - 1].is_whitespace() => {
+                while i < idx && text[i] != '\n' {
+                    i += 1;
+                }
+                continue;
+            }
+            (None, '[' | '{') => depth += 1,
+            (None, ']' | '}') => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        i += 1;
+    }
+    let Some(nl) = text[..idx].iter().rposition(|c| *c == '\n') else { return false };
+    if depth == 0 || quote.is_some() || !text[nl + 1..idx].iter().all(|c| *c == ' ' || *c == '\t') {
+        return false;
+    }
+    let prev_start = text[..nl].iter().rposition(|c| *c == '\n').map_or(0, |p| p + 1);
+    let prev = &text[prev_start..nl];
+    let prev_end = prev.iter().rev().find(|c| !c.is_whitespace()).copied();
+    let joins = matches!(prev_end, Some(',' | '[' | '{')) || matches!(text[idx], ']' | '}' | ',');
+    if !joins || prev.contains(&'#') {
+        return false;
+    }
+    let line_end = (idx..text.len()).find(|&k| text[k] == '\n').unwrap_or(text.len());
+    let mut moved: Vec<char> = text[idx..line_end].to_vec();
+    moved.extend_from_slice(&text[nl..idx]);
+    text[nl..line_end].copy_from_slice(&moved);
+    true
 }
 
 /// Tries to make saphyr accept what libyaml accepts at the place it failed.
@@ -194,6 +273,9 @@ fn patch_for(text: &mut [char], e: &ScanError, patches: &mut Patches) -> bool {
                 j += 1;
             }
         }
+        // libyaml does not check indentation inside flow collections (a
+        // closing `]` left of its key's column is common); saphyr does.
+        "invalid indentation" => return flatten_flow(text, idx),
         "while scanning a plain scalar, found a tab" => {
             // libyaml skips tabs in a plain scalar's continuation lines right of
             // the indentation; the tab check decides afterwards.

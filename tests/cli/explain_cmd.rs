@@ -155,3 +155,14 @@ fn text_keeps_the_spaces_inside_strings_of_a_list_value() {
     let line = out.lines().find(|l| l.starts_with("l ")).expect("the l entry");
     assert!(line.contains(r#"["a b","c  d"]"#), "{line}");
 }
+
+/// Helm refuses to install a library chart (pkg/cmd/install.go
+/// checkIfInstallable: `library charts are not installable`); explain
+/// explains it and says so (docs/fidelity.md).
+#[test]
+fn a_library_chart_is_explained_with_a_warning_that_helm_would_not_install_it() {
+    let r = crate::support::run(crate::support::releasex().args(["explain", "tests/data/charts/library-chart"]));
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("common.port"), "{}", r.stdout);
+    assert!(r.stderr.contains("Helm would not install this chart (library charts are not installable)"), "{}", r.stderr);
+}

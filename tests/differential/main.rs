@@ -10,6 +10,8 @@ mod xorshift;
 
 mod chart_loading;
 mod explain_differential;
+mod fidelity_errors;
+mod fidelity_generated;
 mod helm_tables;
 mod strvals_differential;
 mod upgrade_differential;

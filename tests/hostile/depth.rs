@@ -154,7 +154,7 @@ fn a_charts_deep_values_yaml_reads_from_a_directory_and_fails_past_helms_depth_i
         .expect("tar runs");
     assert!(status.success());
     let outcome = run(&["values", "explain", path(&tgz), "-o", "yaml"], &[], None, Limits::DEFAULT);
-    outcome.assert_clean_error("cannot load values.yaml: values.yaml:2:", Limits::DEFAULT);
+    outcome.assert_clean_error("cannot load values.yaml: cannot unmarshal yaml document: error converting YAML to JSON: yaml: line 2: exceeded max depth of 10000\n  at values.yaml:2:", Limits::DEFAULT);
     assert!(outcome.stderr.contains("yaml: line 2: exceeded max depth of 10000"), "{}", outcome.stderr);
 }
 
@@ -206,7 +206,7 @@ fn werf_values_yaml_past_go_yamls_depth_is_helms_error_naming_the_file() {
     let (dir, _) = temp_file(".helm/Chart.yaml", b"apiVersion: v2\nname: app\nversion: 0.1.0\n");
     std::fs::write(dir.path().join(".helm/values.yaml"), block_sequences(HELM_MAX_DEPTH + 1, "x")).expect("write values.yaml");
     let outcome = run(&["values", "explain", "--werf", path(dir.path()), "-o", "yaml"], &[], None, Limits::DEFAULT);
-    outcome.assert_clean_error("cannot load values.yaml: values.yaml:2:", Limits::DEFAULT);
+    outcome.assert_clean_error("cannot load values.yaml: cannot unmarshal yaml document: error converting YAML to JSON: yaml: line 2: exceeded max depth of 10000\n  at values.yaml:2:", Limits::DEFAULT);
     assert!(outcome.stderr.contains("yaml: line 2: exceeded max depth of 10000"), "{}", outcome.stderr);
 }
 

@@ -457,6 +457,9 @@ def merge_user_values(o: ValueOpts, notes: list[str]) -> dict:
         else:
             try:
                 raw = Path(fp).read_bytes()
+            except IsADirectoryError as e:
+                # Go's os.ReadFile opens a directory and fails reading it
+                raise HelmFailure(f"read {fp}: {_go_errno_text(e)}")
             except OSError as e:
                 # Go: "open <path>: no such file or directory"
                 raise HelmFailure(f"open {fp}: {_go_errno_text(e)}")
