@@ -242,7 +242,10 @@ pub fn preview_objects(req: &ObjectsRequest<'_>) -> Result<ObjectsReport, Previe
     let (plan, manifest, method) = runtime.block_on(async {
         let cluster = ReadOnlyCluster::connect(req.target).await?;
         (req.progress)("reading the cluster's API discovery");
-        let discovery = cluster.discover().await?;
+        let discovery = {
+            let _phase = crate::timings::phase("API discovery");
+            cluster.discover().await?
+        };
         plan_against(&cluster, &discovery, req, new_manifest).await
     })?;
     Ok(ObjectsReport { plan, manifest, method, render_warnings, offline: false })
@@ -303,7 +306,9 @@ async fn plan_against(
     let manifest_text = new_manifest.text(Some(discovery), req.progress)?;
     let (new, old, method, refs) = manifests(discovery, req, &manifest_text)?;
     (req.progress)(&format!("reading {} live objects ({} at a time)", refs.len(), req.concurrency));
-    let fetched = cluster.get_objects(&refs.iter().map(|(_, r)| r.clone()).collect::<Vec<_>>(), req.concurrency).await;
+    let reading = crate::timings::phase("read live objects");
+    let (fetched, counts) = cluster.read_objects(&refs.iter().map(|(_, r)| r.clone()).collect::<Vec<_>>(), req.concurrency).await;
+    drop(reading.rename(format!("read {} live objects: {} LIST pages, {} GETs", refs.len(), counts.lists, counts.gets)));
     let mut live = HashMap::new();
     for ((k, _), got) in refs.iter().zip(fetched) {
         let got = got.map_err(|source| PreviewError::LiveObject { kind: k.kind.clone(), name: k.name.clone(), source: Box::new(source) })?;
@@ -311,7 +316,7 @@ async fn plan_against(
             live.insert(k.clone(), v);
         }
     }
-    Ok(finish(req, new, old, live, method))
+    Ok(crate::timings::timed("plan", || finish(req, new, old, live, method)))
 }
 
 /// The new and the baseline manifests read through `discovery`, the apply
@@ -322,6 +327,7 @@ fn manifests(
     req: &ObjectsRequest<'_>,
     manifest_text: &str,
 ) -> Result<(Manifest, Manifest, ApplyMethod, Vec<(LiveKey, ObjectRef)>), PreviewError> {
+    let _phase = crate::timings::phase("parse manifests");
     let (baseline, last) = (req.start.baseline, req.start.last);
     let mut new = parse_manifest(manifest_text, req.namespace, discovery)?;
     let crds = render::crds(req.chart);

@@ -19,5 +19,6 @@ mod patch_cmd;
 mod plugins;
 mod front_door;
 mod upgrade_cmd;
+mod live_reads;
 mod upgrade_objects;
 mod werf;
