@@ -21,32 +21,49 @@ pub const MAX_DEPTH: usize = 10_000;
 /// (strings skipped), so that a parser without a depth limit may then read
 /// any text it passes; syntax errors are left to that parser.
 pub fn first_too_deep(text: &[u8]) -> Option<(u8, usize)> {
-    let mut depth = 0usize;
-    let mut in_string = false;
-    let mut escaped = false;
-    for (i, &b) in text.iter().enumerate() {
-        if in_string {
+    DepthScan::default().scan(text)
+}
+
+/// [`first_too_deep`] over a text that comes in pieces (a stream): the
+/// scanner's state carries from one piece to the next, offsets count from
+/// the start of the whole text.
+#[derive(Debug, Default, Clone)]
+pub struct DepthScan {
+    depth: usize,
+    in_string: bool,
+    escaped: bool,
+    offset: usize,
+}
+
+impl DepthScan {
+    /// Scans the next piece; the first opening past [`MAX_DEPTH`] in it, if any.
+    pub fn scan(&mut self, piece: &[u8]) -> Option<(u8, usize)> {
+        let start = self.offset;
+        self.offset += piece.len();
+        for (i, &b) in piece.iter().enumerate() {
+            if self.in_string {
+                match b {
+                    _ if self.escaped => self.escaped = false,
+                    b'\\' => self.escaped = true,
+                    b'"' => self.in_string = false,
+                    _ => {}
+                }
+                continue;
+            }
             match b {
-                _ if escaped => escaped = false,
-                b'\\' => escaped = true,
-                b'"' => in_string = false,
+                b'"' => self.in_string = true,
+                b'[' | b'{' => {
+                    self.depth += 1;
+                    if self.depth > MAX_DEPTH {
+                        return Some((b, start + i));
+                    }
+                }
+                b']' | b'}' => self.depth = self.depth.saturating_sub(1),
                 _ => {}
             }
-            continue;
         }
-        match b {
-            b'"' => in_string = true,
-            b'[' | b'{' => {
-                depth += 1;
-                if depth > MAX_DEPTH {
-                    return Some((b, i));
-                }
-            }
-            b']' | b'}' => depth = depth.saturating_sub(1),
-            _ => {}
-        }
+        None
     }
-    None
 }
 
 #[derive(Debug, Clone, PartialEq)]

@@ -122,6 +122,130 @@ pub fn parse_json(json: &[u8], gzip: bool) -> Result<serde_json::Value, CodecErr
     Ok(value)
 }
 
+/// Decodes Helm's base64 text into the record's JSON value. The gzip layer
+/// is streamed into the JSON parser, so the decompressed JSON (the largest
+/// stage, several times the compressed size) is never held whole: peak
+/// memory is the compressed bytes plus the parsed value. Errors keep the
+/// order of decoding stage by stage: base64, then gzip (and the size cap),
+/// then nesting depth, then JSON syntax.
+pub fn decode_payload_value(helm_base64: Vec<u8>) -> Result<(serde_json::Value, PayloadStats), CodecError> {
+    if helm_base64.trim_ascii().is_empty() {
+        return Err(CodecError::Empty);
+    }
+    let stored_bytes = helm_base64.trim_ascii().len();
+    let raw = decode_base64(&helm_base64, "the Helm payload (base64 of gzip)")?;
+    drop(helm_base64);
+    let mut stats = PayloadStats { stored_bytes, compressed_bytes: raw.len(), json_bytes: raw.len(), gzip: is_gzip(&raw) };
+    if !stats.gzip {
+        return Ok((parse_json(&raw, false)?, stats));
+    }
+    let (value, json_bytes) = gunzip_value(&raw)?;
+    stats.json_bytes = json_bytes;
+    Ok((value, stats))
+}
+
+/// Gunzips `raw` straight into the JSON parser; the value and the JSON's length.
+pub fn gunzip_value(raw: &[u8]) -> Result<(serde_json::Value, usize), CodecError> {
+    use serde::Deserialize as _;
+    let mut inflate = Inflate::new(raw);
+    let parsed = {
+        let mut reader = serde_json::Deserializer::from_reader(std::io::BufReader::with_capacity(1 << 16, &mut inflate));
+        reader.disable_recursion_limit();
+        serde_json::Value::deserialize(&mut reader).and_then(|v| reader.end().map(|()| v))
+    };
+    match parsed {
+        Ok(value) => match inflate.failure() {
+            // The parser saw the whole text; the stream behind it must end cleanly too.
+            Some(e) => Err(e),
+            None => Ok((value, inflate.out_bytes as usize)),
+        },
+        Err(e) => Err(inflate.failure().unwrap_or(CodecError::Json(e))),
+    }
+}
+
+/// The gzip layer as a reader, bounded at [`MAX_DECOMPRESSED`], scanning
+/// the nesting depth of what passes through (as [`crate::go::json_decode::first_too_deep`]
+/// does on a whole text). A failure is kept and the reader then ends with an
+/// I/O error, so the parser stops and [`Inflate::failure`] says why.
+struct Inflate<'a> {
+    gz: flate2::read::MultiGzDecoder<&'a [u8]>,
+    out_bytes: u64,
+    depth: crate::go::json_decode::DepthScan,
+    gzip_error: Option<std::io::Error>,
+    too_large: bool,
+    too_deep: Option<(u8, usize)>,
+}
+
+impl<'a> Inflate<'a> {
+    fn new(raw: &'a [u8]) -> Inflate<'a> {
+        Inflate {
+            // Go's gzip reader reads concatenated members too; MultiGzDecoder matches that.
+            gz: flate2::read::MultiGzDecoder::new(raw),
+            out_bytes: 0,
+            depth: crate::go::json_decode::DepthScan::default(),
+            gzip_error: None,
+            too_large: false,
+            too_deep: None,
+        }
+    }
+
+    fn failed(&self) -> bool {
+        self.gzip_error.is_some() || self.too_large || self.too_deep.is_some()
+    }
+
+    /// Why the stream failed, after reading what is left of it: a gzip
+    /// error or the size cap anywhere in the stream comes before a depth
+    /// error, as when the whole text was gunzipped first.
+    fn failure(&mut self) -> Option<CodecError> {
+        let mut scratch = vec![0u8; 1 << 16];
+        while self.gzip_error.is_none() && !self.too_large {
+            match self.gz.read(&mut scratch) {
+                Ok(0) => break,
+                Ok(n) => {
+                    self.out_bytes += n as u64;
+                    self.too_large = self.out_bytes > MAX_DECOMPRESSED;
+                    if self.too_deep.is_none() {
+                        self.too_deep = self.depth.scan(&scratch[..n]);
+                    }
+                }
+                Err(e) => self.gzip_error = Some(e),
+            }
+        }
+        if let Some(e) = self.gzip_error.take() {
+            return Some(CodecError::Gzip(e));
+        }
+        if self.too_large {
+            return Some(CodecError::TooLarge);
+        }
+        self.too_deep.map(|(open, offset)| CodecError::TooDeep { open, offset })
+    }
+}
+
+impl Read for Inflate<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if self.failed() {
+            return Err(std::io::Error::other("the record stream failed"));
+        }
+        let n = match self.gz.read(buf) {
+            Ok(n) => n,
+            Err(e) => {
+                self.gzip_error = Some(e);
+                return Err(std::io::Error::other("gzip"));
+            }
+        };
+        self.out_bytes += n as u64;
+        if self.out_bytes > MAX_DECOMPRESSED {
+            self.too_large = true;
+            return Err(std::io::Error::other("too large"));
+        }
+        self.too_deep = self.depth.scan(&buf[..n]);
+        if self.too_deep.is_some() {
+            return Err(std::io::Error::other("too deep"));
+        }
+        Ok(n)
+    }
+}
+
 /// Encodes a record as Helm does (gzip level 9, then base64); used by tests and
 /// the benchmark to build records.
 pub fn encode_payload(json: &[u8]) -> String {
@@ -168,6 +292,37 @@ mod tests {
         let zeros = vec![b' '; (MAX_DECOMPRESSED + 10) as usize];
         let text = encode_payload(&zeros);
         assert!(matches!(decode_payload(text.clone().into_bytes()), Err(CodecError::TooLarge)));
+    }
+
+    #[test]
+    fn streamed_decoding_gives_the_value_and_errors_of_decoding_stage_by_stage() {
+        let json = br#"{"name":"demo","version":1,"manifest":"a\nb"}"#;
+        let text = encode_payload(json);
+        let (value, stats) = decode_payload_value(text.clone().into_bytes()).unwrap();
+        assert_eq!(value, serde_json::from_slice::<serde_json::Value>(json).unwrap());
+        assert_eq!((stats.json_bytes, stats.stored_bytes, stats.gzip), (json.len(), text.len(), true));
+        let plain = base64::engine::general_purpose::STANDARD.encode(json);
+        assert_eq!(decode_payload_value(plain.into_bytes()).unwrap().0, value);
+
+        let bomb = encode_payload(&vec![b' '; (MAX_DECOMPRESSED + 10) as usize]);
+        assert!(matches!(decode_payload_value(bomb.into_bytes()), Err(CodecError::TooLarge)));
+        // A syntax error early and a truncated stream later: the gzip error wins, as before.
+        let raw = decode_base64(encode_payload(&[b"{\"a\":x".as_slice(), &vec![b' '; 100_000]].concat()).as_bytes(), "t").unwrap();
+        let cut = base64::engine::general_purpose::STANDARD.encode(&raw[..raw.len() - 10]);
+        assert!(matches!(decode_payload_value(cut.into_bytes()), Err(CodecError::Gzip(_))));
+        // Too deep, then a syntax error: the depth is reported, with its offset.
+        let deep = [b"{\"a\":".as_slice(), &vec![b'['; 10_001], b"x"].concat();
+        match decode_payload_value(encode_payload(&deep).into_bytes()) {
+            Err(CodecError::TooDeep { open: b'[', offset }) => {
+                assert_eq!(Some((b'[', offset)), crate::go::json_decode::first_too_deep(&deep));
+                assert_eq!(offset, 5 + 9_999);
+            }
+            other => panic!("{other:?}"),
+        }
+        let syntax = encode_payload(b"{\"a\": tru}");
+        assert!(matches!(decode_payload_value(syntax.into_bytes()), Err(CodecError::Json(_))));
+        // Trailing data after the value is an error, as with the whole text.
+        assert!(matches!(decode_payload_value(encode_payload(b"{} {}").into_bytes()), Err(CodecError::Json(_))));
     }
 
     #[test]
