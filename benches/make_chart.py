@@ -97,25 +97,25 @@ class Writer:
         return out
 
     def leaf(self, indent, key):
-        r = self.rng.random()
         pad = " " * indent
-        if self.on("flow") and r < 0.3:
+        # Each construct its own chance, so that `all` has as many of each as its own mix.
+        if self.on("flow") and self.rng.random() < 0.3:
             self.lines.append(f"{pad}{key}: {self.flow()}{self.trailing()}")
-        elif self.on("scalars") and r < 0.15:
+        elif self.on("scalars") and self.rng.random() < 0.15:
             first, *rest = self.block_scalar_lines(indent)
             self.lines.append(f"{pad}{key}: {first}")
             self.lines.extend(rest)
-        elif self.on("scalars") and r < 0.25:
-            # A multi-line plain scalar, then a multi-line double-quoted one.
+        elif self.on("scalars") and self.rng.random() < 0.1:
+            # A multi-line plain scalar, or a multi-line double-quoted one.
             if self.rng.random() < 0.5:
                 self.lines.append(f"{pad}{key}: first part of {self.name('p')}")
                 self.lines.append(f"{pad}  continued here")
             else:
                 self.lines.append(f'{pad}{key}: "quoted start of {self.name("q")}')
                 self.lines.append(f'{pad}  and its end"')
-        elif self.on("anchors") and self.anchors and not self.in_anchor and r < 0.05:
+        elif self.on("anchors") and self.anchors and not self.in_anchor and self.rng.random() < 0.05:
             self.lines.append(f"{pad}{key}: *{self.rng.choice(self.anchors)}")
-        elif self.on("comments") and r < 0.1:
+        elif self.on("comments") and self.rng.random() < 0.1:
             self.lines.append(f"{pad}{key}:{self.trailing() or '  # empty on purpose'}")
         else:
             self.lines.append(f"{pad}{key}: {self.scalar()}{self.trailing()}")

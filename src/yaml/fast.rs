@@ -450,24 +450,50 @@ impl<'a> Reader<'a> {
                         _ => k += 1,
                     }
                 }
-                let text = self.t[j..k].trim_end_matches(' ').to_string();
+                let mut text = self.t[j..k].trim_end_matches(' ').to_string();
                 let pos = self.pos(li, j);
-                self.i = li + 1;
-                // A more indented line after it would continue the scalar.
-                let mut n = self.i;
-                while n < self.lines.len() && self.lines[n].blank {
-                    n += 1;
-                }
-                if let Some(l) = self.lines.get(n)
-                    && !l.comment
-                    && l.indent as isize > parent
-                {
-                    return None;
-                }
+                self.i = self.plain_continuation(li + 1, parent, k < end, &mut text)?;
                 self.scalar(text, true, pos)
             }
         };
         Some(id)
+    }
+
+    /// The lines from `from` that continue a plain scalar (more indented
+    /// than `parent`, not comments), folded onto `text` as libyaml's
+    /// `yaml_parser_scan_plain_scalar` does: one line break becomes a space,
+    /// each blank line a `\n`. Returns the next line to read. Continuation
+    /// lines that start with an indicator or hold `: ` or ` #`, and any
+    /// after a first line that ended in a comment, are left to saphyr.
+    fn plain_continuation(&self, from: usize, parent: isize, commented: bool, text: &mut String) -> Option<usize> {
+        let b = self.b;
+        let mut n = from;
+        loop {
+            let mut m = n;
+            while m < self.lines.len() && self.lines[m].blank {
+                m += 1;
+            }
+            let Some(l) = self.lines.get(m) else { return Some(n) };
+            if l.comment || l.indent as isize <= parent {
+                return Some(n);
+            }
+            let at = l.start + l.indent;
+            if commented || !plain_start(b[at], b.get(at + 1).copied()) || matches!(b[at], b'-' | b'?' | b':') {
+                return None;
+            }
+            for e in at..l.end {
+                if (b[e] == b':' && (e + 1 == l.end || b[e + 1] == b' ')) || (b[e] == b'#' && b[e - 1] == b' ') {
+                    return None;
+                }
+            }
+            if m == n {
+                text.push(' ');
+            } else {
+                push_newlines(text, m - n);
+            }
+            text.push_str(self.t[at..l.end].trim_end_matches(' '));
+            n = m + 1;
+        }
     }
 
     /// Only spaces and a comment after byte `at` of line `li`.
@@ -937,6 +963,8 @@ mod tests {
         declines("l:\n- &i\n  k: v\n");
         takes("a: &x-1_y |\n  text\nb: *x-1_y\nc: &x 2\nd: *x\n");
         takes("seq: &s\n- a\n- b\nother: *s\n");
+        takes("a: plain\n  continued\n\n   after a blank\n\n\n  two\nb: 1\n- x\n".split("- x").next().unwrap_or_default());
+        takes("l:\n- one\n  two\n- k: three\n    four\n  j: x\n    y\nz: end\n   more\n\n# c\n");
         takes("a: {b: 1, \"c\": 'd', e: \"{{ .Release.Name }}\", f: x y}\nb: {}\nc: { a: 1 }\n");
         takes("- {name: web, port: 80}\n- k: {a: \"\"}\n");
         takes("a: 1\r\nb:\r\n  c: 'x'\r\n  d: [1, 2]\r\n  e: {f: g}\r\n  h:\r\n# c\r\ni: 2\r\n");
@@ -952,7 +980,9 @@ mod tests {
         declines("a: 1\rb: 2\n");
         declines("a: !!str 1\n");
         declines("a:\tb\n");
-        declines("a: plain\n  continued\n");
+        declines("a: plain # c\n  continued\n");
+        declines("a: plain\n  - continued\n");
+        declines("a: plain\n  b: c\n");
         declines("a: \"two\n  lines\"\n");
         declines("a:\n  value on next line\n");
         declines("a: {b: {c: 1}}\n");
@@ -1035,7 +1065,8 @@ mod tests {
             "[\"a,b\", c d]", "[ -1 , 2.5 ]", "--flag=x", "\"\"", "''", "0777", "a \"quoted\" word", "{ }", "[a,]", "\"\\/\"", "&a x", "*a",
             "!t x", "x: y", "\"unterminated", "[a, [b]]", "{a: 1}", "- x", "? x", "@x", "%x",
             "{a: \"x\", 'b': c d}", "{ k: 1 }", "{a: {b: 1}}", "{a:1}", "{a: 1, }", "&a1 x", "&a1 'q'", "*a1", "&a1", "*nope",
-            "[\"{{ .Values.x }}\", \"\"]", "{k: \"{{ .Release.Name }}\"}",
+            "[\"{{ .Values.x }}\", \"\"]", "{k: \"{{ .Release.Name }}\"}", "first\n    continued", "first\n\n      after blank",
+            "first\n  - not an item", "a\n      b: c", "a # c\n      b",
         ];
         const KEYS: &[&str] = &["k", "\"quoted key\"", "'single'", "a.b", "x-y_z", "名前", "k y", "yes", "1", "<<", "-k", "k ", "\"\"", "k#1", "... k", "--- k", "...k"];
         fn generate(next: &mut dyn FnMut(u64) -> u64, indent: usize, depth: usize, out: &mut String) {
