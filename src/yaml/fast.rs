@@ -141,6 +141,16 @@ struct Key<'a> {
     after_colon: usize,
 }
 
+/// How far [`Reader::quoted_piece`] got on its line.
+enum Piece {
+    /// The closing quote was found; the byte after it.
+    Closed(usize),
+    /// The line ended inside the scalar.
+    Open,
+    /// Something left to saphyr (an escape it must judge).
+    Refused,
+}
+
 #[derive(Clone, Copy, PartialEq)]
 enum Chomp {
     Strip,
@@ -422,10 +432,10 @@ impl<'a> Reader<'a> {
         let b = self.b;
         let id = match b[j] {
             b'"' | b'\'' => {
-                let (text, after) = self.quoted(j, end)?;
-                self.line_ends_after(li, after)?;
+                let (text, close, after) = self.quoted_lines(li, j, parent)?;
+                self.line_ends_after(close, after)?;
                 let pos = self.pos(li, j);
-                self.i = li + 1;
+                self.i = close + 1;
                 self.scalar(text, false, pos)
             }
             b'|' | b'>' => return self.block_scalar(li, j, parent),
@@ -509,14 +519,24 @@ impl<'a> Reader<'a> {
     /// A quoted scalar that starts and ends on this line: its text and the
     /// byte after the closing quote.
     fn quoted(&self, at: usize, end: usize) -> Option<(String, usize)> {
-        let b = self.b;
-        let q = b[at];
         let mut out = String::new();
-        let mut k = at + 1;
+        match self.quoted_piece(self.b[at], at + 1, end, &mut out) {
+            Piece::Closed(after) => Some((out, after)),
+            Piece::Open | Piece::Refused => None,
+        }
+    }
+
+    /// The text of a quoted scalar (quote `q`) from byte `from` up to its
+    /// closing quote or the line's `end`, appended to `out`. At the line's
+    /// end the spaces before it are dropped (libyaml folds them away).
+    fn quoted_piece(&self, q: u8, from: usize, end: usize, out: &mut String) -> Piece {
+        let b = self.b;
+        let mut k = from;
         let mut run = k;
         loop {
             if k >= end {
-                return None;
+                out.push_str(self.t[run..end].trim_end_matches(' '));
+                return Piece::Open;
             }
             match b[k] {
                 c if c == q => {
@@ -527,11 +547,12 @@ impl<'a> Reader<'a> {
                         continue;
                     }
                     out.push_str(&self.t[run..k]);
-                    return Some((out, k + 1));
+                    return Piece::Closed(k + 1);
                 }
                 b'\\' if q == b'"' => {
                     out.push_str(&self.t[run..k]);
-                    let e = *b.get(k + 1).filter(|_| k + 1 < end)?;
+                    // An escaped line break (`\` last): left to saphyr.
+                    let Some(&e) = b.get(k + 1).filter(|_| k + 1 < end) else { return Piece::Refused };
                     let simple = match e {
                         b'\\' => Some('\\'),
                         b'"' => Some('"'),
@@ -559,18 +580,51 @@ impl<'a> Reader<'a> {
                             b'x' => 2,
                             b'u' => 4,
                             b'U' => 8,
-                            _ => return None,
+                            _ => return Piece::Refused,
                         };
-                        let hex = self.t.get(k + 2..k + 2 + digits).filter(|_| k + 2 + digits <= end)?;
-                        if !hex.bytes().all(|c| c.is_ascii_hexdigit()) {
-                            return None;
-                        }
-                        out.push(char::from_u32(u32::from_str_radix(hex, 16).ok()?)?);
+                        let Some(hex) = self.t.get(k + 2..k + 2 + digits).filter(|_| k + 2 + digits <= end) else { return Piece::Refused };
+                        let Some(c) = u32::from_str_radix(hex, 16).ok().filter(|_| hex.bytes().all(|c| c.is_ascii_hexdigit())).and_then(char::from_u32) else {
+                            return Piece::Refused;
+                        };
+                        out.push(c);
                         k += 2 + digits;
                     }
                     run = k;
                 }
                 _ => k += 1,
+            }
+        }
+    }
+
+    /// A quoted scalar at byte `j` of line `li` that may go on over the next
+    /// lines (each more indented than `parent`), folded as libyaml's
+    /// `yaml_parser_scan_flow_scalar` does: one line break becomes a space,
+    /// each blank line a `\n`, the spaces around a break dropped. Its text,
+    /// the line it closes on and the byte after the closing quote.
+    fn quoted_lines(&self, li: usize, j: usize, parent: isize) -> Option<(String, usize, usize)> {
+        let q = self.b[j];
+        let mut out = String::new();
+        let (mut line, mut from) = (li, j + 1);
+        loop {
+            match self.quoted_piece(q, from, self.lines[line].end, &mut out) {
+                Piece::Closed(after) => return Some((out, line, after)),
+                Piece::Refused => return None,
+                Piece::Open => {
+                    let mut m = line + 1;
+                    while m < self.lines.len() && self.lines[m].blank {
+                        m += 1;
+                    }
+                    let l = self.lines.get(m)?;
+                    if l.indent as isize <= parent {
+                        return None;
+                    }
+                    if m == line + 1 {
+                        out.push(' ');
+                    } else {
+                        push_newlines(&mut out, m - line - 1);
+                    }
+                    (line, from) = (m, l.start + l.indent);
+                }
             }
         }
     }
@@ -965,6 +1019,8 @@ mod tests {
         takes("seq: &s\n- a\n- b\nother: *s\n");
         takes("a: plain\n  continued\n\n   after a blank\n\n\n  two\nb: 1\n- x\n".split("- x").next().unwrap_or_default());
         takes("l:\n- one\n  two\n- k: three\n    four\n  j: x\n    y\nz: end\n   more\n\n# c\n");
+        takes("a: \"two  \n   lines\"\nb: 'x\n\n\n  y # not a comment\n  z'\nc: \"\\t \n  \\u00e9\" # c\n- x".split("- x").next().unwrap_or_default());
+        takes("l:\n- \"a\n  b\"\n- k: 'c\n    d'\n");
         takes("a: {b: 1, \"c\": 'd', e: \"{{ .Release.Name }}\", f: x y}\nb: {}\nc: { a: 1 }\n");
         takes("- {name: web, port: 80}\n- k: {a: \"\"}\n");
         takes("a: 1\r\nb:\r\n  c: 'x'\r\n  d: [1, 2]\r\n  e: {f: g}\r\n  h:\r\n# c\r\ni: 2\r\n");
@@ -983,7 +1039,8 @@ mod tests {
         declines("a: plain # c\n  continued\n");
         declines("a: plain\n  - continued\n");
         declines("a: plain\n  b: c\n");
-        declines("a: \"two\n  lines\"\n");
+        declines("a: \"escaped \\\n  break\"\n");
+        declines("a: \"two\nlines\"\n");
         declines("a:\n  value on next line\n");
         declines("a: {b: {c: 1}}\n");
         declines("a: {b : 1}\n");
@@ -1067,6 +1124,7 @@ mod tests {
             "{a: \"x\", 'b': c d}", "{ k: 1 }", "{a: {b: 1}}", "{a:1}", "{a: 1, }", "&a1 x", "&a1 'q'", "*a1", "&a1", "*nope",
             "[\"{{ .Values.x }}\", \"\"]", "{k: \"{{ .Release.Name }}\"}", "first\n    continued", "first\n\n      after blank",
             "first\n  - not an item", "a\n      b: c", "a # c\n      b",
+            "\"two\n      lines\"", "'x\n\n      y'", "\"a \\\n      b\"", "\"open\nclosed\"",
         ];
         const KEYS: &[&str] = &["k", "\"quoted key\"", "'single'", "a.b", "x-y_z", "名前", "k y", "yes", "1", "<<", "-k", "k ", "\"\"", "k#1", "... k", "--- k", "...k"];
         fn generate(next: &mut dyn FnMut(u64) -> u64, indent: usize, depth: usize, out: &mut String) {
