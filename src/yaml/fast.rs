@@ -640,6 +640,11 @@ impl<'a> Reader<'a> {
         let end = self.lines[li].end;
         let literal = b[j] == b'|';
         let mut k = j + 1;
+        // An indentation indicator 1-9 before or after the chomping one
+        // (`|2-`, `|-2`), as libyaml takes it.
+        let digit = |k: usize| (k < end && matches!(b[k], b'1'..=b'9')).then(|| usize::from(b[k] - b'0'));
+        let mut explicit = digit(k);
+        k += usize::from(explicit.is_some());
         let chomp = match b.get(k).filter(|_| k < end) {
             Some(b'-') => {
                 k += 1;
@@ -651,6 +656,10 @@ impl<'a> Reader<'a> {
             }
             _ => Chomp::Clip,
         };
+        if explicit.is_none() {
+            explicit = digit(k);
+            k += usize::from(explicit.is_some());
+        }
         if k < end && b[k].is_ascii_digit() {
             return None;
         }
@@ -675,10 +684,24 @@ impl<'a> Reader<'a> {
         let min_indent = (parent + 1).max(1) as usize;
         let first = self.lines.get(n).copied();
         let content_indent = first.map(|l| l.indent);
-        if max_blank > content_indent.unwrap_or(0) {
-            return None;
-        }
-        let indent = max_blank.max(content_indent.unwrap_or(0)).max(min_indent);
+        let indent = match explicit {
+            // libyaml: the block's indentation plus the indicator. Leading
+            // blank lines longer than that, or a first line indented less,
+            // are left to saphyr.
+            Some(d) => {
+                let indent = if parent >= 0 { parent as usize + d } else { d };
+                if max_blank > indent || content_indent.is_some_and(|c| c < indent) {
+                    return None;
+                }
+                indent
+            }
+            None => {
+                if max_blank > content_indent.unwrap_or(0) {
+                    return None;
+                }
+                max_blank.max(content_indent.unwrap_or(0)).max(min_indent)
+            }
+        };
         let mut text = String::new();
         match first {
             Some(l) if l.indent >= indent => {
@@ -1000,6 +1023,9 @@ mod tests {
             takes(&format!("a:\n  b: {header}\n      deep\n      deeper\n  c: 1\n"));
         }
         takes("a: |\nb: 1\n");
+        for header in ["|2", "|1-", "|-2", ">2+", ">+1"] {
+            takes(&format!("a: {header}\n    more\n  less\n\n   x\nb:\n  c: {header}\n      x\n     y\nl:\n- {header}\n    z\n"));
+        }
         // keys holding `|`/`>` before the real header (found by review)
         takes("a|#b: |\n  x\n");
         takes("\"a| #b\": |\n  x\n");
@@ -1049,7 +1075,8 @@ mod tests {
         declines("a: [x, [y]]\n");
         declines("a: [x,\n  y]\n");
         declines("? complex\n: key\n");
-        declines("a: |2\n   x\n");
+        declines("a: |0\n   x\n");
+        declines("a: |10\n   x\n");
         declines("a: b: c\n");
         declines("a: 1\n...\n");
         // (found by review: these were read as keys `... b` and `--- b`)
@@ -1124,7 +1151,7 @@ mod tests {
             "{a: \"x\", 'b': c d}", "{ k: 1 }", "{a: {b: 1}}", "{a:1}", "{a: 1, }", "&a1 x", "&a1 'q'", "*a1", "&a1", "*nope",
             "[\"{{ .Values.x }}\", \"\"]", "{k: \"{{ .Release.Name }}\"}", "first\n    continued", "first\n\n      after blank",
             "first\n  - not an item", "a\n      b: c", "a # c\n      b",
-            "\"two\n      lines\"", "'x\n\n      y'", "\"a \\\n      b\"", "\"open\nclosed\"",
+            "\"two\n      lines\"", "'x\n\n      y'", "|2", ">1-", "|-3", "\"a \\\n      b\"", "\"open\nclosed\"",
         ];
         const KEYS: &[&str] = &["k", "\"quoted key\"", "'single'", "a.b", "x-y_z", "名前", "k y", "yes", "1", "<<", "-k", "k ", "\"\"", "k#1", "... k", "--- k", "...k"];
         fn generate(next: &mut dyn FnMut(u64) -> u64, indent: usize, depth: usize, out: &mut String) {
