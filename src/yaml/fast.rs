@@ -174,7 +174,7 @@ struct Reader<'a> {
     /// the latest node anchored so (libyaml lets a name be anchored again).
     anchors: Vec<(&'a str, usize)>,
     /// The text had CRLF line ends: the saphyr path places block scalars
-    /// differently then, so they are left to it.
+    /// differently then (see [`Reader::block_scalar`]).
     crlf: bool,
 }
 
@@ -633,9 +633,6 @@ impl<'a> Reader<'a> {
     /// `li`, in a collection indented `parent`; libyaml's
     /// `yaml_parser_scan_block_scalar`.
     fn block_scalar(&mut self, li: usize, j: usize, parent: isize) -> Option<usize> {
-        if self.crlf {
-            return None;
-        }
         let b = self.b;
         let end = self.lines[li].end;
         let literal = b[j] == b'|';
@@ -667,7 +664,8 @@ impl<'a> Reader<'a> {
             return None;
         }
         self.line_ends_after(li, k)?;
-        let header = self.pos(li, j);
+        let mut header = self.pos(li, j);
+        let commented = b[k..end].contains(&b'#');
 
         // Leading blank lines, then the first line with text sets the indentation.
         let mut n = li + 1;
@@ -702,6 +700,13 @@ impl<'a> Reader<'a> {
                 max_blank.max(content_indent.unwrap_or(0)).max(min_indent)
             }
         };
+        if self.crlf && !commented {
+            // With CR LF line breaks the saphyr path places a block scalar
+            // (one without a comment after its header) where the
+            // indentation of its first non-blank line ends.
+            let l = first?;
+            header = Pos { line: self.first_line + n + 1, column: l.indent.min(indent) + 1 };
+        }
         let mut text = String::new();
         match first {
             Some(l) if l.indent >= indent => {
@@ -1050,7 +1055,9 @@ mod tests {
         takes("a: {b: 1, \"c\": 'd', e: \"{{ .Release.Name }}\", f: x y}\nb: {}\nc: { a: 1 }\n");
         takes("- {name: web, port: 80}\n- k: {a: \"\"}\n");
         takes("a: 1\r\nb:\r\n  c: 'x'\r\n  d: [1, 2]\r\n  e: {f: g}\r\n  h:\r\n# c\r\ni: 2\r\n");
-        declines("a: |\r\n  x\r\n");
+        for t in ["a: |\r\n  x\r\n", "a: |\r\n\r\n  x\r\n", "a: >-\r\n    x\r\n    y\r\nb: 1\r\n", "a: |\r\nb: 1\r\n", "a: | # c\r\n  x\r\n", "- |\r\n  x\r\n", "a: |2\r\n    x\r\n", "a: |\r\n\r\n\r\n   x\r\n"] {
+            takes(t);
+        }
     }
 
     #[test]
