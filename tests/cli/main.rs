@@ -18,6 +18,7 @@ mod json_contracts;
 mod patch_cmd;
 mod plugins;
 mod front_door;
+mod timings;
 mod upgrade_cmd;
 mod live_reads;
 mod upgrade_objects;
