@@ -29,6 +29,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-releasex' -ScriptBlock 
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format (default: text; `patch` prints the raw patch bytes by default)')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format (default: text; `patch` prints the raw patch bytes by default)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colors (auto honours NO_COLOR, CLICOLOR, CLICOLOR_FORCE, HELM_COLOR and the terminal)')
+            [CompletionResult]::new('--timings', '--timings', [CompletionResultType]::ParameterName, 'Print each phase''s wall time to stderr when done (also RELEASEX_TIMINGS=1)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
@@ -51,6 +52,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-releasex' -ScriptBlock 
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format (default: text; `patch` prints the raw patch bytes by default)')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format (default: text; `patch` prints the raw patch bytes by default)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colors (auto honours NO_COLOR, CLICOLOR, CLICOLOR_FORCE, HELM_COLOR and the terminal)')
+            [CompletionResult]::new('--timings', '--timings', [CompletionResultType]::ParameterName, 'Print each phase''s wall time to stderr when done (also RELEASEX_TIMINGS=1)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('decode', 'decode', [CompletionResultType]::ParameterValue, 'Decode one revision of a release record and show a view of it')
@@ -75,6 +77,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-releasex' -ScriptBlock 
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format (default: text; `patch` prints the raw patch bytes by default)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colors (auto honours NO_COLOR, CLICOLOR, CLICOLOR_FORCE, HELM_COLOR and the terminal)')
             [CompletionResult]::new('--show-secrets', '--show-secrets', [CompletionResultType]::ParameterName, 'Show Secret data in manifests and hooks instead of masking it')
+            [CompletionResult]::new('--timings', '--timings', [CompletionResultType]::ParameterName, 'Print each phase''s wall time to stderr when done (also RELEASEX_TIMINGS=1)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -93,6 +96,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-releasex' -ScriptBlock 
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format (default: text; `patch` prints the raw patch bytes by default)')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format (default: text; `patch` prints the raw patch bytes by default)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colors (auto honours NO_COLOR, CLICOLOR, CLICOLOR_FORCE, HELM_COLOR and the terminal)')
+            [CompletionResult]::new('--timings', '--timings', [CompletionResultType]::ParameterName, 'Print each phase''s wall time to stderr when done (also RELEASEX_TIMINGS=1)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -121,6 +125,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-releasex' -ScriptBlock 
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format (default: text; `patch` prints the raw patch bytes by default)')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format (default: text; `patch` prints the raw patch bytes by default)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colors (auto honours NO_COLOR, CLICOLOR, CLICOLOR_FORCE, HELM_COLOR and the terminal)')
+            [CompletionResult]::new('--timings', '--timings', [CompletionResultType]::ParameterName, 'Print each phase''s wall time to stderr when done (also RELEASEX_TIMINGS=1)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'The values a chart''s templates will see, exactly as Helm computes them, with the source of every key')
@@ -183,6 +188,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-releasex' -ScriptBlock 
             [CompletionResult]::new('--no-default-values', '--no-default-values', [CompletionResultType]::ParameterName, 'With --werf: ignore the chart''s values.yaml')
             [CompletionResult]::new('--no-default-secret-values', '--no-default-secret-values', [CompletionResultType]::ParameterName, 'With --werf: ignore the chart''s secret-values.yaml')
             [CompletionResult]::new('--ignore-secret-key', '--ignore-secret-key', [CompletionResultType]::ParameterName, 'With --werf: do not decrypt; explain with the encrypted strings (as werf --ignore-secret-key)')
+            [CompletionResult]::new('--timings', '--timings', [CompletionResultType]::ParameterName, 'Print each phase''s wall time to stderr when done (also RELEASEX_TIMINGS=1)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -254,6 +260,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-releasex' -ScriptBlock 
             [CompletionResult]::new('--no-default-values', '--no-default-values', [CompletionResultType]::ParameterName, 'With --werf: ignore the chart''s values.yaml')
             [CompletionResult]::new('--no-default-secret-values', '--no-default-secret-values', [CompletionResultType]::ParameterName, 'With --werf: ignore the chart''s secret-values.yaml')
             [CompletionResult]::new('--ignore-secret-key', '--ignore-secret-key', [CompletionResultType]::ParameterName, 'With --werf: do not decrypt; explain with the encrypted strings (as werf --ignore-secret-key)')
+            [CompletionResult]::new('--timings', '--timings', [CompletionResultType]::ParameterName, 'Print each phase''s wall time to stderr when done (also RELEASEX_TIMINGS=1)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -344,6 +351,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-releasex' -ScriptBlock 
             [CompletionResult]::new('--detailed-exitcode', '--detailed-exitcode', [CompletionResultType]::ParameterName, 'Exit 2 when the upgrade changes an object (with --values-only: a value), 0 when nothing changes; 3 when Helm would fail either way')
             [CompletionResult]::new('--lookup', '--lookup', [CompletionResultType]::ParameterName, 'Let Helm''s lookup read the cluster while rendering (helm template --dry-run=server; GETs only)')
             [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Contact no API server: the records come from --release-file (or --driver sql), each new object is compared with the baseline''s stored manifest (as helm-diff does), and drift is unknown')
+            [CompletionResult]::new('--timings', '--timings', [CompletionResultType]::ParameterName, 'Print each phase''s wall time to stderr when done (also RELEASEX_TIMINGS=1)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -362,6 +370,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-releasex' -ScriptBlock 
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colors (auto honours NO_COLOR, CLICOLOR, CLICOLOR_FORCE, HELM_COLOR and the terminal)')
             [CompletionResult]::new('--patch-meta-from-cluster', '--patch-meta-from-cluster', [CompletionResultType]::ParameterName, 'Patch metadata from the cluster''s OpenAPI (v3, else v2; read-only GETs)')
             [CompletionResult]::new('--take-ownership', '--take-ownership', [CompletionResultType]::ParameterName, 'The patch of `helm install --take-ownership` (client-side apply): unknown kinds get the three-way JSON merge patch with the apiVersion/kind/name preconditions instead of the two-way one')
+            [CompletionResult]::new('--timings', '--timings', [CompletionResultType]::ParameterName, 'Print each phase''s wall time to stderr when done (also RELEASEX_TIMINGS=1)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -375,6 +384,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-releasex' -ScriptBlock 
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format (default: text; `patch` prints the raw patch bytes by default)')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format (default: text; `patch` prints the raw patch bytes by default)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colors (auto honours NO_COLOR, CLICOLOR, CLICOLOR_FORCE, HELM_COLOR and the terminal)')
+            [CompletionResult]::new('--timings', '--timings', [CompletionResultType]::ParameterName, 'Print each phase''s wall time to stderr when done (also RELEASEX_TIMINGS=1)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break

@@ -147,7 +147,7 @@ fn print_timings() {
     let (phases, total) = crate::timings::take();
     let mut stderr = std::io::stderr().lock();
     let ms = |d: std::time::Duration| d.as_secs_f64() * 1000.0;
-    let _ = writeln!(stderr, "timings (wall, ms):   start  duration  phase");
+    let _ = writeln!(stderr, "timings: {:>14} {:>9}  phase (wall time)", "start ms", "took ms");
     for p in &phases {
         let _ = writeln!(stderr, "timings: {:>14.2} {:>9.2}  {}{}", ms(p.start), ms(p.elapsed), "  ".repeat(p.depth), p.name);
     }
