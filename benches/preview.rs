@@ -45,8 +45,12 @@ fn manifest(generation: &str) -> String {
 
 /// A release record Secret as Helm stores it (gzip, base64 twice).
 fn release_secret(manifest: &str) -> Value {
+    named_release_secret("big", manifest)
+}
+
+fn named_release_secret(name: &str, manifest: &str) -> Value {
     let release = json!({
-        "name": "big", "namespace": "bench", "version": 1,
+        "name": name, "namespace": "bench", "version": 1,
         "info": {"status": "deployed", "first_deployed": "2026-11-29T12:00:00Z", "last_deployed": "2026-11-29T12:00:00Z", "description": "Install complete"},
         "chart": {"metadata": {"name": "big", "version": "1.0.0", "apiVersion": "v2"}, "values": {"generation": "1"}},
         "config": {},
@@ -58,8 +62,8 @@ fn release_secret(manifest: &str) -> Value {
     let inner = base64::engine::general_purpose::STANDARD.encode(gz.finish().expect("gzip"));
     let outer = base64::engine::general_purpose::STANDARD.encode(inner);
     json!({"apiVersion": "v1", "kind": "Secret", "type": "helm.sh/release.v1",
-           "metadata": {"name": "sh.helm.release.v1.big.v1", "namespace": "bench",
-                        "labels": {"name": "big", "owner": "helm", "status": "deployed", "version": "1"}},
+           "metadata": {"name": format!("sh.helm.release.v1.{name}.v1"), "namespace": "bench",
+                        "labels": {"name": name, "owner": "helm", "status": "deployed", "version": "1"}},
            "data": {"release": outer}})
 }
 
@@ -148,7 +152,106 @@ fn main() {
     for line in timings.lines().filter(|l| l.starts_with("timings")) {
         println!("  {line}");
     }
-    if !ok {
+    let e2e_ok = kube_prometheus_stack_end_to_end(runs);
+    if !ok || !e2e_ok {
         std::process::exit(1);
     }
+}
+
+/// Goal 3: `upgrade-preview` of kube-prometheus-stack (tests/data/corpus)
+/// rendered by real Helm 4 (`$RELEASEX_HELM4`, else
+/// ~/.cache/real-helm-binaries/helm4/helm), its objects live in the fixture
+/// API server (no added latency), against `helm template` of the same chart
+/// alone, median of `runs`. Target: everything beyond rendering at most 20%
+/// of the render time. Skipped (with a note) when there is no Helm binary.
+fn kube_prometheus_stack_end_to_end(runs: usize) -> bool {
+    let helm = std::env::var_os("RELEASEX_HELM4")
+        .map(std::path::PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| std::path::Path::new(&h).join(".cache/real-helm-binaries/helm4/helm")))
+        .filter(|p| p.is_file());
+    let Some(helm) = helm else {
+        println!("kube-prometheus-stack end to end: skipped (no Helm 4 binary; set RELEASEX_HELM4)");
+        return true;
+    };
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let bin = root.join("target/release/kubectl-releasex");
+    let chart = root.join("tests/data/corpus/kube-prometheus-stack");
+    let template = || {
+        let out = Command::new(&helm).args(["template", "kps"]).arg(&chart).args(["-n", "bench", "--is-upgrade"]).output().expect("helm template");
+        assert!(out.status.success(), "helm template failed: {}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).expect("UTF-8 manifest")
+    };
+    let old = template();
+    let mut objects = live_objects_of("kps", &old);
+    // Every kind the chart renders is served (its CRDs are installed).
+    let mut resources = fixture_api::default_resources();
+    for o in &objects {
+        let (api_version, kind) = (o["apiVersion"].as_str().unwrap_or_default(), o["kind"].as_str().unwrap_or_default());
+        if resources.iter().any(|r| r.kind == kind && (if r.group.is_empty() { r.version.to_string() } else { format!("{}/{}", r.group, r.version) }) == api_version) {
+            continue;
+        }
+        let (group, version) = api_version.split_once('/').unwrap_or(("", api_version));
+        let leak = |s: String| -> &'static str { Box::leak(s.into_boxed_str()) };
+        resources.push(fixture_api::ApiResource {
+            group: leak(group.into()),
+            version: leak(version.into()),
+            name: leak(format!("{}s", kind.to_lowercase())),
+            kind: leak(kind.into()),
+            namespaced: !matches!(kind, "ClusterRole" | "ClusterRoleBinding" | "MutatingWebhookConfiguration" | "ValidatingWebhookConfiguration" | "CustomResourceDefinition"),
+            subresources: &[],
+        });
+    }
+    let count = objects.len();
+    objects.push(named_release_secret("kps", &old));
+    let api = fixture_api::FixtureApi::start_with(fixture_api::Config { resources, objects, ..fixture_api::Config::default() });
+    let dir = tempfile::tempdir().expect("tempdir");
+    let kubeconfig = api.write_kubeconfig(dir.path(), "bench");
+    let preview = |timings: bool| {
+        let start = Instant::now();
+        let mut cmd = Command::new(&bin);
+        cmd.env("KUBECONFIG", &kubeconfig).env("HELM_BIN", &helm).args(["upgrade-preview", "kps"]).arg(&chart).args(["-o", "json"]);
+        if timings {
+            cmd.arg("--timings");
+        }
+        let out = cmd.output().expect("run kubectl-releasex");
+        assert!(out.status.success(), "upgrade-preview failed: {}", String::from_utf8_lossy(&out.stderr));
+        (start.elapsed(), String::from_utf8_lossy(&out.stderr).into_owned())
+    };
+    let (_, render_median) = measure(runs, || {
+        let start = Instant::now();
+        template();
+        start.elapsed()
+    });
+    let (_, preview_median) = measure(runs, || preview(false).0);
+    let (_, timings) = preview(true);
+    api.assert_read_only();
+    let beyond = preview_median.saturating_sub(render_median);
+    let share = beyond.as_secs_f64() / render_median.as_secs_f64();
+    let ok = share <= 0.20;
+    println!("kube-prometheus-stack end to end ({count} objects, Helm {}):", helm.display());
+    println!("  helm template alone:        median {:.0} ms", ms(render_median));
+    println!("  upgrade-preview (whole):    median {:.0} ms", ms(preview_median));
+    println!("  beyond rendering:           {:.0} ms = {:.0}% of the render time (target <= 20%) {}", ms(beyond), share * 100.0, if ok { "PASS" } else { "FAIL" });
+    println!("  phases of one run (--timings):");
+    for line in timings.lines().filter(|l| l.starts_with("timings")) {
+        println!("    {line}");
+    }
+    ok
+}
+
+fn live_objects_of(release: &str, manifest: &str) -> Vec<Value> {
+    releasex::manifest::split(manifest)
+        .into_iter()
+        .filter_map(|d| serde_saphyr::from_str::<Value>(d).ok())
+        .filter(|o| o.is_object() && o["kind"].is_string())
+        .map(|mut o| {
+            releasex::upgrade::add_ownership(&mut o, release, "bench");
+            let cluster_scoped = matches!(o["kind"].as_str(), Some("ClusterRole" | "ClusterRoleBinding" | "MutatingWebhookConfiguration" | "ValidatingWebhookConfiguration"));
+            if !cluster_scoped && o["metadata"]["namespace"].is_null() {
+                o["metadata"]["namespace"] = json!("bench");
+            }
+            o["metadata"]["resourceVersion"] = json!("1");
+            o
+        })
+        .collect()
 }
