@@ -50,6 +50,9 @@ pub struct ReadCounts {
 
 type ObjectResult = Result<Option<Value>, ClusterError>;
 
+/// What one collection's reading answers: (index into the refs, result) pairs.
+type Answered = (Vec<(usize, ObjectResult)>, ReadCounts);
+
 /// One resource in one namespace (`None`: cluster-scoped).
 #[derive(Hash, PartialEq, Eq)]
 struct Collection<'a> {
@@ -79,7 +82,7 @@ impl ReadOnlyCluster {
             });
             collections[at].1.push(i);
         }
-        let tasks: Vec<LocalBoxFuture<'_, (Vec<(usize, ObjectResult)>, ReadCounts)>> = collections
+        let tasks: Vec<LocalBoxFuture<'_, Answered>> = collections
             .into_iter()
             .map(|(first, members)| -> LocalBoxFuture<'_, _> {
                 if members.len() == 1 {
@@ -116,7 +119,7 @@ impl ReadOnlyCluster {
         members: Vec<usize>,
         refs: &[ObjectRef],
         concurrency: usize,
-    ) -> (Vec<(usize, ObjectResult)>, ReadCounts) {
+    ) -> Answered {
         let mut counts = ReadCounts::default();
         let mut missing: HashMap<&str, Vec<usize>> = HashMap::new();
         for &i in &members {
