@@ -3,7 +3,11 @@
 a parent chart and 4 subcharts (charts/), about 9,300 lines of values.yaml in all
 (parent ~5,300, subcharts ~1,000 each), deterministic for a seed.
 
-    make_chart.py OUTDIR SEED MIX
+    make_chart.py OUTDIR SEED MIX [SIZE]
+
+SIZE is `corpus` (the default: the corpus chart's proportions, about 2,800 of the 9,300 lines
+are keys and values and the rest documentation comments and blank lines between entries, ~2,000
+values in all) or `dense` (every line a key or value: three times the corpus chart's values).
 
 MIX says which constructs real values files use the text is written with (besides the
 block mappings and sequences of one-line scalars every mix has):
@@ -30,8 +34,10 @@ MIXES = ["block", "flow", "anchors", "scalars", "comments", "docs", "crlf", "all
 
 
 class Writer:
-    def __init__(self, rng, mix, tag):
+    def __init__(self, rng, mix, tag, docs_per_key=0.0):
         self.rng = rng
+        # Documentation comment lines before a key, on average (the corpus chart has ~2.4 per line of content).
+        self.docs_per_key = docs_per_key
         # Keys differ between files, so no value changes type in coalescing.
         self.tag = tag
         self.mix = mix
@@ -125,6 +131,11 @@ class Writer:
         start = len(self.lines)
         pad = " " * indent
         while len(self.lines) - start < budget:
+            if self.docs_per_key and self.rng.random() < self.docs_per_key / 5:
+                self.lines.append("")
+                for i in range(self.rng.randint(2, 6)):
+                    self.lines.append(pad + f"## {self.rng.choice(['Configure', 'Enable', 'Set', 'See'])} the {self.rng.choice(['image', 'resources', 'service', 'probes'])}, line {i}")
+                self.lines.append(pad + "## ref: https://example.com/docs")
             self.comment(indent)
             key = self.name()
             r = self.rng.random()
@@ -160,8 +171,8 @@ class Writer:
                     self.leaf(indent + 2, self.name())
 
 
-def values_text(rng, mix, lines, tag, subcharts=()):
-    w = Writer(rng, mix, tag)
+def values_text(rng, mix, lines, tag, subcharts=(), docs_per_key=0.0):
+    w = Writer(rng, mix, tag, docs_per_key)
     if w.on("docs"):
         w.lines.append("---")
     if w.on("comments"):
@@ -186,16 +197,17 @@ def values_text(rng, mix, lines, tag, subcharts=()):
 
 
 def main():
-    if len(sys.argv) != 4 or sys.argv[3] not in MIXES:
-        sys.exit(f"usage: make_chart.py OUTDIR SEED {'|'.join(MIXES)}")
+    if len(sys.argv) not in (4, 5) or sys.argv[3] not in MIXES or sys.argv[4:] not in ([], ["corpus"], ["dense"]):
+        sys.exit(f"usage: make_chart.py OUTDIR SEED {'|'.join(MIXES)} [corpus|dense]")
     out, seed, mix = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+    docs = 0.0 if sys.argv[4:] == ["dense"] else 2.0
     rng = random.Random(f"{seed}-{mix}")
     subs = ["grafana", "kube-state-metrics", "node-exporter", "operator-crds"]
     os.makedirs(os.path.join(out, "charts"), exist_ok=True)
     deps = "".join(f"  - name: {s}\n    version: 1.0.0\n    condition: {s}.enabled\n" for s in subs)
     with open(os.path.join(out, "Chart.yaml"), "w") as f:
         f.write(f"apiVersion: v2\nname: generated-stack\nversion: 1.0.0\ndependencies:\n{deps}")
-    text = values_text(rng, mix, 5300, "p", subs)
+    text = values_text(rng, mix, 5300, "p", subs, docs)
     with open(os.path.join(out, "values.yaml"), "w", newline="") as f:
         f.write(text)
     counts = [("values.yaml", text.count("\n"))]
@@ -204,7 +216,7 @@ def main():
         os.makedirs(d, exist_ok=True)
         with open(os.path.join(d, "Chart.yaml"), "w") as f:
             f.write(f"apiVersion: v2\nname: {s}\nversion: 1.0.0\n")
-        sub_text = values_text(rng, mix, 1000, s[0] + str(len(counts)))
+        sub_text = values_text(rng, mix, 1000, s[0] + str(len(counts)), (), docs)
         with open(os.path.join(d, "values.yaml"), "w", newline="") as f:
             f.write(sub_text)
         counts.append((f"charts/{s}/values.yaml", sub_text.count("\n")))
