@@ -57,20 +57,21 @@ pub enum ReleaseError {
 pub fn decode(stored: StoredRecord) -> Result<DecodedRecord, ReleaseError> {
     let StoredRecord { origin, driver, labels, object_name, encoded } = stored;
     let codec_err = |source| ReleaseError::Codec { origin: origin.clone(), source };
-    let (value, stats) = match encoded {
-        Encoded::HelmBase64(text) => codec::decode_payload_value(text).map_err(codec_err)?,
+    let (json, stats) = match encoded {
+        Encoded::HelmBase64(text) => codec::decode_payload(text).map_err(codec_err)?,
         Encoded::Gzip(gz) => {
             let compressed_bytes = gz.len();
-            let (value, json_bytes) = codec::gunzip_value(&gz).map_err(codec_err)?;
-            drop(gz);
-            (value, PayloadStats { stored_bytes: compressed_bytes, compressed_bytes, json_bytes, gzip: true })
+            let json = codec::gunzip_bounded(&gz).map_err(codec_err)?;
+            let stats = PayloadStats { stored_bytes: compressed_bytes, compressed_bytes, json_bytes: json.len(), gzip: true };
+            (json, stats)
         }
         Encoded::Json(json) => {
             let n = json.len();
-            let value = codec::parse_json(&json, false).map_err(codec_err)?;
-            (value, PayloadStats { stored_bytes: n, compressed_bytes: n, json_bytes: n, gzip: false })
+            (json, PayloadStats { stored_bytes: n, compressed_bytes: n, json_bytes: n, gzip: false })
         }
     };
+    let value = codec::parse_json(&json, stats.gzip).map_err(codec_err)?;
+    drop(json);
     let release =
         Release::from_value(value).map_err(|source| ReleaseError::Record { origin: origin.clone(), source })?;
     let mut record = DecodedRecord { origin, driver, labels, object_name, release, stats, warnings: Vec::new() };
