@@ -81,6 +81,32 @@ impl ObjectRef {
     }
 }
 
+/// Discovery read on a thread of its own while the caller does other work
+/// (upgrade-preview reads the release records and computes the values
+/// meanwhile): its round trips overlap theirs.
+pub struct DiscoveryPrefetch(std::thread::JoinHandle<Result<Discovery, ClusterError>>);
+
+impl DiscoveryPrefetch {
+    pub fn start(target: &super::KubeTarget) -> DiscoveryPrefetch {
+        let target = target.clone();
+        DiscoveryPrefetch(std::thread::spawn(move || {
+            let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().map_err(|e| ClusterError::Unreachable {
+                server: String::new(),
+                asked: Asked::get_path("/version"),
+                message: format!("cannot start the async runtime: {e}"),
+            })?;
+            runtime.block_on(async { ReadOnlyCluster::connect(&target).await?.discover().await })
+        }))
+    }
+
+    /// The discovery, once read.
+    pub fn wait(self) -> Result<Discovery, ClusterError> {
+        self.0.join().unwrap_or_else(|_| {
+            Err(ClusterError::Unreachable { server: String::new(), asked: Asked::get_path("/version"), message: "discovery stopped unexpectedly".into() })
+        })
+    }
+}
+
 impl ReadOnlyCluster {
     /// `/version`, `/api`, `/apis` (at once), then every served
     /// group/version's resource list (at once): two round trips.

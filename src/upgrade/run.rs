@@ -170,6 +170,9 @@ pub struct ObjectsRequest<'a> {
     pub ignore: &'a [IgnoreRule],
     pub show_secrets: bool,
     pub concurrency: usize,
+    /// The cluster's discovery when the caller read it already (while it
+    /// read the records), else it is read here.
+    pub discovery: Option<&'a Discovery>,
     /// Told what takes long (the CLI prints it on a terminal's stderr).
     pub progress: &'a dyn Fn(&str),
 }
@@ -242,11 +245,16 @@ pub fn preview_objects(req: &ObjectsRequest<'_>) -> Result<ObjectsReport, Previe
     let (plan, manifest, method) = runtime.block_on(async {
         let cluster = ReadOnlyCluster::connect(req.target).await?;
         (req.progress)("reading the cluster's API discovery");
-        let discovery = {
-            let _phase = crate::timings::phase("API discovery");
-            cluster.discover().await?
+        let owned;
+        let discovery = match req.discovery {
+            Some(d) => d,
+            None => {
+                let _phase = crate::timings::phase("API discovery");
+                owned = cluster.discover().await?;
+                &owned
+            }
         };
-        plan_against(&cluster, &discovery, req, new_manifest).await
+        plan_against(&cluster, discovery, req, new_manifest).await
     })?;
     Ok(ObjectsReport { plan, manifest, method, render_warnings, offline: false })
 }

@@ -9,6 +9,7 @@ fn phases(stderr: &str) -> Vec<String> {
     stderr
         .lines()
         .filter_map(|l| l.strip_prefix("timings: "))
+        .skip(1)
         .map(|l| l.split_whitespace().skip(2).collect::<Vec<_>>().join(" "))
         .collect()
 }
@@ -30,7 +31,8 @@ fn timings_flag_and_variable_print_each_phase_on_stderr_and_leave_stdout_alone()
         // Phases inside `command` are indented under it.
         assert!(stderr.lines().any(|l| l.ends_with("   load chart")), "{stderr}");
         // Each line: start and duration in milliseconds.
-        for l in stderr.lines().filter(|l| l.starts_with("timings: ")) {
+        assert!(stderr.starts_with("timings:       start ms   took ms  phase (wall time)\n"), "{stderr}");
+        for l in stderr.lines().filter(|l| l.starts_with("timings: ")).skip(1) {
             let fields: Vec<&str> = l.split_whitespace().collect();
             assert!(fields[1].parse::<f64>().is_ok() && fields[2].parse::<f64>().is_ok(), "{l}");
         }
