@@ -337,12 +337,18 @@ fn manifests(
 ) -> Result<(Manifest, Manifest, ApplyMethod, Vec<(LiveKey, ObjectRef)>), PreviewError> {
     let _phase = crate::timings::phase("parse manifests");
     let (baseline, last) = (req.start.baseline, req.start.last);
-    let mut new = parse_manifest(manifest_text, req.namespace, discovery)?;
+    // The new and the baseline manifest are independent: read on two cores.
+    let texts = vec![manifest_text, baseline.manifest()];
+    let mut parsed = crate::parallel::map_in_order(texts, crate::parallel::available_threads(), |t| t.len(), |t| {
+        parse_manifest(t, req.namespace, discovery)
+    })
+    .into_iter();
+    let (Some(new), Some(old)) = (parsed.next(), parsed.next()) else { unreachable!("two manifests in, two out") };
+    let mut new = new?;
     let crds = render::crds(req.chart);
     new.crds = crds.objects;
     new.warnings.extend(crds.warnings.iter().map(ToString::to_string));
-    let old = parse_manifest(baseline.manifest(), req.namespace, discovery)
-        .map_err(|e| PreviewError::BaselineManifest { revision: baseline.version(), source: Box::new(e) })?;
+    let old = old.map_err(|e| PreviewError::BaselineManifest { revision: baseline.version(), source: Box::new(e) })?;
     let method = apply_method(req.server_side, last.apply_method_field()).map_err(PreviewError::ApplyMethod)?;
     let mut seen = HashSet::new();
     let refs = new
