@@ -147,11 +147,11 @@ fn print_timings() {
     let (phases, total) = crate::timings::take();
     let mut stderr = std::io::stderr().lock();
     let ms = |d: std::time::Duration| d.as_secs_f64() * 1000.0;
-    let _ = writeln!(stderr, "timings: {:>14} {:>9}  phase (wall time)", "start ms", "took ms");
+    let _ = writeln!(stderr, "timings: {:>9} {:>8}  phase (wall time)", "start ms", "took ms");
     for p in &phases {
-        let _ = writeln!(stderr, "timings: {:>14.2} {:>9.2}  {}{}", ms(p.start), ms(p.elapsed), "  ".repeat(p.depth), p.name);
+        let _ = writeln!(stderr, "timings: {:>9.2} {:>8.2}  {}{}", ms(p.start), ms(p.elapsed), "  ".repeat(p.depth), p.name);
     }
-    let _ = writeln!(stderr, "timings: {:>14.2} {:>9.2}  total (to the end of the output)", 0.0, ms(total));
+    let _ = writeln!(stderr, "timings: {:>9.2} {:>8.2}  total (to the end of the output)", 0.0, ms(total));
 }
 
 /// One function per command.

@@ -100,10 +100,10 @@ pub fn run(args: &UpgradePreviewArgs, ctx: &Ctx) -> anyhow::Result<Outcome> {
     let objects = if args.values_only {
         None
     } else {
-        let discovery = {
-            let _phase = crate::timings::phase("API discovery (read beside the records)");
-            prefetch.map(crate::cluster::DiscoveryPrefetch::wait).transpose().map_err(crate::upgrade::PreviewError::from)?
-        };
+        let discovery = prefetch
+            .map(|p| crate::timings::timed("API discovery (read beside the records)", || p.wait()))
+            .transpose()
+            .map_err(crate::upgrade::PreviewError::from)?;
         let report = objects_part(args, ctx, &head, &start, (&chart, located.path()), &o, discovery.as_ref())?;
         outcome.warnings.extend(report.render_warnings.iter().cloned());
         Some(report)

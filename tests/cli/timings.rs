@@ -31,7 +31,7 @@ fn timings_flag_and_variable_print_each_phase_on_stderr_and_leave_stdout_alone()
         // Phases inside `command` are indented under it.
         assert!(stderr.lines().any(|l| l.ends_with("   load chart")), "{stderr}");
         // Each line: start and duration in milliseconds.
-        assert!(stderr.starts_with("timings:       start ms   took ms  phase (wall time)\n"), "{stderr}");
+        assert!(stderr.starts_with("timings:  start ms  took ms  phase (wall time)\n"), "{stderr}");
         for l in stderr.lines().filter(|l| l.starts_with("timings: ")).skip(1) {
             let fields: Vec<&str> = l.split_whitespace().collect();
             assert!(fields[1].parse::<f64>().is_ok() && fields[2].parse::<f64>().is_ok(), "{l}");
