@@ -110,7 +110,7 @@ _kubectl__releasex() {
 
     case "${cmd}" in
         kubectl__releasex)
-            opts="-n -o -h -V --kubeconfig --context --namespace --request-timeout --output --color --help --version release values explain upgrade-preview rollback-preview patch completion help"
+            opts="-n -o -h -V --kubeconfig --context --namespace --request-timeout --output --color --timings --help --version release values explain upgrade-preview rollback-preview patch completion help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -156,7 +156,7 @@ _kubectl__releasex() {
             return 0
             ;;
         kubectl__subcmd__releasex__subcmd__completion)
-            opts="-n -o -h --kubeconfig --context --namespace --request-timeout --output --color --help bash elvish fish powershell zsh"
+            opts="-n -o -h --kubeconfig --context --namespace --request-timeout --output --color --timings --help bash elvish fish powershell zsh"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -202,7 +202,7 @@ _kubectl__releasex() {
             return 0
             ;;
         kubectl__subcmd__releasex__subcmd__explain)
-            opts="-f -e -n -o -h --values --set --set-string --set-json --set-file --set-literal --key --show-overridden --user --skip-schema-validation --show-secrets --release --revision --release-file --driver --sql-connection --version --devel --repo --username --password --password-stdin --pass-credentials --ca-file --cert-file --key-file --insecure-skip-tls-verify --plain-http --keyring --verify --dependency-update --helmfile --environment --state-values-set --state-values-set-string --state-values-file --skip-secrets --skip-templated --werf --env --secret-values --no-default-values --no-default-secret-values --ignore-secret-key --werf-images --kubeconfig --context --namespace --request-timeout --output --color --help"
+            opts="-f -e -n -o -h --values --set --set-string --set-json --set-file --set-literal --key --show-overridden --user --skip-schema-validation --show-secrets --release --revision --release-file --driver --sql-connection --version --devel --repo --username --password --password-stdin --pass-credentials --ca-file --cert-file --key-file --insecure-skip-tls-verify --plain-http --keyring --verify --dependency-update --helmfile --environment --state-values-set --state-values-set-string --state-values-file --skip-secrets --skip-templated --werf --env --secret-values --no-default-values --no-default-secret-values --ignore-secret-key --werf-images --kubeconfig --context --namespace --request-timeout --output --color --timings --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -536,7 +536,7 @@ _kubectl__releasex() {
             return 0
             ;;
         kubectl__subcmd__releasex__subcmd__patch)
-            opts="-n -o -h --type --patch-meta --patch-meta-from-cluster --take-ownership --mask-secrets --kubeconfig --context --namespace --request-timeout --output --color --help"
+            opts="-n -o -h --type --patch-meta --patch-meta-from-cluster --take-ownership --mask-secrets --kubeconfig --context --namespace --request-timeout --output --color --timings --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -594,7 +594,7 @@ _kubectl__releasex() {
             return 0
             ;;
         kubectl__subcmd__releasex__subcmd__release)
-            opts="-n -o -h --kubeconfig --context --namespace --request-timeout --output --color --help decode history help"
+            opts="-n -o -h --kubeconfig --context --namespace --request-timeout --output --color --timings --help decode history help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -640,7 +640,7 @@ _kubectl__releasex() {
             return 0
             ;;
         kubectl__subcmd__releasex__subcmd__release__subcmd__decode)
-            opts="-f -n -o -h --revision --show --template --show-secrets --file --driver --sql-connection --kubeconfig --context --namespace --request-timeout --output --color --help"
+            opts="-f -n -o -h --revision --show --template --show-secrets --file --driver --sql-connection --kubeconfig --context --namespace --request-timeout --output --color --timings --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -770,7 +770,7 @@ _kubectl__releasex() {
             return 0
             ;;
         kubectl__subcmd__releasex__subcmd__release__subcmd__history)
-            opts="-f -n -o -h --max --file --driver --sql-connection --kubeconfig --context --namespace --request-timeout --output --color --help"
+            opts="-f -n -o -h --max --file --driver --sql-connection --kubeconfig --context --namespace --request-timeout --output --color --timings --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -836,7 +836,7 @@ _kubectl__releasex() {
             return 0
             ;;
         kubectl__subcmd__releasex__subcmd__rollback__subcmd__preview)
-            opts="-C -n -o -h --force-replace --force --force-conflicts --server-side --no-hooks --history-max --release-file --driver --sql-connection --offline --ignore --show-secrets --diff-context --show-patch --show-unchanged --suppress --suppress-secrets --detailed-exitcode --concurrency --wait --wait-for-jobs --timeout --cleanup-on-fail --dry-run --kubeconfig --context --namespace --request-timeout --output --color --help"
+            opts="-C -n -o -h --force-replace --force --force-conflicts --server-side --no-hooks --history-max --release-file --driver --sql-connection --offline --ignore --show-secrets --diff-context --show-patch --show-unchanged --suppress --suppress-secrets --detailed-exitcode --concurrency --wait --wait-for-jobs --timeout --cleanup-on-fail --dry-run --kubeconfig --context --namespace --request-timeout --output --color --timings --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -934,7 +934,7 @@ _kubectl__releasex() {
             return 0
             ;;
         kubectl__subcmd__releasex__subcmd__upgrade__subcmd__preview)
-            opts="-f -i -C -a -l -n -o -h --values --set --set-string --set-json --set-file --set-literal --reuse-values --reset-values --reset-then-reuse-values --compare-modes --values-only --release-file --driver --sql-connection --key --skip-schema-validation --manifest --server-side --take-ownership --allow-unreleased --install --create-namespace --no-hooks --force-conflicts --force-replace --force --ignore --show-secrets --diff --diff-context --show-patch --show-unchanged --suppress --suppress-secrets --show-values --detailed-exitcode --lookup --offline --concurrency --version --devel --repo --username --password --password-stdin --pass-credentials --ca-file --cert-file --key-file --insecure-skip-tls-verify --plain-http --keyring --verify --dependency-update --post-renderer --post-renderer-args --enable-dns --kube-version --api-versions --history-max --description --labels --wait --wait-for-jobs --timeout --atomic --rollback-on-failure --cleanup-on-fail --dry-run --hide-notes --hide-secret --render-subchart-notes --skip-crds --disable-openapi-validation --kubeconfig --context --namespace --request-timeout --output --color --help"
+            opts="-f -i -C -a -l -n -o -h --values --set --set-string --set-json --set-file --set-literal --reuse-values --reset-values --reset-then-reuse-values --compare-modes --values-only --release-file --driver --sql-connection --key --skip-schema-validation --manifest --server-side --take-ownership --allow-unreleased --install --create-namespace --no-hooks --force-conflicts --force-replace --force --ignore --show-secrets --diff --diff-context --show-patch --show-unchanged --suppress --suppress-secrets --show-values --detailed-exitcode --lookup --offline --concurrency --version --devel --repo --username --password --password-stdin --pass-credentials --ca-file --cert-file --key-file --insecure-skip-tls-verify --plain-http --keyring --verify --dependency-update --post-renderer --post-renderer-args --enable-dns --kube-version --api-versions --history-max --description --labels --wait --wait-for-jobs --timeout --atomic --rollback-on-failure --cleanup-on-fail --dry-run --hide-notes --hide-secret --render-subchart-notes --skip-crds --disable-openapi-validation --kubeconfig --context --namespace --request-timeout --output --color --timings --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1132,7 +1132,7 @@ _kubectl__releasex() {
             return 0
             ;;
         kubectl__subcmd__releasex__subcmd__values)
-            opts="-n -o -h --kubeconfig --context --namespace --request-timeout --output --color --help explain help"
+            opts="-n -o -h --kubeconfig --context --namespace --request-timeout --output --color --timings --help explain help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1178,7 +1178,7 @@ _kubectl__releasex() {
             return 0
             ;;
         kubectl__subcmd__releasex__subcmd__values__subcmd__explain)
-            opts="-f -e -n -o -h --values --set --set-string --set-json --set-file --set-literal --key --show-overridden --user --skip-schema-validation --show-secrets --release --revision --release-file --driver --sql-connection --version --devel --repo --username --password --password-stdin --pass-credentials --ca-file --cert-file --key-file --insecure-skip-tls-verify --plain-http --keyring --verify --dependency-update --helmfile --environment --state-values-set --state-values-set-string --state-values-file --skip-secrets --skip-templated --werf --env --secret-values --no-default-values --no-default-secret-values --ignore-secret-key --werf-images --kubeconfig --context --namespace --request-timeout --output --color --help"
+            opts="-f -e -n -o -h --values --set --set-string --set-json --set-file --set-literal --key --show-overridden --user --skip-schema-validation --show-secrets --release --revision --release-file --driver --sql-connection --version --devel --repo --username --password --password-stdin --pass-credentials --ca-file --cert-file --key-file --insecure-skip-tls-verify --plain-http --keyring --verify --dependency-update --helmfile --environment --state-values-set --state-values-set-string --state-values-file --skip-secrets --skip-templated --werf --env --secret-values --no-default-values --no-default-secret-values --ignore-secret-key --werf-images --kubeconfig --context --namespace --request-timeout --output --color --timings --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

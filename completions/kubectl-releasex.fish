@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_kubectl_releasex_global_optspecs
-    string join \n kubeconfig= context= n/namespace= request-timeout= o/output= color= h/help V/version
+    string join \n kubeconfig= context= n/namespace= request-timeout= o/output= color= timings h/help V/version
 end
 
 function __fish_kubectl_releasex_needs_command
@@ -35,6 +35,7 @@ markdown\t'upgrade-preview only: the report for a pull-request comment'"
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_needs_command" -l color -d 'When to use colors (auto honours NO_COLOR, CLICOLOR, CLICOLOR_FORCE, HELM_COLOR and the terminal)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_needs_command" -l timings -d 'Print each phase\'s wall time to stderr when done (also RELEASEX_TIMINGS=1)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_needs_command" -s V -l version -d 'Print version'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_needs_command" -f -a "release" -d 'Read what Helm stored about a release (Secrets, ConfigMaps, SQL rows, files)'
@@ -56,6 +57,7 @@ markdown\t'upgrade-preview only: the report for a pull-request comment'"
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and not __fish_seen_subcommand_from decode history help" -l color -d 'When to use colors (auto honours NO_COLOR, CLICOLOR, CLICOLOR_FORCE, HELM_COLOR and the terminal)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and not __fish_seen_subcommand_from decode history help" -l timings -d 'Print each phase\'s wall time to stderr when done (also RELEASEX_TIMINGS=1)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and not __fish_seen_subcommand_from decode history help" -s h -l help -d 'Print help'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and not __fish_seen_subcommand_from decode history help" -f -a "decode" -d 'Decode one revision of a release record and show a view of it'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and not __fish_seen_subcommand_from decode history help" -f -a "history" -d 'One row per revision of a release, and what its state means for the next upgrade'
@@ -86,6 +88,7 @@ complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand releas
 always\t''
 never\t''"
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and __fish_seen_subcommand_from decode" -l show-secrets -d 'Show Secret data in manifests and hooks instead of masking it'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and __fish_seen_subcommand_from decode" -l timings -d 'Print each phase\'s wall time to stderr when done (also RELEASEX_TIMINGS=1)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and __fish_seen_subcommand_from decode" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and __fish_seen_subcommand_from history" -l max -d 'Show at most this many of the latest revisions (like `helm history --max`)' -r -f -a '(__kubectl_releasex_dynamic)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and __fish_seen_subcommand_from history" -s f -l file -d 'Read records from FILE instead of the cluster: a Secret or ConfigMap as `kubectl get -o yaml|json` prints it, a List, a directory of such files, or a bare payload; `-` reads stdin. Repeatable' -r -F
@@ -102,6 +105,7 @@ markdown\t'upgrade-preview only: the report for a pull-request comment'"
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and __fish_seen_subcommand_from history" -l color -d 'When to use colors (auto honours NO_COLOR, CLICOLOR, CLICOLOR_FORCE, HELM_COLOR and the terminal)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and __fish_seen_subcommand_from history" -l timings -d 'Print each phase\'s wall time to stderr when done (also RELEASEX_TIMINGS=1)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and __fish_seen_subcommand_from history" -s h -l help -d 'Print help'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and __fish_seen_subcommand_from help" -f -a "decode" -d 'Decode one revision of a release record and show a view of it'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand release; and __fish_seen_subcommand_from help" -f -a "history" -d 'One row per revision of a release, and what its state means for the next upgrade'
@@ -117,6 +121,7 @@ markdown\t'upgrade-preview only: the report for a pull-request comment'"
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and not __fish_seen_subcommand_from explain help" -l color -d 'When to use colors (auto honours NO_COLOR, CLICOLOR, CLICOLOR_FORCE, HELM_COLOR and the terminal)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and not __fish_seen_subcommand_from explain help" -l timings -d 'Print each phase\'s wall time to stderr when done (also RELEASEX_TIMINGS=1)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and not __fish_seen_subcommand_from explain help" -s h -l help -d 'Print help'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and not __fish_seen_subcommand_from explain help" -f -a "explain" -d 'The values a chart\'s templates will see, exactly as Helm computes them, with the source of every key'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and not __fish_seen_subcommand_from explain help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -176,6 +181,7 @@ complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -l no-default-values -d 'With --werf: ignore the chart\'s values.yaml'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -l no-default-secret-values -d 'With --werf: ignore the chart\'s secret-values.yaml'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -l ignore-secret-key -d 'With --werf: do not decrypt; explain with the encrypted strings (as werf --ignore-secret-key)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -l timings -d 'Print each phase\'s wall time to stderr when done (also RELEASEX_TIMINGS=1)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from explain" -s h -l help -d 'Print help'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from help" -f -a "explain" -d 'The values a chart\'s templates will see, exactly as Helm computes them, with the source of every key'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand values; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -235,6 +241,7 @@ complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explai
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -l no-default-values -d 'With --werf: ignore the chart\'s values.yaml'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -l no-default-secret-values -d 'With --werf: ignore the chart\'s secret-values.yaml'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -l ignore-secret-key -d 'With --werf: do not decrypt; explain with the encrypted strings (as werf --ignore-secret-key)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -l timings -d 'Print each phase\'s wall time to stderr when done (also RELEASEX_TIMINGS=1)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand explain" -s h -l help -d 'Print help'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -s f -l values -d 'Values file (repeatable; a comma-separated list is read as one CSV record, as Helm does; - reads stdin)' -r -f -a '(__kubectl_releasex_dynamic)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l set -d 'Set a value (KEY=VALUE; repeatable)' -r -f -a '(__kubectl_releasex_dynamic)'
@@ -319,6 +326,7 @@ complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrad
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l render-subchart-notes -d 'Render subcharts\' NOTES.txt too (only the notes Helm prints and stores change)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l skip-crds -d 'Without --install Helm never installs CRDs, so this changes nothing in an upgrade'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l disable-openapi-validation -d 'Skip Helm\'s OpenAPI validation of the rendered objects (the preview does not run that validation)'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -l timings -d 'Print each phase\'s wall time to stderr when done (also RELEASEX_TIMINGS=1)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand upgrade-preview" -s h -l help -d 'Print help'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand rollback-preview" -l server-side -d 'As helm rollback --server-side: auto follows the target revision\'s apply method' -r -f -a '(__kubectl_releasex_dynamic)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand rollback-preview" -l history-max -d 'Maximum revisions Helm keeps (0: no limit); the preview lists the records Helm deletes after this rollback' -r -f -a '(__kubectl_releasex_dynamic)'
@@ -355,6 +363,7 @@ complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand rollba
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand rollback-preview" -l detailed-exitcode -d 'Exit 2 when the rollback changes an object, 0 when nothing changes; 3 when Helm would fail either way'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand rollback-preview" -l wait-for-jobs -d 'With --wait: also wait for Jobs to complete'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand rollback-preview" -l cleanup-on-fail -d 'Delete new resources when the rollback fails'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand rollback-preview" -l timings -d 'Print each phase\'s wall time to stderr when done (also RELEASEX_TIMINGS=1)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand rollback-preview" -s h -l help -d 'Print help'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand patch" -l type -d 'Patch type' -r -f -a "auto\t'Helm\'s choice for the object\'s kind'
 strategic\t'Three-way strategic merge patch'
@@ -375,6 +384,7 @@ always\t''
 never\t''"
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand patch" -l patch-meta-from-cluster -d 'Patch metadata from the cluster\'s OpenAPI (v3, else v2; read-only GETs)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand patch" -l take-ownership -d 'The patch of `helm install --take-ownership` (client-side apply): unknown kinds get the three-way JSON merge patch with the apiVersion/kind/name preconditions instead of the two-way one'
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand patch" -l timings -d 'Print each phase\'s wall time to stderr when done (also RELEASEX_TIMINGS=1)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand patch" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand completion" -l kubeconfig -d 'Path to the kubeconfig file (default: $KUBECONFIG, else ~/.kube/config)' -r -F
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand completion" -l context -d 'Kubeconfig context to use (default: the current context; $HELM_KUBECONTEXT under Helm)' -r -f -a '(__kubectl_releasex_dynamic)'
@@ -387,6 +397,7 @@ markdown\t'upgrade-preview only: the report for a pull-request comment'"
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand completion" -l color -d 'When to use colors (auto honours NO_COLOR, CLICOLOR, CLICOLOR_FORCE, HELM_COLOR and the terminal)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand completion" -l timings -d 'Print each phase\'s wall time to stderr when done (also RELEASEX_TIMINGS=1)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand completion" -s h -l help -d 'Print help'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand help; and not __fish_seen_subcommand_from release values explain upgrade-preview rollback-preview patch completion help" -f -a "release" -d 'Read what Helm stored about a release (Secrets, ConfigMaps, SQL rows, files)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand help; and not __fish_seen_subcommand_from release values explain upgrade-preview rollback-preview patch completion help" -f -a "values" -d 'Where values come from'

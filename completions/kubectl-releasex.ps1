@@ -29,6 +29,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-releasex' -ScriptBlock 
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: text (the default), json or yaml (cli::help words it per command)')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: text (the default), json or yaml (cli::help words it per command)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colors (auto honours NO_COLOR, CLICOLOR, CLICOLOR_FORCE, HELM_COLOR and the terminal)')
+            [CompletionResult]::new('--timings', '--timings', [CompletionResultType]::ParameterName, 'Print each phase''s wall time to stderr when done (also RELEASEX_TIMINGS=1)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
@@ -52,6 +53,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-releasex' -ScriptBlock 
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: text (the default), json or yaml (cli::help words it per command)')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: text (the default), json or yaml (cli::help words it per command)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colors (auto honours NO_COLOR, CLICOLOR, CLICOLOR_FORCE, HELM_COLOR and the terminal)')
+            [CompletionResult]::new('--timings', '--timings', [CompletionResultType]::ParameterName, 'Print each phase''s wall time to stderr when done (also RELEASEX_TIMINGS=1)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('decode', 'decode', [CompletionResultType]::ParameterValue, 'Decode one revision of a release record and show a view of it')
@@ -76,6 +78,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-releasex' -ScriptBlock 
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: text (the default), json or yaml (cli::help words it per command)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colors (auto honours NO_COLOR, CLICOLOR, CLICOLOR_FORCE, HELM_COLOR and the terminal)')
             [CompletionResult]::new('--show-secrets', '--show-secrets', [CompletionResultType]::ParameterName, 'Show Secret data in manifests and hooks instead of masking it')
+            [CompletionResult]::new('--timings', '--timings', [CompletionResultType]::ParameterName, 'Print each phase''s wall time to stderr when done (also RELEASEX_TIMINGS=1)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -94,6 +97,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-releasex' -ScriptBlock 
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: text (the default), json or yaml (cli::help words it per command)')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: text (the default), json or yaml (cli::help words it per command)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colors (auto honours NO_COLOR, CLICOLOR, CLICOLOR_FORCE, HELM_COLOR and the terminal)')
+            [CompletionResult]::new('--timings', '--timings', [CompletionResultType]::ParameterName, 'Print each phase''s wall time to stderr when done (also RELEASEX_TIMINGS=1)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
@@ -122,6 +126,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-releasex' -ScriptBlock 
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: text (the default), json or yaml (cli::help words it per command)')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: text (the default), json or yaml (cli::help words it per command)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colors (auto honours NO_COLOR, CLICOLOR, CLICOLOR_FORCE, HELM_COLOR and the terminal)')
+            [CompletionResult]::new('--timings', '--timings', [CompletionResultType]::ParameterName, 'Print each phase''s wall time to stderr when done (also RELEASEX_TIMINGS=1)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'The values a chart''s templates will see, exactly as Helm computes them, with the source of every key')
@@ -184,6 +189,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-releasex' -ScriptBlock 
             [CompletionResult]::new('--no-default-values', '--no-default-values', [CompletionResultType]::ParameterName, 'With --werf: ignore the chart''s values.yaml')
             [CompletionResult]::new('--no-default-secret-values', '--no-default-secret-values', [CompletionResultType]::ParameterName, 'With --werf: ignore the chart''s secret-values.yaml')
             [CompletionResult]::new('--ignore-secret-key', '--ignore-secret-key', [CompletionResultType]::ParameterName, 'With --werf: do not decrypt; explain with the encrypted strings (as werf --ignore-secret-key)')
+            [CompletionResult]::new('--timings', '--timings', [CompletionResultType]::ParameterName, 'Print each phase''s wall time to stderr when done (also RELEASEX_TIMINGS=1)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
@@ -255,6 +261,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-releasex' -ScriptBlock 
             [CompletionResult]::new('--no-default-values', '--no-default-values', [CompletionResultType]::ParameterName, 'With --werf: ignore the chart''s values.yaml')
             [CompletionResult]::new('--no-default-secret-values', '--no-default-secret-values', [CompletionResultType]::ParameterName, 'With --werf: ignore the chart''s secret-values.yaml')
             [CompletionResult]::new('--ignore-secret-key', '--ignore-secret-key', [CompletionResultType]::ParameterName, 'With --werf: do not decrypt; explain with the encrypted strings (as werf --ignore-secret-key)')
+            [CompletionResult]::new('--timings', '--timings', [CompletionResultType]::ParameterName, 'Print each phase''s wall time to stderr when done (also RELEASEX_TIMINGS=1)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
@@ -347,6 +354,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-releasex' -ScriptBlock 
             [CompletionResult]::new('--render-subchart-notes', '--render-subchart-notes', [CompletionResultType]::ParameterName, 'Render subcharts'' NOTES.txt too (only the notes Helm prints and stores change)')
             [CompletionResult]::new('--skip-crds', '--skip-crds', [CompletionResultType]::ParameterName, 'Without --install Helm never installs CRDs, so this changes nothing in an upgrade')
             [CompletionResult]::new('--disable-openapi-validation', '--disable-openapi-validation', [CompletionResultType]::ParameterName, 'Skip Helm''s OpenAPI validation of the rendered objects (the preview does not run that validation)')
+            [CompletionResult]::new('--timings', '--timings', [CompletionResultType]::ParameterName, 'Print each phase''s wall time to stderr when done (also RELEASEX_TIMINGS=1)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
@@ -385,6 +393,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-releasex' -ScriptBlock 
             [CompletionResult]::new('--detailed-exitcode', '--detailed-exitcode', [CompletionResultType]::ParameterName, 'Exit 2 when the rollback changes an object, 0 when nothing changes; 3 when Helm would fail either way')
             [CompletionResult]::new('--wait-for-jobs', '--wait-for-jobs', [CompletionResultType]::ParameterName, 'With --wait: also wait for Jobs to complete')
             [CompletionResult]::new('--cleanup-on-fail', '--cleanup-on-fail', [CompletionResultType]::ParameterName, 'Delete new resources when the rollback fails')
+            [CompletionResult]::new('--timings', '--timings', [CompletionResultType]::ParameterName, 'Print each phase''s wall time to stderr when done (also RELEASEX_TIMINGS=1)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
@@ -403,6 +412,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-releasex' -ScriptBlock 
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colors (auto honours NO_COLOR, CLICOLOR, CLICOLOR_FORCE, HELM_COLOR and the terminal)')
             [CompletionResult]::new('--patch-meta-from-cluster', '--patch-meta-from-cluster', [CompletionResultType]::ParameterName, 'Patch metadata from the cluster''s OpenAPI (v3, else v2; read-only GETs)')
             [CompletionResult]::new('--take-ownership', '--take-ownership', [CompletionResultType]::ParameterName, 'The patch of `helm install --take-ownership` (client-side apply): unknown kinds get the three-way JSON merge patch with the apiVersion/kind/name preconditions instead of the two-way one')
+            [CompletionResult]::new('--timings', '--timings', [CompletionResultType]::ParameterName, 'Print each phase''s wall time to stderr when done (also RELEASEX_TIMINGS=1)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -416,6 +426,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-releasex' -ScriptBlock 
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: text (the default), json or yaml (cli::help words it per command)')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: text (the default), json or yaml (cli::help words it per command)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colors (auto honours NO_COLOR, CLICOLOR, CLICOLOR_FORCE, HELM_COLOR and the terminal)')
+            [CompletionResult]::new('--timings', '--timings', [CompletionResultType]::ParameterName, 'Print each phase''s wall time to stderr when done (also RELEASEX_TIMINGS=1)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break

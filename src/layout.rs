@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 const FLOORS: &[(&str, u8)] = &[
     ("keypath", 0),
     ("parallel", 0),
+    ("timings", 0),
     ("go", 1),
     ("yaml", 2),
     ("values", 3),

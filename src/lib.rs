@@ -18,6 +18,7 @@ pub mod patch;
 pub mod release;
 pub mod render;
 pub mod storage;
+pub mod timings;
 pub mod upgrade;
 pub mod values;
 pub mod werf;

@@ -237,6 +237,7 @@ pub enum ChartError {
 
 /// Loads a chart directory or `.tgz` as Helm does (see the module docs).
 pub fn load(path: &Path) -> Result<Chart, ChartError> {
+    let _phase = crate::timings::phase("load chart");
     load_with_limits(path, &Limits::default())
 }
 

@@ -61,6 +61,9 @@ pub struct GlobalArgs {
     /// When to use colors (auto honours NO_COLOR, CLICOLOR, CLICOLOR_FORCE, HELM_COLOR and the terminal)
     #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,
+    /// Print each phase's wall time to stderr when done (also RELEASEX_TIMINGS=1)
+    #[arg(long, global = true)]
+    pub timings: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

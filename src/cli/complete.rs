@@ -297,6 +297,7 @@ impl Context<'_> {
             request_timeout,
             output: None,
             color: ColorChoice::Never,
+            timings: false,
         };
         let mut target = kube_target(&global, self.env);
         let timeout = target.limits.timeout.map_or(CLUSTER_TIMEOUT, |t| t.min(CLUSTER_TIMEOUT));

@@ -79,6 +79,7 @@ mod tests {
             request_timeout: std::time::Duration::from_secs(30),
             output: Some(OutputFormat::Text),
             color: ColorChoice::Never,
+            timings: false,
         }
     }
 

@@ -18,6 +18,7 @@ use crate::storage::{self, Location};
 /// SQL database.
 pub fn load(src: &SourceArgs, name: Option<&str>, ctx: &Ctx) -> anyhow::Result<Loaded> {
     let location = location(src, name, ctx)?;
+    let _phase = crate::timings::phase("read records");
     Ok(storage::load(&location, name, &mut std::io::stdin().lock())?)
 }
 

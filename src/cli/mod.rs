@@ -99,6 +99,14 @@ pub fn run(argv: Vec<OsString>, env: Env) -> ExitCode {
     }
     let argv = plugin_argv(argv, &env);
     let started = std::time::Instant::now();
+    // Recording starts before parsing so that parsing is timed too; what is
+    // printed is decided by the parsed flag (a `--timings` that is some
+    // other flag's value prints nothing).
+    let timings_env = env.get("RELEASEX_TIMINGS").is_some_and(|v| v != "0");
+    if timings_env || argv.iter().any(|a| a == "--timings") {
+        crate::timings::enable();
+    }
+    let parsing = crate::timings::phase("parse arguments");
     let debug = env.helm_debug();
     if debug {
         debug_start(&argv, &env);
@@ -125,6 +133,7 @@ pub fn run(argv: Vec<OsString>, env: Env) -> ExitCode {
             return ExitCode::from(code);
         }
     };
+    drop(parsing);
     let theme = Theme { enabled: output::color_enabled(cli.global.color, &env, output::stdout_is_terminal()) };
     let columns = output::terminal_columns(&env, output::stdout_is_terminal());
     let ctx = Ctx { global: cli.global.clone(), env, theme, columns };
@@ -135,9 +144,26 @@ pub fn run(argv: Vec<OsString>, env: Env) -> ExitCode {
     let result = if ctx.format() == args::OutputFormat::Markdown && !markdown_ok {
         Err(anyhow::anyhow!("-o markdown is for upgrade-preview (without --compare-modes) and rollback-preview; use -o text, json or yaml here"))
     } else {
-        run_command(&cli, &ctx)
+        crate::timings::timed("command", || run_command(&cli, &ctx))
     };
-    finish(result, debug, started)
+    let code = finish(result, debug, started);
+    if timings_env || cli.global.timings {
+        print_timings();
+    }
+    code
+}
+
+/// `--timings`: each recorded phase on stderr, indented under the phase it
+/// ran in, with when it started and how long it took (wall time).
+fn print_timings() {
+    let (phases, total) = crate::timings::take();
+    let mut stderr = std::io::stderr().lock();
+    let ms = |d: std::time::Duration| d.as_secs_f64() * 1000.0;
+    let _ = writeln!(stderr, "timings: {:>9} {:>8}  phase (wall time)", "start ms", "took ms");
+    for p in &phases {
+        let _ = writeln!(stderr, "timings: {:>9.2} {:>8.2}  {}{}", ms(p.start), ms(p.elapsed), "  ".repeat(p.depth), p.name);
+    }
+    let _ = writeln!(stderr, "timings: {:>9.2} {:>8.2}  total (to the end of the output)", 0.0, ms(total));
 }
 
 /// One function per command.
@@ -154,6 +180,7 @@ fn run_command(cli: &Cli, ctx: &Ctx) -> anyhow::Result<Outcome> {
 
 /// Prints the outcome (or the error) and chooses the exit code.
 fn finish(result: anyhow::Result<Outcome>, debug: bool, started: std::time::Instant) -> ExitCode {
+    let _phase = crate::timings::phase("print");
     match result {
         Ok(outcome) => {
             let mut stderr = std::io::stderr().lock();

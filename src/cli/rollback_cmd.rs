@@ -156,6 +156,9 @@ pub(super) fn run_with(args: &RollbackPreviewArgs, ctx: &Ctx, present: &Present<
     if !given.is_empty() {
         outcome.notes.push(format!("{} accepted: they change how Helm waits or recovers, not what it sends, so the plan is the same", given.join(", ")));
     }
+    let target = super::context::kube_target(&ctx.global, &ctx.env);
+    // Discovery is read beside the records (one round trip less).
+    let prefetch = (!args.offline).then(|| crate::cluster::DiscoveryPrefetch::start(&target));
     let source = SourceArgs { files: args.release_files.clone(), driver: args.driver, sql_connection: args.sql_connection.clone() };
     let loaded = inputs::load(&source, Some(&args.release), ctx)?;
     let records = match release::decode_history(loaded.records, Some(&args.release), &loaded.place) {
@@ -182,7 +185,10 @@ pub(super) fn run_with(args: &RollbackPreviewArgs, ctx: &Ctx, present: &Present<
     let pipeline_start = start.pipeline_start();
     let ignore: Vec<IgnoreRule> =
         args.ignore.iter().map(|t| crate::upgrade::parse_ignore(t).map_err(anyhow::Error::msg)).collect::<anyhow::Result<_>>()?;
-    let target = super::context::kube_target(&ctx.global, &ctx.env);
+    let discovery = prefetch
+        .map(|p| crate::timings::timed("API discovery (read beside the records)", || p.wait()))
+        .transpose()
+        .map_err(PreviewError::from)?;
     let on_terminal = std::io::IsTerminal::is_terminal(&std::io::stderr());
     let progress = |what: &str| {
         if on_terminal {
@@ -210,6 +216,7 @@ pub(super) fn run_with(args: &RollbackPreviewArgs, ctx: &Ctx, present: &Present<
         show_secrets: args.show_secrets,
         concurrency: args.concurrency,
         progress: &progress,
+        discovery: discovery.as_ref(),
     };
     let report_objects = crate::upgrade::preview_objects(&request).map_err(|e| match e {
         // pkg/action/rollback.go performRollback: the current manifest must build.

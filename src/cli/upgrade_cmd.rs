@@ -55,6 +55,11 @@ pub(super) fn run_with(args: &UpgradePreviewArgs, ctx: &Ctx, from: Records, pres
     if from == Records::Read && args.offline && args.release_files.is_empty() && args.driver != Some(super::args::StorageDriver::Sql) {
         anyhow::bail!("--offline contacts no API server, so the release records must come from --release-file FILE (e.g. `kubectl get secret -l owner=helm,name={} -o yaml > FILE`) or --driver sql", args.release);
     }
+    // Discovery is needed only to read live objects; read it while the records
+    // are read (not when the objects part fails first for want of a renderer).
+    let renders = args.manifest.is_some() || inputs::find_helm(ctx).is_some();
+    let prefetch = (renders && !args.offline && !args.values_only && !args.compare_modes)
+        .then(|| crate::cluster::DiscoveryPrefetch::start(&super::context::kube_target(&ctx.global, &ctx.env)));
     let (records, installs) = if from == Records::Skip { (Vec::new(), Some(None)) } else { records_or_install(args, ctx)? };
     let mut outcome = Outcome::default();
     for r in &records {
@@ -128,7 +133,11 @@ pub(super) fn run_with(args: &UpgradePreviewArgs, ctx: &Ctx, from: Records, pres
     let objects = if args.values_only {
         None
     } else {
-        let report = objects_part(args, ctx, &head, &start, (&chart, located.path()), &o)?;
+        let discovery = prefetch
+            .map(|p| crate::timings::timed("API discovery (read beside the records)", || p.wait()))
+            .transpose()
+            .map_err(crate::upgrade::PreviewError::from)?;
+        let report = objects_part(args, ctx, &head, &start, (&chart, located.path()), &o, discovery.as_ref())?;
         outcome.warnings.extend(report.render_warnings.iter().cloned());
         Some(report)
     };
@@ -175,6 +184,7 @@ fn objects_part(
     start: &Start,
     (chart, chart_path): (&crate::chart::Chart, &std::path::Path),
     mode: &ModeOutcome,
+    discovery: Option<&crate::cluster::Discovery>,
 ) -> anyhow::Result<ObjectsReport> {
     let ignore: Vec<IgnoreRule> =
         args.ignore.iter().map(|t| crate::upgrade::parse_ignore(t).map_err(anyhow::Error::msg)).collect::<anyhow::Result<_>>()?;
@@ -219,6 +229,7 @@ fn objects_part(
         ignore: &ignore,
         show_secrets: args.show_secrets,
         concurrency: args.concurrency,
+        discovery,
         progress: &progress,
     };
     Ok(crate::upgrade::preview_objects(&request)?)

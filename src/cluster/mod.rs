@@ -3,11 +3,13 @@
 //! GET and LIST; nothing here can create, update, patch or delete.
 
 mod error;
+mod live;
 mod objects;
 mod transport;
 
 pub use error::{Asked, ClusterError, Target, Verb};
-pub use objects::{ApiResource, Discovery, ObjectRef};
+pub use live::{LIST_PAGE_SIZE, ReadCounts};
+pub use objects::{ApiResource, Discovery, DiscoveryPrefetch, ObjectRef};
 pub use transport::{DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_REQUEST_TIMEOUT, RequestLimits, RetryReporter, Retrying};
 
 use std::collections::BTreeMap;

@@ -62,15 +62,7 @@ pub struct ObjectRef {
 
 impl ObjectRef {
     fn path(&self) -> String {
-        let base = if self.resource.group.is_empty() {
-            format!("/api/{}", self.resource.version)
-        } else {
-            format!("/apis/{}/{}", self.resource.group, self.resource.version)
-        };
-        match (&self.namespace, self.resource.namespaced) {
-            (Some(ns), true) => format!("{base}/namespaces/{ns}/{}/{}", self.resource.plural, self.name),
-            _ => format!("{base}/{}/{}", self.resource.plural, self.name),
-        }
+        format!("{}/{}", super::live::collection_path(&self.resource, self.namespace.as_deref()), self.name)
     }
 
     /// This GET, for messages.
@@ -89,18 +81,44 @@ impl ObjectRef {
     }
 }
 
+/// Discovery read on a thread of its own while the caller does other work
+/// (upgrade-preview reads the release records and computes the values
+/// meanwhile): its round trips overlap theirs.
+pub struct DiscoveryPrefetch(std::thread::JoinHandle<Result<Discovery, ClusterError>>);
+
+impl DiscoveryPrefetch {
+    pub fn start(target: &super::KubeTarget) -> DiscoveryPrefetch {
+        let target = target.clone();
+        DiscoveryPrefetch(std::thread::spawn(move || {
+            let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().map_err(|e| ClusterError::Unreachable {
+                server: String::new(),
+                asked: Asked::get_path("/version"),
+                message: format!("cannot start the async runtime: {e}"),
+            })?;
+            runtime.block_on(async { ReadOnlyCluster::connect(&target).await?.discover().await })
+        }))
+    }
+
+    /// The discovery, once read.
+    pub fn wait(self) -> Result<Discovery, ClusterError> {
+        self.0.join().unwrap_or_else(|_| {
+            Err(ClusterError::Unreachable { server: String::new(), asked: Asked::get_path("/version"), message: "discovery stopped unexpectedly".into() })
+        })
+    }
+}
+
 impl ReadOnlyCluster {
-    /// `/version`, `/api`, `/apis` and every served group/version's resource
-    /// list (read concurrently). Subresources (`deployments/scale`) are skipped.
+    /// `/version`, `/api`, `/apis` (at once), then every served
+    /// group/version's resource list (at once): two round trips.
+    /// Subresources (`deployments/scale`) are skipped.
     pub async fn discover(&self) -> Result<Discovery, ClusterError> {
-        let version = self.get_json("/version").await?;
+        let (version, core, groups) = futures::join!(self.get_json("/version"), self.get_json("/api"), self.get_json("/apis"));
+        let (version, core, groups) = (version?, core?, groups?);
         let server_version = version.get("gitVersion").and_then(Value::as_str).unwrap_or_default().to_string();
         let mut group_versions: Vec<(String, String, String)> = Vec::new(); // (group, version, path)
-        let core = self.get_json("/api").await?;
         for v in core.get("versions").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str) {
             group_versions.push((String::new(), v.to_string(), format!("/api/{v}")));
         }
-        let groups = self.get_json("/apis").await?;
         for g in groups.get("groups").and_then(Value::as_array).into_iter().flatten() {
             let name = g.get("name").and_then(Value::as_str).unwrap_or_default();
             for v in g.get("versions").and_then(Value::as_array).into_iter().flatten() {
@@ -110,7 +128,7 @@ impl ReadOnlyCluster {
             }
         }
         let lists: Vec<Result<Value, ClusterError>> =
-            stream::iter(group_versions.iter().map(|(_, _, path)| self.get_json(path))).buffered(16).collect().await;
+            stream::iter(group_versions.iter().map(|(_, _, path)| self.get_json(path))).buffered(32).collect().await;
         let mut resources = Vec::new();
         for ((group, version, _), list) in group_versions.iter().zip(lists) {
             let list = list?;
@@ -135,13 +153,8 @@ impl ReadOnlyCluster {
         Ok(Discovery { server_version, resources, group_versions })
     }
 
-    /// Reads each object (`None` when the server says 404), at most
-    /// `concurrency` requests at a time; results in the order asked.
-    pub async fn get_objects(&self, refs: &[ObjectRef], concurrency: usize) -> Vec<Result<Option<Value>, ClusterError>> {
-        stream::iter(refs.iter().map(|r| self.get_object(r))).buffered(concurrency.max(1)).collect().await
-    }
-
-    async fn get_object(&self, r: &ObjectRef) -> Result<Option<Value>, ClusterError> {
+    /// One object, `None` when the server says 404.
+    pub(super) async fn get_object(&self, r: &ObjectRef) -> Result<Option<Value>, ClusterError> {
         let asked = r.asked();
         match self.fetch_object(&asked, &json_get(&r.path(), "application/json", &asked, &self.server)?).await {
             Ok(v) => Ok(Some(v)),

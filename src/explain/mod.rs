@@ -132,7 +132,7 @@ pub fn explain_chart(
 /// one too.
 pub fn merge_user_values(flags: &ValueFlags, read_file: &mut dyn FnMut(&str) -> Result<String, String>) -> Result<(VMap, Recorder), ExplainError> {
     let mut rec = Recorder::default();
-    let user = user_values(flags, read_file, &mut rec)?;
+    let user = crate::timings::timed("user values (-f, --set)", || user_values(flags, read_file, &mut rec))?;
     Ok((user, rec))
 }
 
@@ -177,9 +177,10 @@ pub fn explain_spec_with(chart: &Chart, spec: ChartSpec, mut user: VMap, mut rec
     // Only charts with unlisted sibling subcharts need the second order.
     let rerun = reversed_order(&spec).map(|r| (r, user.clone()));
     // Dependency processing sees the user values; its own merges are not history.
-    let processed = process(spec, &mut user, &mut rec).map_err(ExplainError::DependencyProcessing)?;
-    let values = coalesce_values(&processed, user, &mut rec)?;
+    let processed = crate::timings::timed("dependencies", || process(spec, &mut user, &mut rec)).map_err(ExplainError::DependencyProcessing)?;
+    let values = crate::timings::timed("coalescing", || coalesce_values(&processed, user, &mut rec))?;
     if !options.skip_schema_validation {
+        let _phase = crate::timings::phase("schema validation");
         let as_helm_sees_it = processed_chart(chart, &processed);
         chart::validate_tree(&as_helm_sees_it, &schema_view(&values, &as_helm_sees_it))
             .map_err(|errors| ExplainError::Schema { sources: bad_value_sources(&errors, &values), errors: hide_secret_values(errors, &values) })?;
@@ -195,7 +196,7 @@ pub fn explain_spec_with(chart: &Chart, spec: ChartSpec, mut user: VMap, mut rec
             differing.join(", ")
         ));
     }
-    let entries = entries(&values, &rec);
+    let entries = crate::timings::timed("attribution", || entries(&values, &rec));
     Ok(Explanation { values, entries, warnings: rec.warnings, other_order: other_order.map(|(v, _)| v) })
 }
 
@@ -273,6 +274,7 @@ pub fn chart_spec(c: &Chart, loaded_at: Vec<usize>) -> Result<ChartSpec, Explain
     let charts = c.walk();
     let inputs: Vec<(&str, &str)> =
         charts.iter().filter_map(|c| Some((c.values_text.as_deref()?, c.values_file.as_str()))).collect();
+    let _phase = crate::timings::phase("read values files");
     let mut parsed = yaml::parse_many(&inputs, crate::parallel::available_threads()).into_iter();
     spec_of(c, loaded_at, &mut parsed)
 }

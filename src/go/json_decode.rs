@@ -21,32 +21,63 @@ pub const MAX_DEPTH: usize = 10_000;
 /// (strings skipped), so that a parser without a depth limit may then read
 /// any text it passes; syntax errors are left to that parser.
 pub fn first_too_deep(text: &[u8]) -> Option<(u8, usize)> {
-    let mut depth = 0usize;
-    let mut in_string = false;
-    let mut escaped = false;
-    for (i, &b) in text.iter().enumerate() {
-        if in_string {
-            match b {
-                _ if escaped => escaped = false,
-                b'\\' => escaped = true,
-                b'"' => in_string = false,
+    DepthScan::default().scan(text)
+}
+
+/// [`first_too_deep`] over a text that comes in pieces (a stream): the
+/// scanner's state carries from one piece to the next, offsets count from
+/// the start of the whole text.
+#[derive(Debug, Default, Clone)]
+pub struct DepthScan {
+    depth: usize,
+    in_string: bool,
+    escaped: bool,
+    offset: usize,
+}
+
+impl DepthScan {
+    /// Scans the next piece; the first opening past [`MAX_DEPTH`] in it, if any.
+    pub fn scan(&mut self, piece: &[u8]) -> Option<(u8, usize)> {
+        let start = self.offset;
+        self.offset += piece.len();
+        let mut i = 0;
+        while i < piece.len() {
+            if self.in_string {
+                if self.escaped {
+                    self.escaped = false;
+                    i += 1;
+                    continue;
+                }
+                // String bodies are most of a record (manifests, templates): jump to the next quote or backslash.
+                match memchr::memchr2(b'"', b'\\', &piece[i..]) {
+                    None => return None,
+                    Some(at) => {
+                        i += at;
+                        if piece[i] == b'\\' {
+                            self.escaped = true;
+                        } else {
+                            self.in_string = false;
+                        }
+                        i += 1;
+                    }
+                }
+                continue;
+            }
+            match piece[i] {
+                b'"' => self.in_string = true,
+                b @ (b'[' | b'{') => {
+                    self.depth += 1;
+                    if self.depth > MAX_DEPTH {
+                        return Some((b, start + i));
+                    }
+                }
+                b']' | b'}' => self.depth = self.depth.saturating_sub(1),
                 _ => {}
             }
-            continue;
+            i += 1;
         }
-        match b {
-            b'"' => in_string = true,
-            b'[' | b'{' => {
-                depth += 1;
-                if depth > MAX_DEPTH {
-                    return Some((b, i));
-                }
-            }
-            b']' | b'}' => depth = depth.saturating_sub(1),
-            _ => {}
-        }
+        None
     }
-    None
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -409,6 +440,48 @@ mod tests {
 
     fn dec(s: &str) -> Result<(Value, usize), String> {
         decode_prefix(s).map_err(|e| e.decoder_text())
+    }
+
+    /// The scan as first written, one byte at a time: the reference.
+    fn byte_by_byte(text: &[u8]) -> Option<(u8, usize)> {
+        let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
+        for (i, &b) in text.iter().enumerate() {
+            if in_string {
+                match b {
+                    _ if escaped => escaped = false,
+                    b'\\' => escaped = true,
+                    b'"' => in_string = false,
+                    _ => {}
+                }
+                continue;
+            }
+            match b {
+                b'"' => in_string = true,
+                b'[' | b'{' => {
+                    depth += 1;
+                    if depth > MAX_DEPTH {
+                        return Some((b, i));
+                    }
+                }
+                b']' | b'}' => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+        }
+        None
+    }
+
+    #[test]
+    fn depth_scan_in_pieces_finds_what_the_whole_scan_finds() {
+        let deep = |n: usize| format!("{{\"s\": \"a\\\"[[{{\", \"l\": {}x", "[".repeat(n));
+        for text in [deep(MAX_DEPTH - 1), deep(MAX_DEPTH), deep(MAX_DEPTH + 3), "\"\\\\\"[".repeat(5000)] {
+            let whole = first_too_deep(text.as_bytes());
+            assert_eq!(whole, byte_by_byte(text.as_bytes()));
+            for size in [1, 2, 3, 7, 64, 4096] {
+                let mut scan = DepthScan::default();
+                let found = text.as_bytes().chunks(size).find_map(|piece| scan.scan(piece));
+                assert_eq!(found, whole, "pieces of {size}");
+            }
+        }
     }
 
     #[test]

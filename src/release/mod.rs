@@ -195,11 +195,12 @@ pub fn decode_revision(
             }
         },
     };
-    all.swap_remove(index).decode()
+    crate::timings::timed("decode record", || all.swap_remove(index).decode())
 }
 
 /// Every revision of one release, oldest first.
 pub fn decode_history(records: Vec<StoredRecord>, name: Option<&str>, place: &str) -> Result<Vec<DecodedRecord>, ReleaseError> {
+    let _phase = crate::timings::phase("decode records");
     candidates(records, name, place)?.into_iter().map(Candidate::decode).collect()
 }
 

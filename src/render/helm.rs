@@ -127,6 +127,7 @@ fn chart_arg(chart: &Path) -> OsString {
 /// file is removed when this returns, whatever happened (the temporary file
 /// deletes itself on drop, also on unwinding).
 pub fn helm_template(req: &TemplateRequest) -> Result<String, RenderError> {
+    let _phase = crate::timings::phase("render (helm template)");
     let mut file = tempfile::Builder::new()
         .prefix("releasex-values-")
         .suffix(".yaml")

@@ -181,6 +181,9 @@ pub struct ObjectsRequest<'a> {
     pub ignore: &'a [IgnoreRule],
     pub show_secrets: bool,
     pub concurrency: usize,
+    /// The cluster's discovery when the caller read it already (while it
+    /// read the records), else it is read here.
+    pub discovery: Option<&'a Discovery>,
     /// Told what takes long (the CLI prints it on a terminal's stderr).
     pub progress: &'a dyn Fn(&str),
 }
@@ -255,8 +258,16 @@ pub fn preview_objects(req: &ObjectsRequest<'_>) -> Result<ObjectsReport, Previe
     let (plan, manifest, method) = runtime.block_on(async {
         let cluster = ReadOnlyCluster::connect(req.target).await?;
         (req.progress)("reading the cluster's API discovery");
-        let discovery = cluster.discover().await?;
-        plan_against(&cluster, &discovery, req, new_manifest).await
+        let owned;
+        let discovery = match req.discovery {
+            Some(d) => d,
+            None => {
+                let _phase = crate::timings::phase("API discovery");
+                owned = cluster.discover().await?;
+                &owned
+            }
+        };
+        plan_against(&cluster, discovery, req, new_manifest).await
     })?;
     Ok(ObjectsReport { plan, manifest, method, render_warnings, offline: false })
 }
@@ -316,7 +327,9 @@ async fn plan_against(
     let manifest_text = new_manifest.text(Some(discovery), req.progress)?;
     let (new, old, method, refs) = manifests(discovery, req, &manifest_text)?;
     (req.progress)(&format!("reading {} live objects ({} at a time)", refs.len(), req.concurrency));
-    let fetched = cluster.get_objects(&refs.iter().map(|(_, r)| r.clone()).collect::<Vec<_>>(), req.concurrency).await;
+    let reading = crate::timings::phase("read live objects");
+    let (fetched, counts) = cluster.read_objects(&refs.iter().map(|(_, r)| r.clone()).collect::<Vec<_>>(), req.concurrency).await;
+    drop(reading.rename(format!("read {} live objects: {} LIST pages, {} GETs", refs.len(), counts.lists, counts.gets)));
     let mut live = HashMap::new();
     for ((k, _), got) in refs.iter().zip(fetched) {
         let got = got.map_err(|source| PreviewError::LiveObject { kind: k.kind.clone(), name: k.name.clone(), source: Box::new(source) })?;
@@ -324,7 +337,7 @@ async fn plan_against(
             live.insert(k.clone(), v);
         }
     }
-    Ok(finish(req, new, old, live, method))
+    Ok(crate::timings::timed("plan", || finish(req, new, old, live, method)))
 }
 
 /// The new and the baseline manifests read through `discovery`, the apply
@@ -335,6 +348,7 @@ fn manifests(
     req: &ObjectsRequest<'_>,
     manifest_text: &str,
 ) -> Result<(Manifest, Manifest, ApplyMethod, Vec<(LiveKey, ObjectRef)>), PreviewError> {
+    let _phase = crate::timings::phase("parse manifests");
     let baseline = req.start.baseline;
     let mut new = parse_manifest(manifest_text, req.namespace, discovery)?;
     if let Some(chart) = req.chart {

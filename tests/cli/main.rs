@@ -24,6 +24,8 @@ mod real_plugins;
 mod release_artefacts;
 mod rollback;
 mod front_door;
+mod timings;
 mod upgrade_cmd;
+mod live_reads;
 pub(crate) mod upgrade_objects;
 mod werf;

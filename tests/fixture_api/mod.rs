@@ -16,12 +16,15 @@
 //!   v3 and the like); any other such path, `/openapi/v2` and `/openapi/v3`
 //!   included, is a 404, so kubectl takes the patch metadata of built-in
 //!   kinds from its compiled-in Go struct tags, like Helm;
-//! - single objects (`GET .../namespaces/NS/PLURAL/NAME`, `.../PLURAL/NAME`),
-//!   optionally delayed ([`FixtureApi::set_latency`]);
+//! - single objects (`GET .../namespaces/NS/PLURAL/NAME`, `.../PLURAL/NAME`);
 //! - lists (`GET .../namespaces/NS/PLURAL` and cluster-wide `.../PLURAL`)
-//!   honouring equality-based label selectors, list items without
-//!   kind/apiVersion as a real server sends them; a resource can be made to
-//!   fail ([`FixtureApi::fail`]).
+//!   honouring equality-based label selectors and pagination (`limit`, then
+//!   the `continue` token of `metadata.continue`, with `remainingItemCount`),
+//!   list items without kind/apiVersion as a real server sends them; a
+//!   resource's lists can be made to fail ([`FixtureApi::fail`]), e.g. 403
+//!   for a user who may `get` but not `list`;
+//! - every answer optionally delayed ([`FixtureApi::set_latency`]), as a
+//!   remote API server's round trip would be.
 //!
 //! Fault injection for the hostile tests ([`FixtureApi::fault`]): at a
 //! given path the server can hang before the headers, stall mid-body, send
@@ -183,7 +186,7 @@ struct State {
     failures: Vec<(String, u16)>,
     /// Non-resource documents (e.g. OpenAPI) by path.
     documents: Vec<(String, Value)>,
-    /// Added to every single-object GET.
+    /// Added to every answer.
     latency: Duration,
     /// (path, fault, how many more requests it applies to; `None`: all).
     faults: Vec<(String, Fault, Option<usize>)>,
@@ -257,7 +260,7 @@ impl FixtureApi {
         self.state.lock().unwrap().failures.push((resource.to_string(), code));
     }
 
-    /// Delays every single-object GET by `latency`, as a remote API server would.
+    /// Delays every answer by `latency`, as a remote API server's round trip would.
     pub fn set_latency(&self, latency: Duration) {
         self.state.lock().unwrap().latency = latency;
     }
@@ -473,9 +476,9 @@ async fn handle(state: Arc<Mutex<State>>, req: Request<Body>) -> Response {
     let path = parts.uri.path().to_owned();
     let query = parts.uri.query().map(str::to_owned);
     let segments: Vec<&str> = path.trim_matches('/').split('/').collect();
-    // A single-object GET may wait (latency), and a fault may never end, so
-    // the lock is released first.
-    let (delayed, fault) = {
+    // An answer may wait (latency), and a fault may never end, so the lock
+    // is released first.
+    let (delayed, fault, latency) = {
         let mut st = state.lock().unwrap();
         let found = target(&st.config.resources, &segments);
         let verb = verb(&method, query.as_deref(), found.as_ref());
@@ -495,15 +498,15 @@ async fn handle(state: Arc<Mutex<State>>, req: Request<Body>) -> Response {
             body,
         });
         let fault = st.take_fault(&path).map(|f| (f, st.stopping.clone()));
-        (object.map(|o| (o, st.latency)), fault)
+        (object, fault, st.latency)
     };
+    if !latency.is_zero() {
+        tokio::time::sleep(latency).await;
+    }
     if let Some((fault, stopping)) = fault {
         return misbehave(fault, stopping).await;
     }
-    if let Some((found, latency)) = delayed {
-        if !latency.is_zero() {
-            tokio::time::sleep(latency).await;
-        }
+    if let Some(found) = delayed {
         return match found {
             Some(o) => json_response(&o),
             None => status(404, "NotFound", "not found"),
@@ -604,11 +607,9 @@ fn list(st: &State, resource: &ApiResource, namespace: Option<&str>, query: Opti
         };
         return status(*code, reason, &message);
     }
-    let selector = query
-        .and_then(|q| q.split('&').find_map(|kv| kv.strip_prefix("labelSelector=")))
-        .map(percent_decode)
-        .unwrap_or_default();
-    let items: Vec<Value> = st
+    let param = |name: &str| query.and_then(|q| q.split('&').find_map(|kv| kv.strip_prefix(name)?.strip_prefix('='))).map(percent_decode);
+    let selector = param("labelSelector").unwrap_or_default();
+    let mut items: Vec<Value> = st
         .config
         .objects
         .iter()
@@ -625,12 +626,44 @@ fn list(st: &State, resource: &ApiResource, namespace: Option<&str>, query: Opti
             o
         })
         .collect();
+    // Pagination as the API server does it: `limit` items, and a `continue`
+    // token (opaque to clients; here the offset, base64 like the real ones)
+    // while more remain.
+    let offset = match param("continue") {
+        Some(token) => match decode_continue(&token) {
+            Some(offset) => offset,
+            None => return status(400, "BadRequest", "continue key is not valid"),
+        },
+        None => 0,
+    };
+    let mut metadata = json!({"resourceVersion": "48213"});
+    if let Some(limit) = param("limit").and_then(|l| l.parse::<usize>().ok()).filter(|l| *l > 0) {
+        let end = (offset + limit).min(items.len());
+        let remaining = items.len() - end;
+        items = items.drain(offset.min(end)..end).collect();
+        if remaining > 0 {
+            metadata["continue"] = json!(encode_continue(end));
+            metadata["remainingItemCount"] = json!(remaining);
+        }
+    }
     json_response(&json!({
         "kind": format!("{}List", resource.kind),
         "apiVersion": resource.api_version(),
-        "metadata": {"resourceVersion": "48213"},
+        "metadata": metadata,
         "items": items,
     }))
+}
+
+fn encode_continue(offset: usize) -> String {
+    use base64::Engine as _;
+    base64::engine::general_purpose::STANDARD.encode(format!("{{\"v\":\"meta.k8s.io/v1\",\"offset\":{offset}}}"))
+}
+
+fn decode_continue(token: &str) -> Option<usize> {
+    use base64::Engine as _;
+    let text = base64::engine::general_purpose::STANDARD.decode(token).ok()?;
+    let v: Value = serde_json::from_slice(&text).ok()?;
+    v["offset"].as_u64().map(|o| o as usize)
 }
 
 fn percent_decode(s: &str) -> String {

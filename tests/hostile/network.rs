@@ -59,6 +59,14 @@ impl Cluster {
         outcome
     }
 
+    /// The baseline holds several ConfigMaps, so the preview reads them with
+    /// one LIST; forbidding that LIST makes it GET each object (the fallback),
+    /// which is where these tests put their fault.
+    fn read_by_gets(&self) -> &Self {
+        self.api.fail("configmaps", 403);
+        self
+    }
+
     fn manifest(&self) -> String {
         self.dir.path().join("probe.yaml").display().to_string()
     }
@@ -114,7 +122,7 @@ mod timeouts {
     #[test]
     fn upgrade_preview_reports_a_live_object_whose_body_stalls() {
         let c = cluster();
-        c.api.fault(PROBE, Fault::StallBody);
+        c.read_by_gets().api.fault(PROBE, Fault::StallBody);
         let out = c.preview(&["--request-timeout", "2s"], TIMEOUT_CASE);
         out.assert_clean_error("not complete within 2s while getting ConfigMap probe in namespace \"team-a\"", TIMEOUT_CASE);
     }
@@ -152,7 +160,7 @@ mod sizes {
     #[test]
     fn upgrade_preview_stops_an_endless_live_object_at_the_answer_cap() {
         let c = cluster();
-        c.api.fault(PROBE, Fault::EndlessBody);
+        c.read_by_gets().api.fault(PROBE, Fault::EndlessBody);
         let out = c.preview(&[], ENDLESS_CASE);
         out.assert_clean_error("sent more than 256 MiB while getting ConfigMap probe in namespace \"team-a\"", ENDLESS_CASE);
     }
@@ -207,7 +215,7 @@ mod statuses {
     #[test]
     fn a_403_on_a_live_object_names_its_resource_not_objects() {
         let c = cluster();
-        c.api.fault(PROBE, status(403));
+        c.read_by_gets().api.fault(PROBE, status(403));
         let out = c.preview(&[], PROMPT_CASE);
         out.assert_clean_error("forbidden (403): your user may not get configmaps in namespace \"team-a\"", PROMPT_CASE);
         assert!(out.stderr.contains("kubectl auth can-i get configmaps -n team-a"), "{}", out.stderr);
@@ -225,10 +233,18 @@ mod statuses {
     #[test]
     fn a_502_on_a_live_object_names_the_get_of_that_object() {
         let c = cluster();
-        c.api.fault(PROBE, status(502));
+        c.read_by_gets().api.fault(PROBE, status(502));
         let out = c.preview(&[], PROMPT_CASE);
         out.assert_clean_error("answered 502 Bad Gateway while getting ConfigMap probe in namespace \"team-a\"", PROMPT_CASE);
         assert!(!out.stderr.contains("openapi"), "{}", out.stderr);
+    }
+
+    #[test]
+    fn a_502_on_the_list_of_live_objects_names_that_list() {
+        let c = cluster();
+        c.api.fault("/api/v1/namespaces/team-a/configmaps", status(502));
+        let out = c.preview(&[], PROMPT_CASE);
+        out.assert_clean_error("answered 502 Bad Gateway while listing configmaps in namespace \"team-a\"", PROMPT_CASE);
     }
 
     #[test]
@@ -303,7 +319,7 @@ mod bodies {
     #[test]
     fn a_live_object_answered_as_an_array_is_an_error_not_an_empty_object() {
         let c = cluster();
-        c.api.fault(PROBE, body("[1,2,3]"));
+        c.read_by_gets().api.fault(PROBE, body("[1,2,3]"));
         let out = c.preview(&[], PROMPT_CASE);
         out.assert_clean_error(
             "answered JSON of the wrong shape while getting ConfigMap probe in namespace \"team-a\": expected an object, found an array",
