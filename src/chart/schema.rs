@@ -169,11 +169,11 @@ fn validate_chart(tree: &SchemaTree, values: &Value, base: &Path, out: &mut Vec<
     } else if let Some(schema) = &chart.schema {
         match validate_one(schema, values) {
             Ok(found) => {
-                for (pointer, message) in found {
+                for (pointer, shown, message) in found {
                     let values_path = to_values_path(base, values, &pointer);
                     out.push(error(
                         SchemaErrorKind::Violation,
-                        pointer,
+                        shown,
                         values_path,
                         message,
                     ));
@@ -238,8 +238,9 @@ impl jsonschema::Retrieve for Retriever {
     }
 }
 
-/// Validates one schema; `Err` when the schema cannot be compiled.
-fn validate_one(schema: &Value, instance: &Value) -> Result<Vec<(String, String)>, String> {
+/// Validates one schema; `Err` when the schema cannot be compiled. Each
+/// failure: the place of the failing value, the place v6 prints, the message.
+fn validate_one(schema: &Value, instance: &Value) -> Result<Vec<(String, String, String)>, String> {
     let validator = jsonschema::options()
         .with_base_uri("file:///values.schema.json")
         .with_retriever(Retriever)
@@ -251,8 +252,26 @@ fn validate_one(schema: &Value, instance: &Value) -> Result<Vec<(String, String)
     let mut dependent: Vec<(String, String, Vec<String>)> = Vec::new();
     // v6 reports an `allOf` as one failure with its subschemas' failures as causes.
     let mut all_of: Vec<(String, String, String)> = Vec::new();
+    // v6 (validator.go, propertyNames) validates each name as an instance of
+    // its own, so the failure and its causes are printed `at ''`.
+    let mut names: Vec<(String, String)> = Vec::new();
     for e in validator.iter_errors(&instance) {
         let pointer = e.instance_path().as_str().to_string();
+        if let K::PropertyNames { .. } = e.kind() {
+            let msg = message(e.kind(), e.instance(), &e.to_string());
+            names.push((pointer.clone(), msg.replace(&format!("- at {}:", quote(&pointer)), "- at '':")));
+            continue;
+        }
+        // v6 (validator.go, contains): every item's failure is a cause.
+        if let K::Contains = e.kind() {
+            let items = lookup(&instance, &pointer).and_then(Value::as_array);
+            let lines = lookup(schema, e.schema_path().as_str())
+                .zip(items)
+                .map(|(sub, items)| contains_causes(schema, sub, items, &pointer))
+                .unwrap_or_default();
+            found.push((pointer, format!("no items match contains schema{lines}")));
+            continue;
+        }
         if let Some((key, at)) = all_of_place(e.schema_path().as_str(), &pointer) {
             let msg = match e.kind() {
                 K::Required { property } => format!("missing property {}", quote(property.as_str().unwrap_or_default())),
@@ -332,8 +351,48 @@ fn validate_one(schema: &Value, instance: &Value) -> Result<Vec<(String, String)
         let list: Vec<String> = props.iter().map(|p| quote(p)).collect();
         found.push((pointer, format!("properties {} required, if {} exists", list.join(", "), quote(&prop))));
     }
+    let mut found: Vec<(String, String, String)> = found.into_iter().map(|(p, m)| (p.clone(), p, m)).collect();
+    found.extend(names.into_iter().map(|(p, m)| (p, String::new(), m)));
     found.sort_by_cached_key(|a| pointer_key(&a.0));
     Ok(found)
+}
+
+/// The causes v6 gives a failed `contains`: each item's failure `at` the
+/// item, one failure as it is, several under `validation failed` (v6's
+/// `validateVal` of the subschema per item, validator.go). The subschema is
+/// validated with the root's `$schema`, `$defs` and `definitions` beside it
+/// (so such references resolve); one that does not compile so gets no causes.
+fn contains_causes(root: &Value, sub: &Value, items: &[Value], pointer: &str) -> String {
+    let doc = match sub {
+        Value::Object(keys) => {
+            let mut doc: serde_json::Map<String, Value> = root.as_object().into_iter().flatten().filter(|(k, _)| matches!(k.as_str(), "$schema" | "$defs" | "definitions")).map(|(k, v)| (k.clone(), v.clone())).collect();
+            doc.extend(keys.iter().map(|(k, v)| (k.clone(), v.clone())));
+            Value::Object(doc)
+        }
+        other => other.clone(),
+    };
+    let mut out = String::new();
+    for (i, item) in items.iter().enumerate() {
+        let Ok(errs) = validate_one(&doc, item) else { return String::new() };
+        // Places inside the item are relative to it: prefix the item's place (quoting is per character).
+        let prefix = quote(&format!("{pointer}/{i}"));
+        let prefix = &prefix[1..prefix.len() - 1];
+        let line = |p: &str, m: &str, pad: &str| {
+            let m = m.replace("- at '", &format!("- at '{prefix}")).replace("\n  ", &format!("\n{pad}  "));
+            format!("\n{pad}- at '{prefix}{}: {m}", &quote(p)[1..])
+        };
+        match errs.as_slice() {
+            [] => {}
+            [(_, p, m)] => out.push_str(&line(p, m, "  ")),
+            many => {
+                out.push_str(&format!("\n  - at '{prefix}': validation failed"));
+                for (_, p, m) in many {
+                    out.push_str(&line(p, m, "    "));
+                }
+            }
+        }
+    }
+    out
 }
 
 /// For a failure under an `allOf` (its outermost one): the `allOf`'s schema
