@@ -396,20 +396,32 @@ fn contains_causes(root: &Value, sub: &Value, items: &[Value], pointer: &str) ->
 }
 
 /// For a failure under an `allOf` (its outermost one): the `allOf`'s schema
-/// path and the instance place it applies to, when only `properties` lie
-/// between the `allOf` and the failing keyword (other keywords change the
-/// place in ways not worked out here; those failures stay ungrouped).
+/// path and the instance place it applies to. The keywords between the
+/// `allOf` and the failing keyword say how far below that place the failure
+/// is: v6 (validator.go) descends one instance token through `properties/P`,
+/// `patternProperties/P`, `prefixItems/N`, `items` (and draft 4's `items/N`),
+/// `additionalProperties`, `additionalItems` and the `unevaluated` pair, none
+/// through `dependentSchemas/P`, `if`/`then`/`else`, `not` and `$ref`. Other
+/// keywords are not worked out: those failures stay ungrouped.
 fn all_of_place(schema_path: &str, pointer: &str) -> Option<(String, String)> {
     let (prefix, rest) = schema_path.split_once("/allOf/")?;
     let mut segs: Vec<&str> = rest.split('/').skip(1).collect();
     segs.pop()?; // the failing keyword itself
     let mut depth = 0;
-    while segs.len() >= 2 && segs[0] == "properties" {
-        segs.drain(..2);
-        depth += 1;
-    }
-    if !segs.is_empty() {
-        return None;
+    let mut i = 0;
+    while i < segs.len() {
+        let named = segs.get(i + 1).is_some();
+        let indexed = segs.get(i + 1).is_some_and(|s| s.parse::<usize>().is_ok());
+        let (width, tokens) = match segs[i] {
+            "properties" | "patternProperties" | "prefixItems" if named => (2, 1),
+            "items" if indexed => (2, 1),
+            "dependentSchemas" if named => (2, 0),
+            "items" | "additionalProperties" | "additionalItems" | "unevaluatedItems" | "unevaluatedProperties" => (1, 1),
+            "then" | "else" | "if" | "not" | "$ref" => (1, 0),
+            _ => return None,
+        };
+        i += width;
+        depth += tokens;
     }
     let tokens: Vec<&str> = pointer.split('/').collect();
     let at = tokens.get(..tokens.len().checked_sub(depth)?)?.join("/");
