@@ -390,9 +390,19 @@ fn parse_schema(f: &BufferedFile) -> (Option<serde_json::Value>, Option<String>)
     if f.data.iter().all(u8::is_ascii_whitespace) {
         return (None, Some("EOF".into()));
     }
-    match serde_json::from_slice(&f.data) {
-        Ok(v) => (Some(v), None),
-        Err(e) => (None, Some(format!("{}: {e}", f.rel))),
+    // santhosh-tekuri/jsonschema v6 `UnmarshalJSON` (loader.go): one value
+    // from Go's json.Decoder (a document cut short is io.ErrUnexpectedEOF,
+    // `unexpected EOF`), then anything but the end of input is
+    // `invalid character after top-level value`; Helm prints the bare text.
+    // Go's other syntax errors are worded by its scanner, which we do not
+    // reproduce: those keep serde_json's words after the file's name.
+    let mut values = serde_json::Deserializer::from_slice(&f.data).into_iter::<serde_json::Value>();
+    match values.next() {
+        Some(Ok(_)) if values.next().is_some() => (None, Some("invalid character after top-level value".into())),
+        Some(Ok(v)) => (Some(v), None),
+        Some(Err(e)) if e.is_eof() => (None, Some("unexpected EOF".into())),
+        Some(Err(e)) => (None, Some(format!("{}: {e}", f.rel))),
+        None => (None, Some("EOF".into())),
     }
 }
 
