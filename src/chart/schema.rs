@@ -247,19 +247,36 @@ fn validate_one(schema: &Value, instance: &Value) -> Result<Vec<(String, String,
         .build(schema)
         .map_err(|e| e.to_string())?;
     let instance = whole_floats_as_integers(instance);
-    let mut found: Vec<(String, String)> = Vec::new();
-    let mut missing: Vec<(String, Vec<String>)> = Vec::new();
-    let mut dependent: Vec<(String, String, Vec<String>)> = Vec::new();
+    // Each failure with the schema path it sorts by (v6's evaluation order).
+    let mut found: Vec<(String, String, String)> = Vec::new();
+    let mut missing: Vec<(String, Vec<String>, String)> = Vec::new();
+    let mut dependent: Vec<(String, String, Vec<String>, String)> = Vec::new();
     // v6 reports an `allOf` as one failure with its subschemas' failures as causes.
-    let mut all_of: Vec<(String, String, String)> = Vec::new();
+    let mut all_of: Vec<(String, String, String, String)> = Vec::new();
     // v6 (validator.go, propertyNames) validates each name as an instance of
     // its own, so the failure and its causes are printed `at ''`.
-    let mut names: Vec<(String, String)> = Vec::new();
-    for e in validator.iter_errors(&instance) {
+    let mut names: Vec<(String, String, String)> = Vec::new();
+    // v6 (validator.go `validate`): a failed `type`, `const` or `enum` is the
+    // schema's only failure for that value; its other keywords are not
+    // evaluated (so nothing below it fails either).
+    let errors: Vec<_> = validator.iter_errors(&instance).collect();
+    let stops: Vec<(String, String)> = errors
+        .iter()
+        .filter(|e| matches!(e.kind(), K::Type { .. } | K::Constant { .. } | K::Enum { .. }))
+        .filter_map(|e| e.schema_path().as_str().rsplit_once('/').map(|(at, _)| (format!("{at}/"), e.instance_path().as_str().to_string())))
+        .collect();
+    let stopped = |e: &jsonschema::ValidationError| {
+        let (sp, ptr) = (e.schema_path().as_str(), e.instance_path().as_str());
+        let stop = matches!(e.kind(), K::Type { .. } | K::Constant { .. } | K::Enum { .. });
+        stops.iter().any(|(at, p)| sp.starts_with(at.as_str()) && (ptr == p || ptr.starts_with(&format!("{p}/"))) && !(stop && sp.rsplit_once('/').is_some_and(|(x, _)| format!("{x}/") == *at) && ptr == p && first_stop(&errors, at, p, sp)))
+    };
+    let kept: Vec<_> = errors.iter().filter(|e| !stopped(e)).collect();
+    for e in kept {
         let pointer = e.instance_path().as_str().to_string();
+        let spath = e.schema_path().as_str().to_string();
         if let K::PropertyNames { .. } = e.kind() {
             let msg = message(e.kind(), e.instance(), &e.to_string());
-            names.push((pointer.clone(), msg.replace(&format!("- at {}:", quote(&pointer)), "- at '':")));
+            names.push((pointer.clone(), msg.replace(&format!("- at {}:", quote(&pointer)), "- at '':"), spath));
             continue;
         }
         // v6 (validator.go, contains): every item's failure is a cause.
@@ -269,7 +286,7 @@ fn validate_one(schema: &Value, instance: &Value) -> Result<Vec<(String, String,
                 .zip(items)
                 .map(|(sub, items)| contains_causes(schema, sub, items, &pointer))
                 .unwrap_or_default();
-            found.push((pointer, format!("no items match contains schema{lines}")));
+            found.push((pointer, format!("no items match contains schema{lines}"), spath));
             continue;
         }
         if let Some((key, at)) = all_of_place(e.schema_path().as_str(), &pointer) {
@@ -278,9 +295,9 @@ fn validate_one(schema: &Value, instance: &Value) -> Result<Vec<(String, String,
                 kind => message(kind, e.instance(), &e.to_string()),
             };
             let line = format!("\n  - at {}: {}", quote(&pointer), msg.replace("\n  ", "\n    "));
-            match all_of.iter_mut().find(|(k, _, _)| *k == key) {
-                Some((_, _, lines)) => lines.push_str(&line),
-                None => all_of.push((key, at, line)),
+            match all_of.iter_mut().find(|(k, _, _, _)| *k == key) {
+                Some((_, _, lines, _)) => lines.push_str(&line),
+                None => all_of.push((key, at, line, spath.split_once("/allOf/").map(|(a, _)| format!("{a}/allOf")).unwrap_or_default())),
             }
             continue;
         }
@@ -296,9 +313,9 @@ fn validate_one(schema: &Value, instance: &Value) -> Result<Vec<(String, String,
                     .map(|(k, _)| k.clone())
             });
             if let Some(prop) = trigger {
-                match dependent.iter_mut().find(|(ptr, pr, _)| *ptr == pointer && *pr == prop) {
-                    Some((_, _, list)) => list.push(p),
-                    None => dependent.push((pointer, prop, vec![p])),
+                match dependent.iter_mut().find(|(ptr, pr, _, _)| *ptr == pointer && *pr == prop) {
+                    Some((_, _, list, _)) => list.push(p),
+                    None => dependent.push((pointer, prop, vec![p], at)),
                 }
                 continue;
             }
@@ -307,9 +324,9 @@ fn validate_one(schema: &Value, instance: &Value) -> Result<Vec<(String, String,
             let p = property
                 .as_str()
                 .map_or_else(|| property.to_string(), str::to_string);
-            match missing.iter_mut().find(|(ptr, _)| *ptr == pointer) {
-                Some((_, list)) => list.push(p),
-                None => missing.push((pointer, vec![p])),
+            match missing.iter_mut().find(|(ptr, _, _)| *ptr == pointer) {
+                Some((_, list, _)) => list.push(p),
+                None => missing.push((pointer, vec![p], spath)),
             }
             continue;
         }
@@ -324,12 +341,13 @@ fn validate_one(schema: &Value, instance: &Value) -> Result<Vec<(String, String,
             found.push((
                 pointer,
                 format!("additional properties {} not allowed", keys.join(", ")),
+                spath,
             ));
             continue;
         }
-        found.push((pointer, message(e.kind(), e.instance(), &e.to_string())));
+        found.push((pointer, message(e.kind(), e.instance(), &e.to_string()), spath));
     }
-    for (pointer, props) in missing {
+    for (pointer, props, spath) in missing {
         let msg = if props.len() == 1 {
             format!("missing property {}", quote(&props[0]))
         } else {
@@ -342,19 +360,76 @@ fn validate_one(schema: &Value, instance: &Value) -> Result<Vec<(String, String,
                     .join(", ")
             )
         };
-        found.push((pointer, msg));
+        found.push((pointer, msg, spath));
     }
-    for (_, at, lines) in all_of {
-        found.push((at, format!("'allOf' failed{lines}")));
+    for (_, at, lines, spath) in all_of {
+        found.push((at, format!("'allOf' failed{lines}"), spath));
     }
-    for (pointer, prop, props) in dependent {
+    for (pointer, prop, props, spath) in dependent {
         let list: Vec<String> = props.iter().map(|p| quote(p)).collect();
-        found.push((pointer, format!("properties {} required, if {} exists", list.join(", "), quote(&prop))));
+        found.push((pointer, format!("properties {} required, if {} exists", list.join(", "), quote(&prop)), spath));
     }
-    let mut found: Vec<(String, String, String)> = found.into_iter().map(|(p, m)| (p.clone(), p, m)).collect();
-    found.extend(names.into_iter().map(|(p, m)| (p, String::new(), m)));
-    found.sort_by_cached_key(|a| pointer_key(&a.0));
-    Ok(found)
+    let mut found: Vec<(String, String, String, String)> = found.into_iter().map(|(p, m, s)| (p.clone(), p, m, s)).collect();
+    found.extend(names.into_iter().map(|(p, m, s)| (p, String::new(), m, s)));
+    found.sort_by_cached_key(|a| (v6_order(&a.3, &a.0), pointer_key(&a.0)));
+    Ok(found.into_iter().map(|(p, shown, m, _)| (p, shown, m)).collect())
+}
+
+/// Whether `sp` is the first of the short-circuiting failures (type, const,
+/// enum: v6 stops at the first, in that order) of the schema at `at` for `p`.
+fn first_stop(errors: &[jsonschema::ValidationError], at: &str, p: &str, sp: &str) -> bool {
+    let rank = |s: &str| ["type", "const", "enum"].iter().position(|k| s.ends_with(&format!("/{k}")));
+    let mine = rank(sp);
+    !errors.iter().any(|e| {
+        let other = e.schema_path().as_str();
+        e.instance_path().as_str() == p && other.rsplit_once('/').is_some_and(|(x, _)| format!("{x}/") == at) && rank(other).is_some() && rank(other) < mine
+    })
+}
+
+/// santhosh-tekuri/jsonschema v6's evaluation order of keywords in one
+/// schema (validator.go: `validate`, then `objValidate`, `arrValidate`,
+/// `strValidate`, `numValidate`, `validateRefs`, `condValidate`,
+/// `unevalValidate`); its failures are listed in that order.
+const V6_ORDER: [&str; 50] = [
+    "false", "type", "const", "enum", "format", "$ref",
+    "minProperties", "maxProperties", "required", "dependencies", "properties", "patternProperties", "additionalProperties", "propertyNames", "dependentSchemas", "dependentRequired",
+    "minItems", "maxItems", "uniqueItems", "items", "additionalItems", "prefixItems", "contains", "minContains", "maxContains",
+    "minLength", "maxLength", "pattern", "contentEncoding", "contentMediaType", "contentSchema",
+    "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf",
+    "$recursiveRef", "$dynamicRef", "not", "allOf", "anyOf", "oneOf", "if", "then", "else",
+    "unevaluatedProperties", "unevaluatedItems", "", "", "",
+];
+
+/// Sort key of a failure: per schema level, the keyword's place in
+/// [`V6_ORDER`] and which child it went into (a property's name, a
+/// subschema's or an item's index); children an instance token names (an
+/// item of `items`, a key under `additionalProperties`) take it from the
+/// failure's place. Go's map order of several failing properties is random
+/// in Helm; we take the names in order.
+fn v6_order(schema_path: &str, pointer: &str) -> Vec<(usize, (u8, u64, String))> {
+    let segs: Vec<&str> = schema_path.split('/').skip(1).collect();
+    let place = pointer_key(pointer);
+    let mut token = 0;
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < segs.len() {
+        let rank = V6_ORDER.iter().position(|k| *k == segs[i]).unwrap_or(V6_ORDER.len());
+        let next = segs.get(i + 1).copied();
+        let indexed = next.and_then(|s| s.parse::<u64>().ok());
+        let (width, sub) = match segs[i] {
+            "properties" | "patternProperties" | "dependentSchemas" if next.is_some() => (2, (1, 0, next.unwrap_or_default().to_string())),
+            "allOf" | "anyOf" | "oneOf" | "prefixItems" if indexed.is_some() => (2, (0, indexed.unwrap_or_default(), String::new())),
+            "items" if indexed.is_some() => (2, (0, indexed.unwrap_or_default(), String::new())),
+            "items" | "additionalProperties" | "additionalItems" | "unevaluatedItems" | "unevaluatedProperties" => (1, place.get(token).cloned().unwrap_or_default()),
+            _ => (1, (0, 0, String::new())),
+        };
+        if matches!(segs[i], "properties" | "patternProperties" | "prefixItems" | "items" | "additionalProperties" | "additionalItems" | "unevaluatedItems" | "unevaluatedProperties") {
+            token += 1;
+        }
+        out.push((rank, sub));
+        i += width;
+    }
+    out
 }
 
 /// The causes v6 gives a failed `contains`: each item's failure `at` the
@@ -593,6 +668,8 @@ fn message(kind: &K, instance: &Value, fallback: &str) -> String {
             None => "items are not unique".into(),
         },
         K::FalseSchema => "false schema".into(),
+        // v6 (kind.go Required), as a cause (at the top, several are joined).
+        K::Required { property } => format!("missing property {}", quote(property.as_str().unwrap_or_default())),
         K::Not { .. } => "'not' failed".into(),
         // v6 lists the causes under the failed keyword, two spaces deeper per level.
         K::AnyOf { context } => format!("'anyOf' failed{}", causes(context, 1)),
