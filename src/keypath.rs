@@ -125,6 +125,30 @@ impl fmt::Display for Path {
     }
 }
 
+/// `value.pointer(pointer)` (RFC 6901) without its allocations: serde_json's
+/// `Value::pointer` builds a `String` per token (`~1`/`~0` unescaping), which
+/// was 8% of a 500-object upgrade-preview's instructions (callgrind). Paths
+/// through objects only, without `~`, are walked with `get`; anything else
+/// (an array index, an escape) takes serde_json's own walk, so the answer is
+/// the same for every input.
+pub fn pointer<'a>(value: &'a serde_json::Value, pointer: &str) -> Option<&'a serde_json::Value> {
+    let Some(rest) = pointer.strip_prefix('/') else {
+        return value.pointer(pointer);
+    };
+    if rest.contains('~') {
+        return value.pointer(pointer);
+    }
+    let mut at = value;
+    for token in rest.split('/') {
+        at = match at {
+            serde_json::Value::Object(map) => map.get(token)?,
+            serde_json::Value::Array(_) => return value.pointer(pointer),
+            _ => return None,
+        };
+    }
+    Some(at)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -139,5 +163,12 @@ mod tests {
         assert_eq!(Path::parse("image.tag").unwrap(), Path::root().key("image").key("tag"));
         assert_eq!(Path::parse("list[2]").unwrap(), Path::root().key("list").index(2));
         assert!(Path::parse("a[x]").is_err());
+    }
+    #[test]
+    fn pointer_answers_as_serde_json_does() {
+        let v = serde_json::json!({"a": {"b": [1, {"c": "x"}], "": 2, "d~e": 3, "f/g": 4}, "s": "t"});
+        for p in ["", "/", "/a", "/a/b", "/a/b/0", "/a/b/1/c", "/a/b/01", "/a/", "/a/d~0e", "/a/f~1g", "/s/x", "/z", "a", "/a/b/9"] {
+            assert_eq!(pointer(&v, p), v.pointer(p), "{p}");
+        }
     }
 }

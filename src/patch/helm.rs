@@ -97,7 +97,7 @@ pub enum HelmPatchError {
 }
 
 fn str_at<'v>(v: &'v Value, pointer: &str) -> &'v str {
-    v.pointer(pointer).and_then(Value::as_str).unwrap_or("")
+    crate::keypath::pointer(v, pointer).and_then(Value::as_str).unwrap_or("")
 }
 
 /// The apiVersion and kind that decide the patch type: the new object's,

@@ -197,7 +197,7 @@ fn read_document(doc: &str) -> Result<Value, WarningKind> {
 fn missing_type(value: &Value) -> Result<(), WarningKind> {
     let missing: Vec<&'static str> = [("apiVersion", "/apiVersion"), ("kind", "/kind")]
         .into_iter()
-        .filter(|(_, p)| value.pointer(p).and_then(Value::as_str).is_none_or(str::is_empty))
+        .filter(|(_, p)| crate::keypath::pointer(value, p).and_then(Value::as_str).is_none_or(str::is_empty))
         .map(|(n, _)| n)
         .collect();
     if missing.is_empty() { Ok(()) } else { Err(WarningKind::MissingApiVersionOrKind { missing }) }
@@ -205,7 +205,7 @@ fn missing_type(value: &Value) -> Result<(), WarningKind> {
 
 fn classify(source: &str, doc: &str) -> Result<Entry, WarningKind> {
     let value = read_document(doc)?;
-    let annotations = value.pointer("/metadata/annotations").and_then(Value::as_object);
+    let annotations = crate::keypath::pointer(&value, "/metadata/annotations").and_then(Value::as_object);
     let annotation = |k: &str| annotations.and_then(|a| a.get(k)).map(|v| v.as_str().unwrap_or(""));
     // Helm: a document is a hook exactly when the hook annotation key exists.
     let events = match annotation(hooks::HOOK_ANNOTATION) {
@@ -274,7 +274,7 @@ fn type_name(v: &Value) -> &'static str {
 }
 
 fn object_from(source: &str, value: Value) -> Object {
-    let s = |p: &str| value.pointer(p).and_then(Value::as_str).unwrap_or("").to_string();
+    let s = |p: &str| crate::keypath::pointer(&value, p).and_then(Value::as_str).unwrap_or("").to_string();
     let namespace = Some(s("/metadata/namespace")).filter(|n| !n.is_empty());
     Object { source: source.to_string(), api_version: s("/apiVersion"), kind: s("/kind"), name: s("/metadata/name"), namespace, value }
 }

@@ -42,7 +42,7 @@ pub fn parse_manifest(text: &str, namespace: &str, discovery: &Discovery) -> Res
     for object in rendered.objects {
         match object.value.get("items").and_then(Value::as_array).filter(|_| object.kind.ends_with("List")) {
             Some(items) => objects.extend(items.iter().filter(|i| i.is_object()).map(|item| {
-                let s = |p: &str| item.pointer(p).and_then(Value::as_str).unwrap_or_default().to_string();
+                let s = |p: &str| crate::keypath::pointer(item, p).and_then(Value::as_str).unwrap_or_default().to_string();
                 let ns = s("/metadata/namespace");
                 render::Object {
                     source: object.source.clone(),

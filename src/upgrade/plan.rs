@@ -89,7 +89,7 @@ pub struct ManifestObject {
 
 impl ManifestObject {
     fn str_at(&self, pointer: &str) -> &str {
-        self.object.pointer(pointer).and_then(Value::as_str).unwrap_or("")
+        crate::keypath::pointer(&self.object, pointer).and_then(Value::as_str).unwrap_or("")
     }
     pub fn api_version(&self) -> &str {
         self.str_at("/apiVersion")
@@ -101,7 +101,7 @@ impl ManifestObject {
         self.str_at("/metadata/name")
     }
     pub fn namespace(&self) -> Option<&str> {
-        self.object.pointer("/metadata/namespace").and_then(Value::as_str).filter(|s| !s.is_empty())
+        crate::keypath::pointer(&self.object, "/metadata/namespace").and_then(Value::as_str).filter(|s| !s.is_empty())
     }
     fn group(&self) -> &str {
         group_of(self.api_version())
@@ -132,7 +132,7 @@ pub struct LiveKey {
 
 impl LiveKey {
     pub fn of(object: &Value) -> LiveKey {
-        let s = |p: &str| object.pointer(p).and_then(Value::as_str).unwrap_or("").to_string();
+        let s = |p: &str| crate::keypath::pointer(object, p).and_then(Value::as_str).unwrap_or("").to_string();
         let ns = s("/metadata/namespace");
         LiveKey { api_version: s("/apiVersion"), kind: s("/kind"), namespace: (!ns.is_empty()).then_some(ns), name: s("/metadata/name") }
     }
@@ -317,10 +317,11 @@ pub fn plan(input: &PlanInput) -> Plan {
     for target in input.targets {
         let mut modified = target.object.clone();
         add_ownership(&mut modified, input.release, input.namespace);
-        let live = input.live.get(&target.key());
+        let key = target.key();
+        let live = input.live.get(&key);
         let mut p = ObjectPlan::of(target, Action::Create);
         p.live = live.cloned();
-        let in_baseline = original_keys.contains(&target.key());
+        let in_baseline = original_keys.contains(&key);
         let original = originals_by_identity.get(&target.identity()).copied();
         let Some(live) = live else {
             // Absent: created (an object of the baseline deleted out of band is silently recreated).
@@ -429,7 +430,7 @@ fn client_side_update(p: &mut ObjectPlan, original_value: &Value, modified: &Val
             }
             let changed = changed && !no_op;
             p.predicted = Some(predicted);
-            p.drift = drift::drift(&server_view(original_value.clone()), live, &server_view(modified.clone()), hp.patch_type == PatchType::Merge);
+            p.drift = drift::drift(&server_view_of(original_value), live, &server_view_of(modified), hp.patch_type == PatchType::Merge);
             p.patch = Some(hp.patch);
             p.action = match (adopted, changed) {
                 (true, _) => Action::Adopt,
@@ -449,7 +450,7 @@ fn client_side_update(p: &mut ObjectPlan, original_value: &Value, modified: &Val
 fn replace_update(p: &mut ObjectPlan, original_value: &Value, modified: &Value, live: &Value, adopted: bool) {
     let r = super::replace::replacement(modified, live);
     p.patch_type = Some(PlanPatchType::Replace);
-    p.drift = drift::drift(&server_view(original_value.clone()), live, &server_view(modified.clone()), false);
+    p.drift = drift::drift(&server_view_of(original_value), live, &server_view_of(modified), false);
     let shown = |list: &mut dyn Iterator<Item = String>| {
         let all: Vec<String> = list.collect();
         let more = all.len().saturating_sub(12);
@@ -509,7 +510,7 @@ fn server_side_update(
         Ok(apply) => {
             let changed = !drift::body_matches_live(&server_view(apply.body.clone()), live) || !apply.removals.is_empty();
             p.patch_type = Some(PlanPatchType::Apply);
-            p.drift = drift::drift(&server_view(original_value.clone()), live, &server_view(modified.clone()), false);
+            p.drift = drift::drift(&server_view_of(original_value), live, &server_view_of(modified), false);
             p.predicted = Some(server_view(drift::overlay(live, &apply.body)));
             for r in &apply.removals {
                 p.notes.push(format!("the server removes {r}: Helm applied it last time and no longer sets it"));
@@ -578,6 +579,16 @@ fn predict(live: &Value, hp: &HelmPatch, openapi: Option<&OpenApiV2Meta>) -> Val
     let mut patched = helm_patch::apply_helm_patch(live, hp, opts).unwrap_or_else(|_| live.clone());
     super::replace::keep_server_metadata(&mut patched, live);
     server_view(patched)
+}
+
+/// [`server_view`] of a borrowed object, copied only when it is a Secret
+/// (every other object is its own server view).
+fn server_view_of(object: &Value) -> std::borrow::Cow<'_, Value> {
+    if object.get("kind").and_then(Value::as_str) == Some("Secret") {
+        std::borrow::Cow::Owned(server_view(object.clone()))
+    } else {
+        std::borrow::Cow::Borrowed(object)
+    }
 }
 
 /// An object as the API server stores it: a Secret's write-only
