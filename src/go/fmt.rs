@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 use serde_json::Value;
 
 use super::json::go_float64;
-use super::value::{GoNumbers, GoShape, GoValue, sort_entries};
+use super::value::{GoNumbers, GoShape, GoValue, sort_entries, write_joined};
 
 /// Appends Go's `%v` of `v`; `numbers` says how a JSON number in it was
 /// typed when decoded.
@@ -29,45 +29,31 @@ pub fn write_v<T: GoValue>(out: &mut String, v: &T, numbers: GoNumbers) -> Resul
             _ => out.push_str(&go_float(go_float64(n))),
         },
         GoShape::Str(s) => out.push_str(s),
-        GoShape::List(items) => {
-            out.push('[');
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push(' ');
-                }
-                write_v(out, item, numbers)?;
-            }
-            out.push(']');
-        }
+        GoShape::List(items) => write_joined(out, LIST, items.iter(), |out, item| write_v(out, item, numbers))?,
         GoShape::Map(mut entries) => {
             sort_entries(&mut entries);
-            out.push_str("map[");
-            for (i, (k, item)) in entries.into_iter().enumerate() {
-                if i > 0 {
-                    out.push(' ');
-                }
+            write_joined(out, MAP, entries, |out, (k, item)| {
                 out.push_str(k);
                 out.push(':');
-                write_v(out, item, numbers)?;
-            }
-            out.push(']');
+                write_v(out, item, numbers)
+            })?;
         }
         GoShape::StrMap(mut entries) => {
             sort_entries(&mut entries);
-            out.push_str("map[");
-            for (i, (k, s)) in entries.into_iter().enumerate() {
-                if i > 0 {
-                    out.push(' ');
-                }
+            write_joined(out, MAP, entries, |out, (k, s)| {
                 out.push_str(k);
                 out.push(':');
                 out.push_str(s);
-            }
-            out.push(']');
+                Ok::<(), T::Error>(())
+            })?;
         }
     }
     Ok(())
 }
+
+/// fmt's layouts of a slice and a map.
+const LIST: (&str, char, char) = ("[", ' ', ']');
+const MAP: (&str, char, char) = ("map[", ' ', ']');
 
 /// Go's `%t` of `v` (a verb for booleans): a bool prints as `true`; any
 /// other value as fmt's bad-verb form `%!t(TYPE=%v)` (`%!t(string=a)`,
@@ -96,41 +82,23 @@ fn write_t<T: GoValue>(out: &mut String, v: &T, top: bool) -> Result<(), T::Erro
         // A decoded JSON number is a float64 (encoding/json into interface{}).
         GoShape::Number(n) => bad(out, "float64", &go_float(go_float64(n))),
         GoShape::Str(s) => bad(out, "string", s),
-        GoShape::List(items) => {
-            out.push('[');
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push(' ');
-                }
-                write_t(out, item, false)?;
-            }
-            out.push(']');
-        }
+        GoShape::List(items) => write_joined(out, LIST, items.iter(), |out, item| write_t(out, item, false))?,
         GoShape::Map(mut entries) => {
             sort_entries(&mut entries);
-            out.push_str("map[");
-            for (i, (k, item)) in entries.into_iter().enumerate() {
-                if i > 0 {
-                    out.push(' ');
-                }
+            write_joined(out, MAP, entries, |out, (k, item)| {
                 bad(out, "string", k);
                 out.push(':');
-                write_t(out, item, false)?;
-            }
-            out.push(']');
+                write_t(out, item, false)
+            })?;
         }
         GoShape::StrMap(mut entries) => {
             sort_entries(&mut entries);
-            out.push_str("map[");
-            for (i, (k, s)) in entries.into_iter().enumerate() {
-                if i > 0 {
-                    out.push(' ');
-                }
+            write_joined(out, MAP, entries, |out, (k, s)| {
                 bad(out, "string", k);
                 out.push(':');
                 bad(out, "string", s);
-            }
-            out.push(']');
+                Ok::<(), T::Error>(())
+            })?;
         }
     }
     Ok(())

@@ -39,7 +39,7 @@
 use serde_json::{Number, Value};
 use std::fmt::Write as _;
 
-use super::value::{GoShape, GoValue, sort_entries};
+use super::value::{GoShape, GoValue, sort_entries, write_joined};
 pub use super::value::GoNumbers;
 
 /// Go's `json.Marshal` of `v`, numbers as int64 or float64
@@ -93,45 +93,31 @@ pub fn write_json<T: GoValue>(out: &mut String, v: &T, numbers: GoNumbers) -> Re
         GoShape::Float(f) => out.push_str(&format_go_float64(f).ok_or(JsonError::NonFinite(f))?),
         GoShape::Number(n) => write_go_number(out, n, numbers),
         GoShape::Str(s) => write_go_string(out, s),
-        GoShape::List(items) => {
-            out.push('[');
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                write_json(out, item, numbers)?;
-            }
-            out.push(']');
-        }
+        GoShape::List(items) => write_joined(out, JSON_ARRAY, items.iter(), |out, item| write_json(out, item, numbers))?,
         GoShape::Map(mut entries) => {
             sort_entries(&mut entries);
-            out.push('{');
-            for (i, (k, item)) in entries.into_iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
+            write_joined(out, JSON_OBJECT, entries, |out, (k, item)| {
                 write_go_string(out, k);
                 out.push(':');
-                write_json(out, item, numbers)?;
-            }
-            out.push('}');
+                write_json(out, item, numbers)
+            })?;
         }
         GoShape::StrMap(mut entries) => {
             sort_entries(&mut entries);
-            out.push('{');
-            for (i, (k, s)) in entries.into_iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
+            write_joined(out, JSON_OBJECT, entries, |out, (k, s)| {
                 write_go_string(out, k);
                 out.push(':');
                 write_go_string(out, s);
-            }
-            out.push('}');
+                Ok::<(), JsonError<T::Error>>(())
+            })?;
         }
     }
     Ok(())
 }
+
+/// encoding/json's layouts of an array and an object.
+const JSON_ARRAY: (&str, char, char) = ("[", ',', ']');
+const JSON_OBJECT: (&str, char, char) = ("{", ',', '}');
 
 /// Appends the Go spelling of a number.
 pub fn write_go_number(out: &mut String, n: &Number, numbers: GoNumbers) {

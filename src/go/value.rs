@@ -76,3 +76,23 @@ impl GoValue for Value {
 pub(crate) fn sort_entries<V>(entries: &mut [(&str, V)]) {
     entries.sort_unstable_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
 }
+
+/// The layout every Go printer gives a list or a map: `open`, each element
+/// written by `each` with `separator` between them, `close` (fmt's `[a b]`
+/// and `map[k:v]`, encoding/json's `[a,b]` and `{"k":v}`).
+pub(crate) fn write_joined<I, E>(
+    out: &mut String,
+    (open, separator, close): (&str, char, char),
+    items: impl IntoIterator<Item = I>,
+    mut each: impl FnMut(&mut String, I) -> Result<(), E>,
+) -> Result<(), E> {
+    out.push_str(open);
+    for (i, item) in items.into_iter().enumerate() {
+        if i > 0 {
+            out.push(separator);
+        }
+        each(out, item)?;
+    }
+    out.push(close);
+    Ok(())
+}
