@@ -392,30 +392,11 @@ pub struct UpgradePreviewArgs {
     /// Deprecated spelling of --force-replace (Helm 3's --force)
     #[arg(long, conflicts_with = "force_conflicts")]
     pub force: bool,
-    /// Leave this field out of patches, drift and the exit code: PATH or Kind:PATH (repeatable)
-    #[arg(long = "ignore", value_name = "PATH")]
-    pub ignore: Vec<String>,
-    /// Show Secret values, decoded from base64 in the diffs, and values under keys that look secret (masked by default)
-    #[arg(long)]
-    pub show_secrets: bool,
+    #[command(flatten)]
+    pub objects: ObjectViewArgs,
     /// Diffs are shown by default; kept so that older command lines still work
     #[arg(long, hide = true)]
     pub diff: bool,
-    /// Lines of context around each change in the object diffs (helm diff's -C; --context is the kubeconfig context here)
-    #[arg(short = 'C', long = "diff-context", value_name = "N", default_value_t = 3)]
-    pub diff_context: usize,
-    /// Also show the exact patch (or apply body) Helm sends for each object (always in -o json)
-    #[arg(long)]
-    pub show_patch: bool,
-    /// Also list the objects the upgrade leaves unchanged
-    #[arg(long)]
-    pub show_unchanged: bool,
-    /// Leave objects of this kind out of the listing (they still count in the plan; repeatable)
-    #[arg(long = "suppress", value_name = "KIND")]
-    pub suppress: Vec<String>,
-    /// Show Secrets by name only
-    #[arg(long)]
-    pub suppress_secrets: bool,
     /// Show every value the templates will see, the config Helm stores, and every new chart default
     #[arg(long)]
     pub show_values: bool,
@@ -429,9 +410,6 @@ pub struct UpgradePreviewArgs {
     /// with the baseline's stored manifest (as helm-diff does), and drift is unknown
     #[arg(long, conflicts_with = "lookup")]
     pub offline: bool,
-    /// How many live objects to read at once
-    #[arg(long, value_name = "N", default_value_t = 16)]
-    pub concurrency: usize,
     #[command(flatten)]
     pub pull: super::helm_flags::ChartPullArgs,
     #[command(flatten)]
@@ -440,6 +418,54 @@ pub struct UpgradePreviewArgs {
     pub record: super::helm_flags::RecordArgs,
     #[command(flatten)]
     pub upgrade_only: super::helm_flags::UpgradeOnlyArgs,
+}
+
+/// How the objects part reads the cluster and shows each object: one set
+/// for every command that prints a plan (upgrade-preview, rollback-preview).
+#[derive(Debug, Args, Clone)]
+pub struct ObjectViewArgs {
+    /// Leave this field out of patches, drift and the exit code: PATH or Kind:PATH (repeatable)
+    #[arg(long = "ignore", value_name = "PATH")]
+    pub ignore: Vec<String>,
+    /// Show Secret values, decoded from base64 in the diffs, and values under keys that look secret (masked by default)
+    #[arg(long)]
+    pub show_secrets: bool,
+    /// Lines of context around each change in the object diffs (helm diff's -C; --context is the kubeconfig context here)
+    #[arg(short = 'C', long = "diff-context", value_name = "N", default_value_t = 3)]
+    pub diff_context: usize,
+    /// Also show the exact request body Helm sends for each object (patch, apply body or PUT; always in -o json)
+    #[arg(long)]
+    pub show_patch: bool,
+    /// Also list the objects left unchanged
+    #[arg(long)]
+    pub show_unchanged: bool,
+    /// Leave objects of this kind out of the listing (they still count in the plan; repeatable)
+    #[arg(long = "suppress", value_name = "KIND")]
+    pub suppress: Vec<String>,
+    /// Show Secrets by name only
+    #[arg(long)]
+    pub suppress_secrets: bool,
+    /// How many live objects to read at once
+    #[arg(long, value_name = "N", default_value_t = 16)]
+    pub concurrency: usize,
+}
+
+impl ObjectViewArgs {
+    /// The `--ignore` rules, each checked.
+    pub fn ignore_rules(&self) -> anyhow::Result<Vec<crate::upgrade::IgnoreRule>> {
+        self.ignore.iter().map(|t| crate::upgrade::parse_ignore(t).map_err(anyhow::Error::msg)).collect()
+    }
+
+    pub fn view(&self) -> super::views::plan::ObjectsView {
+        super::views::plan::ObjectsView {
+            context: self.diff_context,
+            show_patch: self.show_patch,
+            show_unchanged: self.show_unchanged,
+            suppress: self.suppress.clone(),
+            suppress_secrets: self.suppress_secrets,
+            show_secrets: self.show_secrets,
+        }
+    }
 }
 
 const UPGRADE_PREVIEW_HELP: &str = "Value modes, exactly as helm upgrade (pkg/action/upgrade.go reuseValues):

@@ -8,7 +8,6 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::args::{SourceArgs, StorageDriver, parse_driver};
-use super::views::plan::ObjectsView;
 use super::views::rollback::{RollbackHead, RollbackView, report};
 use super::{Ctx, HELM_WOULD_FAIL, Outcome, inputs};
 use crate::release::{self, Release};
@@ -51,33 +50,11 @@ pub struct RollbackPreviewArgs {
     /// is compared with the current revision's stored manifest, and drift is unknown
     #[arg(long)]
     pub offline: bool,
-    /// Leave this field out of patches, drift and the exit code: PATH or Kind:PATH (repeatable)
-    #[arg(long = "ignore", value_name = "PATH")]
-    pub ignore: Vec<String>,
-    /// Show Secret values, decoded from base64 in the diffs, and config values under keys that look secret
-    #[arg(long)]
-    pub show_secrets: bool,
-    /// Lines of context around each change in the object diffs
-    #[arg(short = 'C', long = "diff-context", value_name = "N", default_value_t = 3)]
-    pub diff_context: usize,
-    /// Also show the exact patch (or apply or PUT body) Helm sends for each object (always in -o json)
-    #[arg(long)]
-    pub show_patch: bool,
-    /// Also list the objects the rollback leaves unchanged
-    #[arg(long)]
-    pub show_unchanged: bool,
-    /// Leave objects of this kind out of the listing (they still count in the plan; repeatable)
-    #[arg(long = "suppress", value_name = "KIND")]
-    pub suppress: Vec<String>,
-    /// Show Secrets by name only
-    #[arg(long)]
-    pub suppress_secrets: bool,
+    #[command(flatten)]
+    pub objects: super::args::ObjectViewArgs,
     /// Exit 2 when the rollback changes an object, 0 when nothing changes; 3 when Helm would fail either way
     #[arg(long)]
     pub detailed_exitcode: bool,
-    /// How many live objects to read at once
-    #[arg(long, value_name = "N", default_value_t = 16)]
-    pub concurrency: usize,
     /// Last: its heading applies to the flags after it (see `cli::help`).
     #[command(flatten)]
     pub waits: RollbackWaitArgs,
@@ -183,8 +160,7 @@ pub(super) fn run_with(args: &RollbackPreviewArgs, ctx: &Ctx, present: &Present<
         pruned: crate::upgrade::pruned_by_history_max(&history, args.history_max),
     };
     let pipeline_start = start.pipeline_start();
-    let ignore: Vec<IgnoreRule> =
-        args.ignore.iter().map(|t| crate::upgrade::parse_ignore(t).map_err(anyhow::Error::msg)).collect::<anyhow::Result<_>>()?;
+    let ignore: Vec<IgnoreRule> = args.objects.ignore_rules()?;
     let discovery = prefetch
         .map(|p| crate::timings::timed("API discovery (read beside the records)", || p.wait()))
         .transpose()
@@ -213,8 +189,8 @@ pub(super) fn run_with(args: &RollbackPreviewArgs, ctx: &Ctx, present: &Present<
         skip_crds: true,
         force_conflicts: args.force_conflicts,
         ignore: &ignore,
-        show_secrets: args.show_secrets,
-        concurrency: args.concurrency,
+        show_secrets: args.objects.show_secrets,
+        concurrency: args.objects.concurrency,
         progress: &progress,
         discovery: discovery.as_ref(),
     };
@@ -236,15 +212,8 @@ pub(super) fn run_with(args: &RollbackPreviewArgs, ctx: &Ctx, present: &Present<
 fn present(args: &RollbackPreviewArgs, ctx: &Ctx, parts: &RollbackParts, outcome: &mut Outcome) -> anyhow::Result<()> {
     let (head, report_objects) = (parts.head, parts.objects);
     let view = RollbackView {
-        show_secrets: args.show_secrets,
-        objects: ObjectsView {
-            context: args.diff_context,
-            show_patch: args.show_patch,
-            show_unchanged: args.show_unchanged,
-            suppress: args.suppress.clone(),
-            suppress_secrets: args.suppress_secrets,
-            show_secrets: args.show_secrets,
-        },
+        show_secrets: args.objects.show_secrets,
+        objects: args.objects.view(),
     };
     let (stdout, warnings) = report(head, report_objects, &view, ctx)?;
     outcome.stdout = stdout;

@@ -10,7 +10,6 @@ use serde_json::{Map, Value};
 use super::args::{OutputFormat, SourceArgs, UpgradePreviewArgs};
 use super::inputs::{self, value_flags};
 use super::HELM_WOULD_FAIL;
-use super::views::plan::ObjectsView;
 use super::views::upgrade::{ChartLabel, Head, PreviewView, compare_text, head_json, mode_json, preview, serialize};
 use super::{Ctx, Outcome};
 use crate::explain::Options;
@@ -150,15 +149,8 @@ fn present(args: &UpgradePreviewArgs, ctx: &Ctx, parts: &Parts, outcome: &mut Ou
     let (head, o, keys, objects) = (parts.head, parts.mode, parts.keys, parts.objects);
     let view = PreviewView {
         show_values: args.show_values,
-        show_secrets: args.show_secrets,
-        objects: ObjectsView {
-            context: args.diff_context,
-            show_patch: args.show_patch,
-            show_unchanged: args.show_unchanged,
-            suppress: args.suppress.clone(),
-            suppress_secrets: args.suppress_secrets,
-            show_secrets: args.show_secrets,
-        },
+        show_secrets: args.objects.show_secrets,
+        objects: args.objects.view(),
     };
     let (stdout, warnings) = preview(head, o, keys, objects, &view, ctx)?;
     outcome.stdout = stdout;
@@ -186,8 +178,7 @@ fn objects_part(
     mode: &ModeOutcome,
     discovery: Option<&crate::cluster::Discovery>,
 ) -> anyhow::Result<ObjectsReport> {
-    let ignore: Vec<IgnoreRule> =
-        args.ignore.iter().map(|t| crate::upgrade::parse_ignore(t).map_err(anyhow::Error::msg)).collect::<anyhow::Result<_>>()?;
+    let ignore: Vec<IgnoreRule> = args.objects.ignore_rules()?;
     let manifest = match &args.manifest {
         Some(path) => ManifestSource::Given(read_manifest(path)?),
         None => ManifestSource::Helm {
@@ -227,8 +218,8 @@ fn objects_part(
         skip_crds: args.upgrade_only.skip_crds,
         force_conflicts: args.force_conflicts,
         ignore: &ignore,
-        show_secrets: args.show_secrets,
-        concurrency: args.concurrency,
+        show_secrets: args.objects.show_secrets,
+        concurrency: args.objects.concurrency,
         discovery,
         progress: &progress,
     };
