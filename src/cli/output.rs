@@ -85,6 +85,16 @@ pub fn fit(indent: &str, text: &str, columns: Option<usize>, style: &dyn Fn(&str
     out
 }
 
+/// [`fit`] of a `text` that starts with `lead` (a label such as `drift` or
+/// `Plan:`): the lead, on the first line only, passed through `style`.
+pub fn fit_led(indent: &str, text: &str, lead: &str, columns: Option<usize>, style: &dyn Fn(&str) -> String) -> String {
+    let plain = fit(indent, text, columns, &|l| l.to_string());
+    match plain.strip_prefix(indent).and_then(|rest| rest.strip_prefix(lead)) {
+        Some(rest) => format!("{indent}{}{rest}", style(lead)),
+        None => plain,
+    }
+}
+
 /// How wide text may be: `RELEASEX_COLUMNS` when set (a layout for a
 /// terminal of that width, also when piped), else the terminal's width when
 /// stdout is one (`COLUMNS`, then 80, when it cannot be read), else no limit.
@@ -240,6 +250,14 @@ pub fn table(header: &[&str], rows: &[Vec<(String, String)>], theme: &Theme) -> 
 mod tests {
 
     use super::*;
+
+    #[test]
+    fn a_led_line_styles_its_lead_on_the_first_line_only() {
+        let star = |l: &str| format!("*{l}*");
+        let text = "drift spec.replicas: 2 in the release, 5 live; drift stays";
+        assert_eq!(fit_led("  ", text, "drift", Some(30), &star), "  *drift* spec.replicas: 2 in\n    the release, 5 live; drift\n    stays\n");
+        assert_eq!(fit_led("", "Plan: 1 to create", "Plan:", None, &star), "*Plan:* 1 to create\n");
+    }
 
     #[test]
     fn color_follows_flag_then_environment_then_terminal() {

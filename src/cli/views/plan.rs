@@ -99,10 +99,7 @@ pub fn hook_runs(plan: &Plan, hook: &crate::render::Hook) -> bool {
 /// [`plan_line`] fitted to the terminal.
 pub fn plan_line_fitted(plan: &Plan, manifest: &Manifest, ctx: &Ctx) -> String {
     let plain = plan_line(plan, manifest, &Theme { enabled: false });
-    crate::cli::output::fit("", plain.trim_end(), ctx.columns, &|l| match l.strip_prefix("Plan:") {
-        Some(rest) => format!("{}{rest}", ctx.theme.heading("Plan:")),
-        None => l.to_string(),
-    })
+    crate::cli::output::fit_led("", plain.trim_end(), "Plan:", ctx.columns, &|l| ctx.theme.heading(l))
 }
 
 /// The plan counts of the JSON contract.
@@ -234,16 +231,10 @@ fn object_text(o: &ObjectPlan, view: &ObjectsView, ctx: &Ctx) -> String {
             DriftOutcome::Kept => "the live value stays".into(),
         };
         let text = format!("drift {}: {} in the release, {} live; {what}", d.path, compact(&d.baseline), live);
-        out.push_str(&crate::cli::output::fit("  ", &text, ctx.columns, &|l| match l.strip_prefix("drift") {
-            Some(rest) => format!("{}{rest}", t.warn("drift")),
-            None => l.to_string(),
-        }));
+        out.push_str(&crate::cli::output::fit_led("  ", &text, "drift", ctx.columns, &|l| t.warn(l)));
     }
     for c in &o.conflicts {
-        out.push_str(&crate::cli::output::fit("  ", &format!("conflict {c}"), ctx.columns, &|l| match l.strip_prefix("conflict") {
-            Some(rest) => format!("{}{rest}", t.bad("conflict")),
-            None => l.to_string(),
-        }));
+        out.push_str(&crate::cli::output::fit_led("  ", &format!("conflict {c}"), "conflict", ctx.columns, &|l| t.bad(l)));
     }
     if let Some(diff) = object_diff(o, view.context, view.show_secrets, t) {
         out.push_str(&diff);

@@ -154,12 +154,12 @@ fn text(h: &RollbackHead, objects: &ObjectsReport, changes: &[ConfigChange], vie
     let (current, to) = (h.current.version(), h.target.version());
     let fit = |text: &str, style: &dyn Fn(&str) -> String| crate::cli::output::fit("", text, ctx.columns, style);
     let lead = "Rollback of";
-    out.push_str(&fit(
+    out.push_str(&crate::cli::output::fit_led(
+        "",
         &format!("{lead} {} (namespace {}): {current} ({}) → {to}, written as revision {}", h.release, h.namespace, h.current.status(), h.next_revision),
-        &|l| match l.strip_prefix(lead) {
-            Some(rest) => format!("{}{rest}", t.heading(lead)),
-            None => l.to_string(),
-        },
+        lead,
+        ctx.columns,
+        &|l| t.heading(l),
     ));
     let plain = |l: &str| l.to_string();
     out.push_str(&fit(
@@ -182,10 +182,7 @@ fn text(h: &RollbackHead, objects: &ObjectsReport, changes: &[ConfigChange], vie
     if let Some(f) = &objects.plan.failure {
         let lead = "helm rollback would fail:";
         out.push('\n');
-        out.push_str(&crate::cli::output::fit("", &format!("{lead} {f}"), ctx.columns, &|l| match l.strip_prefix(lead) {
-            Some(rest) => format!("{}{rest}", t.bad(lead)),
-            None => l.to_string(),
-        }));
+        out.push_str(&crate::cli::output::fit_led("", &format!("{lead} {f}"), lead, ctx.columns, &|l| t.bad(l)));
     }
     out.push('\n');
     out.push_str(&plan_line_fitted(&objects.plan, &objects.manifest, ctx));

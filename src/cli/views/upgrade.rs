@@ -133,10 +133,7 @@ pub(super) fn title(h: &Head, ctx: &Ctx) -> String {
 fn title_with(h: &Head, tail: &str, ctx: &Ctx) -> String {
     let text = format!("{}{tail}", title_plain(h));
     let lead = if installs(h) { "Install of" } else { "Upgrade of" };
-    crate::cli::output::fit("", &text, ctx.columns, &|line| match line.strip_prefix(lead) {
-        Some(rest) => format!("{}{rest}", ctx.theme.heading(lead)),
-        None => line.to_string(),
-    })
+    crate::cli::output::fit_led("", &text, lead, ctx.columns, &|l| ctx.theme.heading(l))
 }
 
 fn title_plain(h: &Head) -> String {
@@ -380,10 +377,7 @@ fn preview_text(h: &Head, o: &ModeOutcome, keys: &[Path], objects: Option<&Objec
         if let Some(f) = &plan.failure {
             let lead = "helm upgrade would fail:";
             out.push('\n');
-            out.push_str(&crate::cli::output::fit("", &format!("{lead} {f}"), ctx.columns, &|l| match l.strip_prefix(lead) {
-                Some(rest) => format!("{}{rest}", t.bad(lead)),
-                None => l.to_string(),
-            }));
+            out.push_str(&crate::cli::output::fit_led("", &format!("{lead} {f}"), lead, ctx.columns, &|l| t.bad(l)));
         }
         out.push('\n');
         out.push_str(&plan_line_fitted(plan, manifest, ctx));
