@@ -91,24 +91,11 @@ impl ChartPullArgs {
 #[derive(Debug, Args, Clone, Default)]
 #[command(next_help_heading = "helm upgrade flags that do not change the plan (accepted, listed in a note)")]
 pub struct UpgradeOnlyArgs {
-    /// Wait for resources to be ready (Helm 4: watcher, hookOnly or legacy)
-    #[arg(long, value_name = "STRATEGY", num_args = 0..=1, require_equals = true, default_missing_value = "watcher")]
-    pub wait: Option<String>,
-    /// With --wait: also wait for Jobs to complete
-    #[arg(long)]
-    pub wait_for_jobs: bool,
-    /// How long Helm waits for each Kubernetes operation
-    #[arg(long, value_name = "DURATION")]
-    pub timeout: Option<String>,
+    #[command(flatten)]
+    pub waits: WaitArgs,
     /// Roll back on failure (Helm 3's --atomic)
     #[arg(long, visible_alias = "atomic")]
     pub rollback_on_failure: bool,
-    /// Delete new resources when the upgrade fails
-    #[arg(long)]
-    pub cleanup_on_fail: bool,
-    /// Helm's own simulation (none, client or server); a preview never changes anything anyway
-    #[arg(long, value_name = "MODE", num_args = 0..=1, require_equals = true, default_missing_value = "client")]
-    pub dry_run: Option<String>,
     /// Do not print the chart's notes
     #[arg(long)]
     pub hide_notes: bool,
@@ -124,6 +111,27 @@ pub struct UpgradeOnlyArgs {
     /// Skip Helm's OpenAPI validation of the rendered objects (the preview does not run that validation)
     #[arg(long)]
     pub disable_openapi_validation: bool,
+}
+
+/// How `helm upgrade` and `helm rollback` wait and recover (same flags in
+/// both, pkg/cmd/upgrade.go and rollback.go), accepted as they are.
+#[derive(Debug, Args, Clone, Default)]
+pub struct WaitArgs {
+    /// Wait for resources to be ready (Helm 4: watcher, hookOnly or legacy)
+    #[arg(long, value_name = "STRATEGY", num_args = 0..=1, require_equals = true, default_missing_value = "watcher")]
+    pub wait: Option<String>,
+    /// With --wait: also wait for Jobs to complete
+    #[arg(long)]
+    pub wait_for_jobs: bool,
+    /// How long Helm waits for each Kubernetes operation
+    #[arg(long, value_name = "DURATION")]
+    pub timeout: Option<String>,
+    /// Delete new resources when the command fails
+    #[arg(long)]
+    pub cleanup_on_fail: bool,
+    /// Helm's own simulation (none, client or server); a preview never changes anything anyway
+    #[arg(long, value_name = "MODE", num_args = 0..=1, require_equals = true, default_missing_value = "client")]
+    pub dry_run: Option<String>,
 }
 
 /// `helm upgrade` flags that change what Helm stores about the release.
@@ -163,12 +171,12 @@ impl UpgradeOnlyArgs {
         let groups: [(&[(bool, &'static str)], &'static str); 3] = [
             (
                 &[
-                    (self.wait.is_some(), "--wait"),
-                    (self.wait_for_jobs, "--wait-for-jobs"),
-                    (self.timeout.is_some(), "--timeout"),
+                    (self.waits.wait.is_some(), "--wait"),
+                    (self.waits.wait_for_jobs, "--wait-for-jobs"),
+                    (self.waits.timeout.is_some(), "--timeout"),
                     (self.rollback_on_failure, "--rollback-on-failure/--atomic"),
-                    (self.cleanup_on_fail, "--cleanup-on-fail"),
-                    (self.dry_run.is_some(), "--dry-run"),
+                    (self.waits.cleanup_on_fail, "--cleanup-on-fail"),
+                    (self.waits.dry_run.is_some(), "--dry-run"),
                     (self.hide_notes, "--hide-notes"),
                     (self.hide_secret, "--hide-secret"),
                     (self.render_subchart_notes, "--render-subchart-notes"),

@@ -64,31 +64,18 @@ pub struct RollbackPreviewArgs {
 #[derive(Debug, Args, Clone, Default)]
 #[command(next_help_heading = "helm rollback flags that do not change the plan (accepted, listed in a note)")]
 pub struct RollbackWaitArgs {
-    /// Wait for resources to be ready (Helm 4: watcher, hookOnly or legacy)
-    #[arg(long, value_name = "STRATEGY", num_args = 0..=1, require_equals = true, default_missing_value = "watcher")]
-    pub wait: Option<String>,
-    /// With --wait: also wait for Jobs to complete
-    #[arg(long)]
-    pub wait_for_jobs: bool,
-    /// How long Helm waits for each Kubernetes operation
-    #[arg(long, value_name = "DURATION")]
-    pub timeout: Option<String>,
-    /// Delete new resources when the rollback fails
-    #[arg(long)]
-    pub cleanup_on_fail: bool,
-    /// Helm's own simulation (none, client or server); a preview never changes anything anyway
-    #[arg(long, value_name = "MODE", num_args = 0..=1, require_equals = true, default_missing_value = "client")]
-    pub dry_run: Option<String>,
+    #[command(flatten)]
+    pub waits: super::helm_flags::WaitArgs,
 }
 
 impl RollbackWaitArgs {
     fn given(&self) -> Vec<&'static str> {
         [
-            (self.wait.is_some(), "--wait"),
-            (self.wait_for_jobs, "--wait-for-jobs"),
-            (self.timeout.is_some(), "--timeout"),
-            (self.cleanup_on_fail, "--cleanup-on-fail"),
-            (self.dry_run.is_some(), "--dry-run"),
+            (self.waits.wait.is_some(), "--wait"),
+            (self.waits.wait_for_jobs, "--wait-for-jobs"),
+            (self.waits.timeout.is_some(), "--timeout"),
+            (self.waits.cleanup_on_fail, "--cleanup-on-fail"),
+            (self.waits.dry_run.is_some(), "--dry-run"),
         ]
         .iter()
         .filter_map(|(on, f)| on.then_some(*f))
