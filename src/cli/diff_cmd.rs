@@ -595,29 +595,45 @@ fn upgrade_preview_words(a: &UpgradeArgs, client_only: bool, server_dry_run: boo
 fn present(_: &super::args::UpgradePreviewArgs, _: &Ctx, parts: &Parts, outcome: &mut Outcome, how: (&Resolved, PlanSelection, bool)) -> anyhow::Result<()> {
     let (resolved, selection, detailed) = how;
     let Some(objects) = parts.objects else { anyhow::bail!("diff upgrade needs the objects part") };
-    let baseline = parts.start.baseline;
-    let stored_hooks: Vec<(String, &str)> = baseline.hooks().iter().map(|h| (h.manifest.to_string(), h.path)).collect();
-    let namespace = parts.head.namespace.as_str();
-    let mut idx = hd::plan_indexes(&objects.plan, &objects.manifest, &stored_hooks, (parts.head.release, namespace), selection);
+    let facts = super::views::helm_diff::plan_facts(parts);
+    let shown = PlanShown { objects, stored_hooks: parts.start.baseline, release: parts.head.release, namespace: &parts.head.namespace, command: "upgrade" };
+    present_plan(&shown, facts, (resolved, selection, detailed), outcome);
+    Ok(())
+}
+
+/// A plan as helm-diff's report shows it.
+pub(super) struct PlanShown<'a> {
+    pub objects: &'a crate::upgrade::ObjectsReport,
+    /// The record whose stored hooks the rendered ones are compared with.
+    pub stored_hooks: &'a crate::release::Release,
+    pub release: &'a str,
+    pub namespace: &'a str,
+    /// The Helm command previewed, as its failure names it (`upgrade`, `rollback`).
+    pub command: &'a str,
+}
+
+/// helm-diff's report of a plan with our `facts`, and helm-diff's exit
+/// codes (1 when Helm would fail, 2 for changes with --detailed-exitcode).
+pub(super) fn present_plan(shown: &PlanShown, mut facts: Vec<String>, how: (&Resolved, PlanSelection, bool), outcome: &mut Outcome) {
+    let (resolved, selection, detailed) = how;
+    let (objects, command) = (shown.objects, shown.command);
+    let stored_hooks: Vec<(String, &str)> = shown.stored_hooks.hooks().iter().map(|h| (h.manifest.to_string(), h.path)).collect();
+    let mut idx = hd::plan_indexes(&objects.plan, &objects.manifest, &stored_hooks, (shown.release, shown.namespace), selection);
     if let Some(failure) = &objects.plan.failure {
         // Said once, at the top.
         idx.facts.values_mut().for_each(|list| list.retain(|f| !failure.contains(f.as_str())));
+        facts.push(format!("helm {command} would fail: {failure}"));
     }
     let report = hd::report(&idx.old, &idx.new, &idx.ownership, &resolved.options);
-    let mut facts = super::views::helm_diff::plan_facts(parts);
-    if let Some(failure) = &objects.plan.failure {
-        facts.push(format!("helm upgrade would fail: {failure}"));
-    }
     let text = report_text(&report, &idx.facts, &facts, &resolved.view);
     outcome.stdout = text.stdout;
     outcome.notes.extend(text.stderr_facts);
     if let Some(failure) = &objects.plan.failure {
-        outcome.warnings.push(format!("error: helm upgrade would fail: {failure}"));
+        outcome.warnings.push(format!("error: helm {command} would fail: {failure}"));
         outcome.exit_code = Some(1);
     } else if detailed && report.changes {
         outcome.exit_code = Some(2);
     }
-    Ok(())
 }
 
 /// Where `diff revision` and `diff release` read records.

@@ -158,29 +158,16 @@ pub fn rollback(cli: &DiffCli, a: &StoredArgs, env: &Env) -> anyhow::Result<Outc
     let selection = hd::PlanSelection { no_hooks: false, include_tests: a.include_tests, include_crds: false };
     let detailed = a.detailed_exitcode;
     let present = |_: &super::rollback_cmd::RollbackPreviewArgs, _: &super::Ctx, parts: &super::rollback_cmd::RollbackParts, outcome: &mut Outcome| {
-        let (head, objects) = (parts.head, parts.objects);
-        let stored_hooks: Vec<(String, &str)> = head.current.hooks().iter().map(|h| (h.manifest.to_string(), h.path)).collect();
-        let idx = hd::plan_indexes(&objects.plan, &objects.manifest, &stored_hooks, (head.release, head.namespace.as_str()), selection);
-        let report = hd::report(&idx.old, &idx.new, &idx.ownership, &resolved.options);
-        let mut facts = vec![format!(
+        let head = parts.head;
+        let facts = vec![format!(
             "rollback from revision {} ({}) to {}, written as revision {}; objects compared with the live cluster",
             head.current.version(),
             head.current.status(),
             head.target.version(),
             head.next_revision
         )];
-        if let Some(failure) = &objects.plan.failure {
-            facts.push(format!("helm rollback would fail: {failure}"));
-        }
-        let text = report_text(&report, &idx.facts, &facts, &resolved.view);
-        outcome.stdout = text.stdout;
-        outcome.notes.extend(text.stderr_facts);
-        if let Some(failure) = &objects.plan.failure {
-            outcome.warnings.push(format!("error: helm rollback would fail: {failure}"));
-            outcome.exit_code = Some(1);
-        } else if detailed && report.changes {
-            outcome.exit_code = Some(2);
-        }
+        let shown = super::diff_cmd::PlanShown { objects: parts.objects, stored_hooks: head.current, release: head.release, namespace: &head.namespace, command: "rollback" };
+        super::diff_cmd::present_plan(&shown, facts, (&resolved, selection, detailed), outcome);
         Ok(())
     };
     super::rollback_cmd::run_with(&preview, &ctx, &present).map_err(|e| anyhow::anyhow!("{}", super::format_error(&e)))
