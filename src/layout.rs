@@ -16,6 +16,7 @@ const FLOORS: &[(&str, u8)] = &[
     ("go", 1),
     ("yaml", 2),
     ("values", 3),
+    ("gotmpl", 4),
     ("manifest", 3),
     ("release", 4),
     ("chart", 4),

@@ -9,6 +9,7 @@ pub mod cluster;
 pub mod explain;
 pub mod go;
 pub mod helmfile;
+pub mod gotmpl;
 pub mod keypath;
 #[cfg(test)]
 mod layout;

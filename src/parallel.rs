@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 /// and input as deep as it is accepted must fit in a debug build, whose
 /// frames are the largest. Measured there: values nested 10,000 levels
 /// (go-yaml's and encoding/json's limit) fit in 256 MiB; helmfile templates
-/// nested 100,000 levels (`helmfile::tmpl::MAX_NESTING`) take about 6 KiB a
+/// nested 100,000 levels (`gotmpl::MAX_NESTING`) take about 6 KiB a
 /// level, 600 MiB. Only the pages a thread touches are committed, so a
 /// shallow input costs what it did on the main thread's 8 MiB stack.
 pub const DEEP_STACK_BYTES: usize = 1 << 30;

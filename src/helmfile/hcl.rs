@@ -170,7 +170,7 @@ struct Place<'a> {
 }
 
 fn to_tree_at(v: &hcl::Value, place: &Place, path: &mut Vec<String>) -> V {
-    let (line, column) = place.offsets.get(&(place.name.to_string(), path.clone())).map_or(place.at, |off| super::tmpl::line_col(place.text, *off));
+    let (line, column) = place.offsets.get(&(place.name.to_string(), path.clone())).map_or(place.at, |off| crate::gotmpl::line_col(place.text, *off));
     let origin = Rc::new(Source::Helmfile { layer: "hcl".into(), file: Some(place.file.to_string()), line: Some(line), column: Some(column), expr: None, secret: false, via: None });
     let kind = match v {
         hcl::Value::Object(m) => Kind::Map(

@@ -4,8 +4,8 @@
 //! helmfile at commit ecf604d (see README "values explain --helmfile").
 //!
 //! `.gotmpl` values files (environment, root `values:`, release `values:`)
-//! are rendered by [`tmpl`], a safe, exactly-defined subset of Go templates;
-//! a construct outside it stops with [`tmpl::TmplError::Unsupported`] (or the
+//! are rendered by [`crate::gotmpl`], a safe, exactly-defined subset of Go templates;
+//! a construct outside it stops with [`crate::gotmpl::TmplError::Unsupported`] (or the
 //! layer is skipped and reported). A templated state file and `valuesTemplate`
 //! entries are not evaluated ([`HelmfileError::Templated`]).
 
@@ -15,7 +15,7 @@ mod conformance;
 pub mod maputil;
 pub mod release;
 pub mod state;
-pub mod tmpl;
+
 
 use std::path::PathBuf;
 
@@ -30,7 +30,7 @@ pub enum HelmfileError {
     #[error("{file}:{line}: template action `{action}`: releasex does not evaluate templates in a state file or in valuesTemplate (use --skip-templated to explain the rest)")]
     Templated { file: String, line: usize, action: String },
     #[error(transparent)]
-    Template(#[from] tmpl::TmplError),
+    Template(#[from] crate::gotmpl::TmplError),
     #[error("{file}: sops-encrypted, and {message} (use --skip-secrets to explain the rest)")]
     Sops { file: String, message: String },
     #[error("{file}: {message}")]
@@ -96,7 +96,7 @@ pub struct Request {
     pub show_secrets: bool,
     /// What templates' `env` / `requiredEnv` read (the CLI passes the process
     /// environment); `None`: those functions are unsupported.
-    pub environ: Option<tmpl::Environ>,
+    pub environ: Option<crate::gotmpl::Environ>,
 }
 
 /// Marks what is not a secret's value, for masking: `true` when `origin` is secret.

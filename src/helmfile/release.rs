@@ -6,7 +6,7 @@ use std::path::Path as FsPath;
 use std::rc::Rc;
 
 use super::state::{self, Ctx, Part, list, relayer, values_file};
-use super::tmpl::{self, Tv, Val};
+use crate::gotmpl::{self as tmpl, Tv, Val};
 use super::{HelmfileError, Io, Request};
 use crate::keypath::Path;
 use crate::values::strvals::{self, SetKind};

@@ -7,7 +7,7 @@ use std::path::{Path as FsPath, PathBuf};
 use std::rc::Rc;
 
 use super::maputil::{self, ArrayStrategy, merge_maps, mergo_override};
-use super::tmpl::{self, TmplError, Tv, Val};
+use crate::gotmpl::{self as tmpl, TmplError, Tv, Val};
 use super::{HelmfileError, Io, Request, first_action};
 use crate::keypath::Path;
 use crate::values::tree::{Kind, Origin, Recorder, Source, V, VMap};
@@ -537,7 +537,7 @@ fn yaml_file(text: &str, name: &str, file: &str, layer: &str, secret: bool) -> R
 /// float64, so each whole one is looked up in `text` at its position; one
 /// whose text cannot be read as a number literal there (an alias, a tag)
 /// is taken for an integer.
-pub(super) fn integers(m: VMap, text: &str) -> VMap {
+pub(crate) fn integers(m: VMap, text: &str) -> VMap {
     let lines: Vec<&str> = text.split('\n').collect();
     integers_in(m, &lines)
 }
