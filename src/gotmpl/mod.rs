@@ -30,12 +30,14 @@ use crate::values::tree::Origin;
 
 mod encode;
 mod exec;
+pub mod func;
 mod funcs;
 mod lex;
 mod parse;
+pub mod sprig;
 mod value;
 
-pub use value::{Tv, Val};
+pub use value::{GoObject, Tv, Val};
 
 use exec::Exec;
 use parse::Parser;

@@ -24,10 +24,23 @@ pub enum Val {
     /// An untyped nil (a missing value or a YAML null).
     Nil,
     Bool(bool),
+    /// Go `int` (YAML integers as go-yaml decodes them, `len`, `atoi`, `int`).
     Int(i64),
+    /// Go `int64` (sprig's math results, `int64`).
+    Int64(i64),
     Float(f64),
     Str(String),
+    /// `[]byte`.
+    Bytes(Vec<u8>),
+    /// `[]interface{}`.
     List(Vec<Tv>),
+    /// A slice of another element type (`[]string` from `splitList`, `[]int`
+    /// from `until`): the Go element type's name and the items. It prints
+    /// and ranges as a list; only `typeOf`, `kindOf` and conversions differ.
+    TypedList(&'static str, Vec<Tv>),
+    /// A Go value with a type and methods of its own (`time.Time`,
+    /// `time.Duration`, `*semver.Version`, ...).
+    Object(std::rc::Rc<dyn GoObject>),
     /// `map[string]any` (Go ranges and prints keys sorted).
     Map(BTreeMap<String, Tv>),
     /// `map[string]string` (`.Release.Labels`).
@@ -36,6 +49,21 @@ pub enum Val {
     Struct(&'static str, Vec<(&'static str, Tv)>),
     /// `*map[string]any` (`.StateValues`).
     Ptr(Box<Tv>),
+}
+
+/// A Go value of a named type the function sets make (`time.Time`,
+/// `*semver.Version`): how Go prints it and what a template can call on it.
+pub trait GoObject: std::fmt::Debug {
+    /// `%T` (`time.Time`, `*semver.Version`).
+    fn type_name(&self) -> &'static str;
+    /// `reflect.Kind` (`struct`, `ptr`, `int64`).
+    fn kind(&self) -> &'static str;
+    /// `%v` (its `String()` method where it has one).
+    fn go_string(&self) -> String;
+    /// A field or method `.Name args...`; `None`: the type has no such member.
+    fn member(&self, name: &str, args: &[Tv]) -> Option<Result<Tv, String>>;
+    /// For functions that take this type back (`semverCompare`, `date`).
+    fn as_any(&self) -> &dyn std::any::Any;
 }
 
 impl Tv {
@@ -95,10 +123,12 @@ impl GoValue for Tv {
             Val::Ptr(_) => return Err("printing a pointer (`.StateValues`)".into()),
             Val::Nil => GoShape::Nil,
             Val::Bool(b) => GoShape::Bool(*b),
-            Val::Int(i) => GoShape::Int(*i),
+            Val::Int(i) | Val::Int64(i) => GoShape::Int(*i),
             Val::Float(f) => GoShape::Float(*f),
             Val::Str(s) => GoShape::Str(s),
-            Val::List(l) => GoShape::List(l),
+            Val::List(l) | Val::TypedList(_, l) => GoShape::List(l),
+            Val::Bytes(_) => return Err("printing a []byte".into()),
+            Val::Object(o) => return Err(format!("printing a {}", o.type_name())),
             Val::Map(m) => GoShape::Map(m.iter().map(|(k, v)| (k.as_str(), v)).collect()),
             Val::StrMap(m) => GoShape::StrMap(m.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect()),
         })
@@ -139,10 +169,12 @@ pub(super) fn truth(v: &Val) -> bool {
     match v {
         Val::Nil => false,
         Val::Bool(b) => *b,
-        Val::Int(i) => *i != 0,
+        Val::Int(i) | Val::Int64(i) => *i != 0,
         Val::Float(f) => *f != 0.0,
         Val::Str(s) => !s.is_empty(),
-        Val::List(l) => !l.is_empty(),
+        Val::Bytes(b) => !b.is_empty(),
+        Val::List(l) | Val::TypedList(_, l) => !l.is_empty(),
+        Val::Object(_) => true,
         Val::Map(m) => !m.is_empty(),
         Val::StrMap(m) => !m.is_empty(),
         Val::Struct(..) | Val::Ptr(_) => true,
@@ -162,9 +194,17 @@ pub(super) fn go_type(v: &Val) -> &'static str {
         Val::Nil => "nil",
         Val::Bool(_) => "bool",
         Val::Int(_) => "int",
+        Val::Int64(_) => "int64",
         Val::Float(_) => "float64",
         Val::Str(_) => "string",
+        Val::Bytes(_) => "[]uint8",
         Val::List(_) => "[]interface {}",
+        Val::TypedList(elem, _) => match *elem {
+            "string" => "[]string",
+            "int" => "[]int",
+            _ => "[]interface {}",
+        },
+        Val::Object(o) => o.type_name(),
         Val::Map(_) => "map[string]interface {}",
         Val::StrMap(_) => "map[string]string",
         Val::Struct(t, _) => t,
