@@ -148,3 +148,55 @@ impl FuncMap {
         self.funcs.keys().copied()
     }
 }
+
+/// A host with a fixed environment, files held in memory, no commands and a
+/// fixed clock: for tests, and for callers that must not touch the machine.
+#[derive(Debug, Clone, Default)]
+pub struct FixedHost {
+    pub env: HashMap<String, String>,
+    /// path -> contents; a directory is any prefix of a path followed by `/`.
+    pub files: std::collections::BTreeMap<String, Vec<u8>>,
+    pub now_unix_nanos: i128,
+}
+
+impl Host for FixedHost {
+    fn env(&self, name: &str) -> Option<String> {
+        self.env.get(name).cloned()
+    }
+    fn read_file(&self, path: &str) -> Result<Vec<u8>, String> {
+        self.files.get(path).cloned().ok_or_else(|| format!("open {path}: no such file or directory"))
+    }
+    fn read_dir(&self, path: &str) -> Result<Vec<(String, bool)>, String> {
+        let prefix = format!("{}/", path.trim_end_matches('/'));
+        let mut entries: Vec<(String, bool)> = Vec::new();
+        for file in self.files.keys() {
+            if let Some(rest) = file.strip_prefix(&prefix) {
+                let (name, is_dir) = match rest.split_once('/') {
+                    Some((dir, _)) => (dir.to_string(), true),
+                    None => (rest.to_string(), false),
+                };
+                if !entries.iter().any(|(n, _)| *n == name) {
+                    entries.push((name, is_dir));
+                }
+            }
+        }
+        if entries.is_empty() {
+            return Err(format!("open {path}: no such file or directory"));
+        }
+        entries.sort();
+        Ok(entries)
+    }
+    fn stat(&self, path: &str) -> Option<bool> {
+        if self.files.contains_key(path) {
+            return Some(false);
+        }
+        let prefix = format!("{}/", path.trim_end_matches('/'));
+        self.files.keys().any(|f| f.starts_with(&prefix)).then_some(true)
+    }
+    fn exec(&self, command: &str, _args: &[String], _input: Option<&str>) -> Result<String, String> {
+        Err(format!("running `{command}` is not allowed here"))
+    }
+    fn now_unix_nanos(&self) -> i128 {
+        self.now_unix_nanos
+    }
+}

@@ -9,12 +9,18 @@ mod dates;
 mod defaults;
 mod dicts;
 mod encoding;
+mod flow;
 mod lists;
+mod network;
 mod numbers;
+mod os;
+mod paths;
+mod random;
 mod reflect;
 mod regex;
 mod semver;
 mod strings;
+mod urls;
 
 /// sprig's `TxtFuncMap()`.
 pub fn func_map() -> FuncMap {
@@ -30,5 +36,11 @@ pub fn func_map() -> FuncMap {
     reflect::register(&mut m);
     semver::register(&mut m);
     dates::register(&mut m);
+    paths::register(&mut m);
+    urls::register(&mut m);
+    random::register(&mut m);
+    os::register(&mut m);
+    network::register(&mut m);
+    flow::register(&mut m);
     m
 }
