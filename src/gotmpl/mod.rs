@@ -139,13 +139,17 @@ fn run(src: &str, data: &Tv, name: &str, funcs: &FuncMap, host: &dyn Host, missi
     exec::Exec::new(env, name, 0).run(data)
 }
 
-fn parse_error(file: &str, src: &str, e: parse::ParseError, unknown_unsupported: bool) -> TmplError {
+fn parse_error(file: &str, src: &str, e: Box<parse::ParseError>, unknown_unsupported: bool) -> TmplError {
+    let e = *e;
     match e.undefined_function {
         Some((f, at)) if unknown_unsupported => {
             let (line, column) = line_col(src, at);
             TmplError::Unsupported { file: file.into(), line, column, construct: format!("the function `{f}`") }
         }
-        _ if e.too_deep => TmplError::TooDeep { file: file.into(), line: e.line, column: 1, limit: MAX_NESTING },
+        _ if let Some(at) = e.too_deep => {
+            let (line, column) = line_col(src, at);
+            TmplError::TooDeep { file: file.into(), line, column, limit: MAX_NESTING }
+        }
         _ => TmplError::Parse { file: file.into(), line: e.line, message: e.message, go: e.go },
     }
 }
