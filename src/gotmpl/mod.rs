@@ -134,13 +134,12 @@ pub fn render_with(src: &str, data: &Tv, opts: &RenderOptions<'_>) -> Result<Ren
 }
 
 fn run(src: &str, data: &Tv, name: &str, funcs: &FuncMap, host: &dyn Host, missingkey: MissingKey, unknown_unsupported: bool) -> Result<Rendered, TmplError> {
-    let trees = parse::parse(name, src, &|f| funcs.get(f).is_some()).map_err(|e| parse_error(name, src, e, unknown_unsupported))?;
+    let trees = parse::parse(name, src, &|f| funcs.get(f).is_some()).map_err(|e| parse_error(name, src, *e, unknown_unsupported))?;
     let env = exec::Env { parse_name: name, src, trees: &trees, funcs, host, missingkey };
     exec::Exec::new(env, name, 0).run(data)
 }
 
-fn parse_error(file: &str, src: &str, e: Box<parse::ParseError>, unknown_unsupported: bool) -> TmplError {
-    let e = *e;
+fn parse_error(file: &str, src: &str, e: parse::ParseError, unknown_unsupported: bool) -> TmplError {
     match e.undefined_function {
         Some((f, at)) if unknown_unsupported => {
             let (line, column) = line_col(src, at);
