@@ -145,6 +145,10 @@ fn parse_error(file: &str, src: &str, e: parse::ParseError, unknown_unsupported:
             let (line, column) = line_col(src, at);
             TmplError::Unsupported { file: file.into(), line, column, construct: format!("the function `{f}`") }
         }
+        _ if let Some((what, at)) = e.unsupported => {
+            let (line, column) = line_col(src, at);
+            TmplError::Unsupported { file: file.into(), line, column, construct: what }
+        }
         _ if let Some(at) = e.too_deep => {
             let (line, column) = line_col(src, at);
             TmplError::TooDeep { file: file.into(), line, column, limit: MAX_NESTING }

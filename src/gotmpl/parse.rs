@@ -103,6 +103,8 @@ pub(super) struct ParseError {
     pub(super) line: usize,
     /// An undefined function's name and offset.
     pub(super) undefined_function: Option<(String, usize)>,
+    /// Something Go accepts that releasex does not model, and its offset.
+    pub(super) unsupported: Option<(String, usize)>,
     /// Nesting past the limit, at this offset (the block's `{{` or the `(`).
     pub(super) too_deep: Option<usize>,
 }
@@ -200,7 +202,7 @@ impl Parser<'_> {
     /// parse.go `errorf`: the line is that of the last token read.
     fn errorf(&self, message: String) -> Box<ParseError> {
         let line = self.token[0].as_ref().map_or(1, |t| t.line);
-        Box::new(ParseError { go: format!("template: {}:{line}: {message}", self.name), message, line, undefined_function: None, too_deep: None })
+        Box::new(ParseError { go: format!("template: {}:{line}: {message}", self.name), message, line, undefined_function: None, unsupported: None, too_deep: None })
     }
 
     fn unexpected(&self, token: &Item, context: &str) -> Box<ParseError> {
@@ -564,7 +566,19 @@ impl Parser<'_> {
                 Arg::Pipe(Box::new(p))
             }
             T::String | T::RawString => {
-                let text = unquote(&token.val).ok_or_else(|| self.errorf("invalid syntax".into()))?;
+                let text = match unquote_bytes(&token.val) {
+                    None => return Err(self.errorf("invalid syntax".into())),
+                    Some(bytes) => match String::from_utf8(bytes) {
+                        Ok(text) => text,
+                        Err(_) => {
+                            // `"\xff"`: a Go string holds bytes that are not UTF-8; releasex's strings cannot.
+                            let what = "a string literal with bytes that are not UTF-8";
+                            let mut e = self.errorf(what.into());
+                            e.unsupported = Some((what.into(), pos));
+                            return Err(e);
+                        }
+                    },
+                };
                 Arg::Str { pos, quoted: token.val, text }
             }
             _ => {
@@ -731,36 +745,31 @@ fn hex_float(s: &str) -> Option<f64> {
     Some(v * 2f64.powi(exp))
 }
 
-/// `strconv.Unquote` of a string token (`"..."` or a raw string); `None` is Go's "invalid syntax".
+/// `strconv.Unquote` of a name token that must be text (`define`, `template`).
 pub(super) fn unquote(s: &str) -> Option<String> {
+    String::from_utf8(unquote_bytes(s)?).ok()
+}
+
+/// `strconv.Unquote` of a string token (`"..."` or a raw string), as the
+/// bytes a Go string holds (`\xff` is one byte); `None` is Go's "invalid syntax".
+fn unquote_bytes(s: &str) -> Option<Vec<u8>> {
     if let Some(raw) = s.strip_prefix('`') {
         let raw = raw.strip_suffix('`')?;
         if raw.contains('`') {
             return None;
         }
-        return Some(raw.replace('\r', ""));
+        return Some(raw.replace('\r', "").into_bytes());
     }
     let mut rest = s.strip_prefix('"')?.strip_suffix('"')?;
-    let mut out = String::new();
+    let mut out = Vec::new();
     while !rest.is_empty() {
         if rest.starts_with('"') {
             return None;
         }
         let (c, tail) = unquote_char(rest, '"')?;
         match c {
-            Unq::Char(c) => out.push(c),
-            Unq::Byte(b) => {
-                // A `\x` or octal byte: Go strings hold bytes; a lone byte that is not UTF-8 becomes U+FFFD here.
-                let mut bytes = vec![b];
-                let mut t = tail;
-                while let Some((Unq::Byte(b2), t2)) = unquote_char(t, '"').filter(|_| t.starts_with('\\')) {
-                    bytes.push(b2);
-                    t = t2;
-                }
-                out.push_str(&String::from_utf8_lossy(&bytes));
-                rest = t;
-                continue;
-            }
+            Unq::Char(c) => out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes()),
+            Unq::Byte(b) => out.push(b),
         }
         rest = tail;
     }
