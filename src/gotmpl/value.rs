@@ -72,6 +72,11 @@ pub trait GoObject: std::fmt::Debug {
     fn json(&self) -> Option<String> {
         None
     }
+    /// Go's `isTrue`: a struct is always true; an integer kind (a
+    /// `time.Duration`) is true unless zero: such a type overrides this.
+    fn truth(&self) -> bool {
+        true
+    }
 }
 
 impl Tv {
@@ -279,7 +284,7 @@ pub(super) fn truth(v: &Val) -> bool {
         Val::Str(s) => !s.is_empty(),
         Val::Bytes(b) => !b.is_empty(),
         Val::List(l) | Val::TypedList(_, l) => !l.is_empty(),
-        Val::Object(_) => true,
+        Val::Object(o) => o.truth(),
         Val::Map(m) => !m.is_empty(),
         Val::StrMap(m) => !m.is_empty(),
         Val::Struct(..) | Val::Ptr(_) => true,
