@@ -244,11 +244,42 @@ impl jsonschema::Retrieve for Retriever {
 /// Validates one schema; `Err` when the schema cannot be compiled. Each
 /// failure: the place of the failing value, the place v6 prints, the message.
 fn validate_one(schema: &Value, instance: &Value) -> Result<Vec<(String, String, String)>, String> {
-    let validator = jsonschema::options()
-        .with_base_uri("file:///values.schema.json")
-        .with_retriever(Retriever)
-        .build(schema)
-        .map_err(|e| e.to_string())?;
+    let validator = match jsonschema::options().with_base_uri("file:///values.schema.json").with_retriever(Retriever).build(schema) {
+        Ok(v) => v,
+        Err(e) => return Err(metaschema_failure(schema).unwrap_or_else(|| e.to_string())),
+    };
+    Ok(failures(&validator, schema, instance))
+}
+
+/// santhosh-tekuri/jsonschema v6 (compiler.go, `SchemaValidationError`): a
+/// schema that is not valid against its draft's metaschema, worded as v6
+/// validates it (the metaschema's `allOf` of vocabularies, through
+/// `$dynamicRef`, gives one `'allOf' failed` per schema level). `None`: the
+/// schema is valid against it (the crate failed for another reason).
+fn metaschema_failure(schema: &Value) -> Option<String> {
+    // v6's default draft is 2020-12 (Helm sets none); `$schema` picks another.
+    let (meta, url) = match schema.get("$schema").and_then(Value::as_str).map(|s| s.trim_end_matches('#')) {
+        Some("http://json-schema.org/draft-04/schema") => (jsonschema::draft4::meta::validator(), "http://json-schema.org/draft-04/schema#"),
+        Some("http://json-schema.org/draft-06/schema") => (jsonschema::draft6::meta::validator(), "http://json-schema.org/draft-06/schema#"),
+        Some("http://json-schema.org/draft-07/schema") => (jsonschema::draft7::meta::validator(), "http://json-schema.org/draft-07/schema#"),
+        Some("https://json-schema.org/draft/2019-09/schema") => (jsonschema::draft201909::meta::validator(), "https://json-schema.org/draft/2019-09/schema#"),
+        _ => (jsonschema::draft202012::meta::validator(), "https://json-schema.org/draft/2020-12/schema#"),
+    };
+    let found = failures(&meta, &Value::Null, schema);
+    if found.is_empty() {
+        return None;
+    }
+    let mut out = format!("\"file:///values.schema.json#\" is not valid against metaschema: jsonschema validation failed with {}", quote(url));
+    for (_, shown, message) in found {
+        out.push_str(&format!("\n- at {}: {}", quote(&shown), message));
+    }
+    Some(out)
+}
+
+/// The failures of `instance` against `validator` in v6's words and shape;
+/// `schema` is the validator's schema document (for the keywords whose words
+/// need it: `contains`, `dependentRequired`).
+fn failures(validator: &jsonschema::Validator, schema: &Value, instance: &Value) -> Vec<(String, String, String)> {
     let instance = whole_floats_as_integers(instance);
     // Each failure with the schema path it sorts by (v6's evaluation order).
     let mut found: Vec<(String, String, String)> = Vec::new();
@@ -359,7 +390,7 @@ fn validate_one(schema: &Value, instance: &Value) -> Result<Vec<(String, String,
     }
     let mut failures: Vec<tree::Failure> = found.into_iter().map(|(pointer, message, schema_path)| tree::Failure { shown: pointer.clone(), pointer, message, schema_path }).collect();
     failures.extend(names.into_iter().map(|(pointer, message, schema_path)| tree::Failure { pointer, shown: String::new(), message, schema_path }));
-    Ok(tree::v6_tree(failures))
+    tree::v6_tree(failures)
 }
 
 /// Whether `sp` is the first of the short-circuiting failures (type, const,
