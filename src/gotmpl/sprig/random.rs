@@ -25,7 +25,7 @@ pub(super) fn register(m: &mut FuncMap) {
     m.add("randInt", Sig::fixed(&[I, I]), made, rand_int).nondeterministic = true;
 }
 
-fn fill(buf: &mut [u8]) {
+pub(super) fn fill(buf: &mut [u8]) {
     // The OS source failing is what Go's crypto/rand treats as fatal too;
     // a zeroed buffer would be a wrong answer, so retry is pointless: fall
     // back to the std hasher's per-process random keys.
