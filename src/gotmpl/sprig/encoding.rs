@@ -204,6 +204,6 @@ mod tests {
         assert_eq!(base64_decode(b"a!"), Err(1));
         assert_eq!(base32_encode(b"hi"), "NBUQ====");
         assert_eq!(base32_decode(b"NBUQ===="), Ok(b"hi".to_vec()));
-        assert_eq!(base32_decode(b"NBUQ"), Err(4));
+        assert_eq!(base32_decode(b"NBUQ"), Err(0));
     }
 }

@@ -58,9 +58,18 @@ fn compile(pattern: &str) -> Result<Regex, FnError> {
 /// `regexp.MustCompile` (the others: it panics, `regexp: Compile(...)`).
 fn compile_or(returns_error: bool, pattern: &str) -> Result<Regex, FnError> {
     match compile(pattern) {
-        Err(FnError::Go(msg)) if !returns_error => Err(FnError::Go(format!("regexp: Compile({}): {msg}", crate::go::quote::quote(pattern)))),
+        Err(FnError::Go(msg)) if !returns_error => Err(FnError::Go(format!("regexp: Compile({}): {msg}", go_regexp_quote(pattern)))),
         other => other,
     }
+}
+
+/// regexp.go `quote`: backquoted when `strconv.CanBackquote` allows (no
+/// backquote, no control character but tab, no U+FEFF), else `%q`.
+fn go_regexp_quote(s: &str) -> String {
+    if s.chars().all(|c| c != '`' && c != '\u{FEFF}' && (c == '\t' || !(c < ' ' || c == '\u{7F}'))) {
+        return format!("`{s}`");
+    }
+    crate::go::quote::quote(s)
 }
 
 /// Go's `allMatches` loop: successive matches, an empty match right after
@@ -222,7 +231,7 @@ mod tests {
 
     #[test]
     fn go_regex_iteration_and_expansion_rules() {
-        assert_eq!(out(call("regexFindAll", vec![s("a*"), s("baaab"), i(-1)])), "[ aaa  ]");
+        assert_eq!(out(call("regexFindAll", vec![s("a*"), s("baaab"), i(-1)])), "[ aaa ]");
         assert_eq!(out(call("regexReplaceAll", vec![s("a*"), s("baaab"), s("X")])), "XbXbX");
         assert_eq!(out(call("regexReplaceAll", vec![s("(?P<x>a)(b)"), s("ab"), s("${x}$2$1x$$")])), "ab$");
         assert_eq!(out(call("regexSplit", vec![s(","), s("a,b,,c"), i(-1)])), "[a b  c]");
