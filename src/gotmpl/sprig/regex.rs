@@ -27,7 +27,7 @@ pub(super) fn register(m: &mut FuncMap) {
     let made = Derive::Made;
     // regexMatch drops the compile error (false); the `must` form returns it.
     m.add("regexMatch", Sig::fixed(&[S, S]), made, |_, a| ok_bool(compile(arg_str(&a, 0)?).map(|r| r.is_match(arg_str(&a, 1).unwrap_or(""))).unwrap_or(false)));
-    m.add("mustRegexMatch", Sig::fixed(&[S, S]), made, |_, a| ok_bool(compile_or(false, arg_str(&a, 0)?)?.is_match(arg_str(&a, 1)?)));
+    m.add("mustRegexMatch", Sig::fixed(&[S, S]), made, |_, a| ok_bool(compile_or(true, arg_str(&a, 0)?)?.is_match(arg_str(&a, 1)?)));
     for (name, must) in [("regexFindAll", false), ("mustRegexFindAll", true)] {
         let f: crate::gotmpl::func::GoFn = if must {
             |_, a| find_all(compile_or(true, arg_str(&a, 0)?)?, arg_str(&a, 1)?, arg_int(&a, 2)?)

@@ -226,7 +226,7 @@ impl<'p> Parser<'p> {
             }
             'p' | 'P' => {
                 let (class, after) = unicode_class(t)?;
-                self.out.push_str(class);
+                self.out.push_str(&class);
                 return Ok(after);
             }
             _ => {
@@ -275,7 +275,7 @@ impl<'p> Parser<'p> {
             }
             if t.starts_with(r"\p") || t.starts_with(r"\P") {
                 let (class, after) = unicode_class(t)?;
-                self.out.push_str(class);
+                self.out.push_str(&class);
                 t = after;
                 continue;
             }
@@ -317,22 +317,40 @@ fn class_char<'t>(t: &'t str, whole: &str) -> Result<(char, &'t str), SyntaxErro
     }
 }
 
-/// `\pL`, `\p{Greek}`, `\P{^L}`: passed to `regex` as written (both use
-/// Unicode's names; one `regex` does not know fails as unsupported).
-fn unicode_class(t: &str) -> Result<(&str, &str), SyntaxError> {
+/// parse.go `parseUnicodeClass`: `\pL`, `\p{Greek}`, `\P{^L}` with the
+/// names Go knows (its Categories and Scripts, and `Any`), written as
+/// `regex`'s explicit `gc=`/`sc=` forms (a bare script name there means
+/// Script_Extensions; Go's is Script).
+fn unicode_class(t: &str) -> Result<(String, &str), SyntaxError> {
+    use crate::gotmpl::sprig::strings::unicode::{GO_CATEGORIES, GO_SCRIPTS};
+    let mut negated = t.as_bytes()[1] == b'P';
     let body = &t[2..];
-    let len = if body.starts_with('{') {
-        match body.find('}') {
-            Some(end) => end + 1,
+    let (seq, name, rest) = match body.chars().next() {
+        Some('{') => match t.find('}') {
+            Some(end) => (&t[..=end], &t[3..end], &t[end + 1..]),
             None => return Err(err("invalid character class range", t)),
-        }
-    } else {
-        match body.chars().next() {
-            Some(c) => c.len_utf8(),
-            None => return Err(err("invalid character class range", t)),
-        }
+        },
+        Some(c) => (&t[..2 + c.len_utf8()], &body[..c.len_utf8()], &body[c.len_utf8()..]),
+        None => (t, "", ""),
     };
-    Ok((&t[..2 + len], &body[len..]))
+    let name = match name.strip_prefix('^') {
+        Some(n) => {
+            negated = !negated;
+            n
+        }
+        None => name,
+    };
+    let p = if negated { 'P' } else { 'p' };
+    let class = if name == "Any" {
+        if negated { r"[^\x{0}-\x{10FFFF}]".to_string() } else { r"[\x{0}-\x{10FFFF}]".to_string() }
+    } else if GO_CATEGORIES.contains(&name) {
+        format!("\\{p}{{gc={name}}}")
+    } else if GO_SCRIPTS.contains(&name) {
+        format!("\\{p}{{sc={name}}}")
+    } else {
+        return Err(err("invalid character class range", seq));
+    };
+    Ok((class, rest))
 }
 
 /// parse.go `parseEscape`: octal, `\x`, the C escapes, escaped punctuation.

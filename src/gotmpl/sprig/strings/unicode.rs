@@ -8,6 +8,7 @@ mod tables {
     include!("unicode_tables.rs");
 }
 
+pub(crate) use tables::{GO_CATEGORIES, GO_SCRIPTS};
 use tables::{CASE_RANGES, DIGIT, LETTER, LOWER, NUMBER, PUNCT, TITLE, UPPER, UPPER_LOWER};
 
 fn in_table(table: &[(u32, u32)], c: char) -> bool {
