@@ -533,3 +533,25 @@ pub(super) mod tests {
         assert!(matches!(call("trunc", vec![i(1), s("é")]), Err(FnError::Unsupported(_))));
     }
 }
+
+#[cfg(test)]
+mod go_types {
+    use super::tests::{call, i, s};
+    use crate::gotmpl::value::go_type;
+
+    /// What sprig's `typeOf` would print (sprig-b's function; the tables
+    /// cannot probe types without it yet).
+    #[test]
+    fn results_have_sprigs_go_types() {
+        let ty = |name: &str, args| go_type(&call(name, args).expect(name).val);
+        assert_eq!(ty("splitList", vec![s(","), s("a")]), "[]string");
+        assert_eq!(ty("toStrings", vec![s("x")]), "[]string");
+        assert_eq!(ty("sortAlpha", vec![s("x")]), "[]string");
+        assert_eq!(ty("regexFindAll", vec![s("a"), s("aa"), i(-1)]), "[]string");
+        assert_eq!(ty("regexSplit", vec![s("a"), s("bab"), i(-1)]), "[]string");
+        assert_eq!(ty("split", vec![s(","), s("a")]), "map[string]string");
+        assert_eq!(ty("toString", vec![i(1)]), "string");
+        assert_eq!(ty("randInt", vec![i(0), i(1)]), "int");
+        assert_eq!(ty("urlParse", vec![s("x")]), "map[string]interface {}");
+    }
+}
