@@ -14,7 +14,7 @@ use crate::gotmpl::func::{Derive, FnError, FuncMap, Param, Sig};
 use crate::gotmpl::Tv;
 
 use super::strings::unicode::{is_go_digit, is_go_letter};
-use super::strings::{arg_int, arg_str, check_len, ok_bool, ok_string, string_list};
+use super::strings::{arg_int, arg_str, check_len, made_from, ok_bool, ok_string, string_list};
 
 mod syntax;
 
@@ -30,9 +30,9 @@ pub(super) fn register(m: &mut FuncMap) {
     m.add("mustRegexMatch", Sig::fixed(&[S, S]), made, |_, a| ok_bool(compile_or(true, arg_str(&a, 0)?)?.is_match(arg_str(&a, 1)?)));
     for (name, must) in [("regexFindAll", false), ("mustRegexFindAll", true)] {
         let f: crate::gotmpl::func::GoFn = if must {
-            |_, a| find_all(compile_or(true, arg_str(&a, 0)?)?, arg_str(&a, 1)?, arg_int(&a, 2)?)
+            |_, a| Ok(made_from(&a, find_all(compile_or(true, arg_str(&a, 0)?)?, arg_str(&a, 1)?, arg_int(&a, 2)?)?))
         } else {
-            |_, a| find_all(compile_or(false, arg_str(&a, 0)?)?, arg_str(&a, 1)?, arg_int(&a, 2)?)
+            |_, a| Ok(made_from(&a, find_all(compile_or(false, arg_str(&a, 0)?)?, arg_str(&a, 1)?, arg_int(&a, 2)?)?))
         };
         m.add(name, Sig::fixed(&[S, S, I]), made, f);
     }
@@ -42,8 +42,8 @@ pub(super) fn register(m: &mut FuncMap) {
     m.add("mustRegexReplaceAll", Sig::fixed(&[S, S, S]), made, |_, a| replace_all(&compile_or(true, arg_str(&a, 0)?)?, arg_str(&a, 1)?, arg_str(&a, 2)?, true));
     m.add("regexReplaceAllLiteral", Sig::fixed(&[S, S, S]), made, |_, a| replace_all(&compile_or(false, arg_str(&a, 0)?)?, arg_str(&a, 1)?, arg_str(&a, 2)?, false));
     m.add("mustRegexReplaceAllLiteral", Sig::fixed(&[S, S, S]), made, |_, a| replace_all(&compile_or(true, arg_str(&a, 0)?)?, arg_str(&a, 1)?, arg_str(&a, 2)?, false));
-    m.add("regexSplit", Sig::fixed(&[S, S, I]), made, |_, a| split(&compile_or(false, arg_str(&a, 0)?)?, arg_str(&a, 0)?, arg_str(&a, 1)?, arg_int(&a, 2)?));
-    m.add("mustRegexSplit", Sig::fixed(&[S, S, I]), made, |_, a| split(&compile_or(true, arg_str(&a, 0)?)?, arg_str(&a, 0)?, arg_str(&a, 1)?, arg_int(&a, 2)?));
+    m.add("regexSplit", Sig::fixed(&[S, S, I]), made, |_, a| Ok(made_from(&a, split(&compile_or(false, arg_str(&a, 0)?)?, arg_str(&a, 0)?, arg_str(&a, 1)?, arg_int(&a, 2)?)?)));
+    m.add("mustRegexSplit", Sig::fixed(&[S, S, I]), made, |_, a| Ok(made_from(&a, split(&compile_or(true, arg_str(&a, 0)?)?, arg_str(&a, 0)?, arg_str(&a, 1)?, arg_int(&a, 2)?)?)));
     m.add("regexQuoteMeta", Sig::fixed(&[S]), made, |_, a| ok_string(quote_meta(arg_str(&a, 0)?)));
 }
 

@@ -67,12 +67,12 @@ pub(super) fn register(m: &mut FuncMap) {
     m.add("replace", Sig::fixed(&[S, S, S]), made, replace);
     m.add("plural", Sig::fixed(&[S, S, I]), made, |_, a| ok_str(if arg_int(&a, 2)? == 1 { arg_str(&a, 0)? } else { arg_str(&a, 1)? }));
     m.add("toString", Sig::fixed(&[A]), made, |_, a| strval(arg(&a, 0)?).map(tv));
-    m.add("toStrings", Sig::fixed(&[A]), made, |_, a| Ok(string_list(strslice(arg(&a, 0)?)?)));
-    m.add("split", Sig::fixed(&[S, S]), made, |_, a| Ok(numbered_parts(go_split(arg_str(&a, 1)?, arg_str(&a, 0)?, -1))));
-    m.add("splitn", Sig::fixed(&[S, I, S]), made, |_, a| Ok(numbered_parts(go_split(arg_str(&a, 2)?, arg_str(&a, 0)?, arg_int(&a, 1)?))));
+    m.add("toStrings", Sig::fixed(&[A]), made, |_, a| Ok(made_from(&a, string_list(strslice(arg(&a, 0)?)?))));
+    m.add("split", Sig::fixed(&[S, S]), made, |_, a| Ok(made_from(&a, numbered_parts(go_split(arg_str(&a, 1)?, arg_str(&a, 0)?, -1)))));
+    m.add("splitn", Sig::fixed(&[S, I, S]), made, |_, a| Ok(made_from(&a, numbered_parts(go_split(arg_str(&a, 2)?, arg_str(&a, 0)?, arg_int(&a, 1)?)))));
     m.add("splitList", Sig::fixed(&[S, S]), made, |_, a| {
         let parts = go_split(arg_str(&a, 1)?, arg_str(&a, 0)?, -1);
-        Ok(string_list(parts.into_iter().map(str::to_string).collect()))
+        Ok(made_from(&a, string_list(parts.into_iter().map(str::to_string).collect())))
     });
     m.add("join", Sig::fixed(&[S, A]), made, |_, a| ok_string(strslice(arg(&a, 1)?)?.join(arg_str(&a, 0)?)));
     m.add("sortAlpha", Sig::fixed(&[A]), made, sort_alpha);
@@ -118,6 +118,25 @@ pub(super) fn ok_bool(b: bool) -> Result<Tv, FnError> {
 /// A Go `[]string` result.
 pub(super) fn string_list(items: Vec<String>) -> Tv {
     Tv::new(Val::TypedList("string", items.into_iter().map(|s| Tv::new(Val::Str(s))).collect()))
+}
+
+/// A list or map made from the arguments: when one holds a secret, every
+/// element is marked too, so `index (splitList "," .secret) 0` or
+/// `(urlParse .secret).host` stays masked (the executor's `Derive::Made`
+/// marks only the value it returns, not what is inside it).
+pub(super) fn made_from(args: &[Tv], mut out: Tv) -> Tv {
+    fn mark(v: &mut Tv) {
+        v.secret = true;
+        match &mut v.val {
+            Val::List(items) | Val::TypedList(_, items) => items.iter_mut().for_each(mark),
+            Val::Map(m) => m.values_mut().for_each(mark),
+            _ => {}
+        }
+    }
+    if args.iter().any(Tv::holds_secret) {
+        mark(&mut out);
+    }
+    out
 }
 
 /// A string a function would build past releasex's limit on template strings.
@@ -179,7 +198,7 @@ fn sort_alpha(_: &Call<'_>, a: Vec<Tv>) -> Result<Tv, FnError> {
         _ => vec![strval(v)?],
     };
     items.sort();
-    Ok(string_list(items))
+    Ok(made_from(&a, string_list(items)))
 }
 
 // ---- the functions ----
@@ -553,5 +572,36 @@ mod go_types {
         assert_eq!(ty("toString", vec![i(1)]), "string");
         assert_eq!(ty("randInt", vec![i(0), i(1)]), "int");
         assert_eq!(ty("urlParse", vec![s("x")]), "map[string]interface {}");
+    }
+}
+
+#[cfg(test)]
+mod marks {
+    use crate::gotmpl::func::FixedHost;
+    use crate::gotmpl::{render_with, MissingKey, RenderOptions, Tv, Val};
+
+    fn render(src: &str, secret: bool) -> crate::gotmpl::Rendered {
+        let mut pw = Tv::str("hunter2");
+        pw.secret = secret;
+        let data = Tv::new(Val::Map([("pw".to_string(), pw)].into_iter().collect()));
+        let funcs = super::super::func_map();
+        let host = FixedHost::default();
+        render_with(src, &data, &RenderOptions { name: "t", funcs: &funcs, host: &host, missingkey: MissingKey::Default }).expect(src)
+    }
+
+    #[test]
+    fn what_part_a_functions_make_from_a_secret_stays_secret() {
+        for src in ["{{ b64enc .pw }}", "{{ .pw | sha256sum }}", "{{ regexReplaceAll \"h\" .pw \"x\" }}", "{{ trunc 3 .pw | upper }}", "{{ join \",\" (splitList \"u\" .pw) }}", "{{ derivePassword 1 \"pin\" .pw \"u\" \"s\" }}", "{{ (urlParse (print \"http://\" .pw)).host }}", "{{ index (splitList \"u\" .pw) 0 }}", "{{ index (regexFindAll \".\" .pw -1) 1 }}"] {
+            assert!(render(src, true).spans.iter().any(|s| s.secret), "{src} lost the secret mark");
+            assert!(!render(src, false).spans.iter().any(|s| s.secret), "{src} marked a plain value secret");
+        }
+    }
+
+    #[test]
+    fn random_results_are_marked_nondeterministic_and_others_are_not() {
+        for src in ["{{ randAlpha 4 }}", "{{ uuidv4 }}", "{{ shuffle \"abc\" }}", "{{ randInt 1 9 }}", "{{ bcrypt \"x\" | len }}"] {
+            assert!(render(src, false).spans.iter().any(|s| s.nondeterministic), "{src}");
+        }
+        assert!(!render("{{ sha1sum \"x\" }}", false).spans.iter().any(|s| s.nondeterministic));
     }
 }

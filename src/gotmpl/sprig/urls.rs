@@ -10,7 +10,7 @@ use crate::gotmpl::func::{Call, Derive, FnError, FuncMap, Param, Sig};
 use crate::gotmpl::value::go_type;
 use crate::gotmpl::{Tv, Val};
 
-use super::strings::{arg, arg_str, ok_string};
+use super::strings::{arg, arg_str, made_from, ok_string};
 
 pub(super) fn register(m: &mut FuncMap) {
     m.add("urlParse", Sig::fixed(&[Param::String]), Derive::Made, url_parse);
@@ -56,7 +56,7 @@ fn url_parse(_: &Call<'_>, a: Vec<Tv>) -> Result<Tv, FnError> {
         ("userinfo", userinfo),
     ];
     let m: BTreeMap<String, Tv> = entries.into_iter().map(|(k, v)| (k.to_string(), Tv::new(Val::Str(v)))).collect();
-    Ok(Tv::new(Val::Map(m)))
+    Ok(made_from(&a, Tv::new(Val::Map(m))))
 }
 
 /// sprig's `dictGetOrEmpty`: a missing key is "", a value of another kind panics.
