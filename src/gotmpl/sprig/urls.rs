@@ -348,7 +348,10 @@ fn url_string(u: &Url) -> Result<String, FnError> {
     if !u.opaque.is_empty() {
         buf.push_str(&u.opaque);
     } else {
-        if (!u.scheme.is_empty() || !u.host.is_empty() || u.user.is_some()) && !(u.omit_host && u.host.is_empty() && u.user.is_none()) {
+        // Go: an authority when there is a scheme, host or user, unless the
+        // parsed URL had none (`OmitHost`: `scheme:/path`).
+        let no_authority = u.host.is_empty() && u.user.is_none();
+        if !no_authority || !u.scheme.is_empty() && !u.omit_host {
             if !u.host.is_empty() || !u.path.is_empty() || u.user.is_some() {
                 buf.push_str("//");
             }
@@ -383,10 +386,8 @@ fn url_string(u: &Url) -> Result<String, FnError> {
 fn split_host_port(host_port: &str) -> (&str, &str) {
     let mut host = host_port;
     let mut port = "";
-    if let Some(colon) = host.rfind(':') {
-        if valid_optional_port(&host[colon..]) {
-            (host, port) = (&host[..colon], &host[colon + 1..]);
-        }
+    if let Some(colon) = host.rfind(':').filter(|&c| valid_optional_port(&host[c..])) {
+        (host, port) = (&host[..colon], &host[colon + 1..]);
     }
     if host.starts_with('[') && host.ends_with(']') && host.len() >= 2 {
         host = &host[1..host.len() - 1];

@@ -261,17 +261,15 @@ impl<'p> Parser<'p> {
                 break;
             }
             first = false;
-            if t.starts_with("[:") {
-                if let Some(end) = t[2..].find(":]") {
-                    let name = &t[2..2 + end];
-                    let bare = name.strip_prefix('^').unwrap_or(name);
-                    if POSIX.contains(&bare) {
-                        let _ = write!(self.out, "[{}]", &t[..end + 4]);
-                        t = &t[end + 4..];
-                        continue;
-                    }
-                    return Err(err("invalid character class range", &t[..end + 4]));
+            if let Some(end) = t.strip_prefix("[:").and_then(|r| r.find(":]")) {
+                let name = &t[2..2 + end];
+                let bare = name.strip_prefix('^').unwrap_or(name);
+                if POSIX.contains(&bare) {
+                    let _ = write!(self.out, "[{}]", &t[..end + 4]);
+                    t = &t[end + 4..];
+                    continue;
                 }
+                return Err(err("invalid character class range", &t[..end + 4]));
             }
             if t.starts_with(r"\p") || t.starts_with(r"\P") {
                 let (class, after) = unicode_class(t)?;
