@@ -1,8 +1,10 @@
 //! huandu/xstrings' case conversions as sprig calls them (`snakecase`,
 //! `kebabcase`, `camelcase`, `shuffle`): convert.go, translated step by
 //! step (its word splitter decides where connectors go, and small
-//! differences in it change the output). Source: xstrings v1.3.3 as
-//! Debian ships it (helmfile 0.166 links v1.4.0; the oracle runs 1.3.3).
+//! differences in it change the output). Source: xstrings v1.4.0, the
+//! version helmfile 0.166 links; it differs from Debian's v1.3.3, which
+//! the Go oracle runs, only in `ToCamelCase` (commit 1707565 "ToCamelCase
+//! preserves cases": v1.3.3 lowered every letter not after a connector).
 
 use super::unicode::{go_lower, go_upper, is_go_letter, is_go_number, is_go_punct, is_go_space, is_go_upper};
 
@@ -59,7 +61,6 @@ pub(super) fn to_camel_case(s: &str) -> String {
         if is_connector(r1) {
             r0 = go_upper(r0);
         } else {
-            r0 = go_lower(r0);
             buf.push(r1);
         }
     }
@@ -284,5 +285,10 @@ mod tests {
         assert_eq!(to_kebab_case("FirstName"), "first-name");
         assert_eq!(to_camel_case("some_words"), "SomeWords");
         assert_eq!(to_camel_case("_"), "__");
+        // v1.4.0 keeps the case of letters not after a connector (v1.3.3,
+        // and so the Go oracle's tables, gave "Helloworld", "HELLOWORLD").
+        assert_eq!(to_camel_case("HelloWorld"), "HelloWorld");
+        assert_eq!(to_camel_case("HELLO_WORLD"), "HELLOWORLD");
+        assert_eq!(to_camel_case("hello_World_x"), "HelloWorldX");
     }
 }
