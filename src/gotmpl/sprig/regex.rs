@@ -2,7 +2,7 @@
 //! `regex` crate both match leftmost-first, but differ in syntax: Go's
 //! `\d`, `\w`, `\s`, `\b` are ASCII, `[` inside a class is a literal,
 //! `\Q..\E` and octal escapes exist, an unparsable `{` is a literal, and
-//! `(?x)`/`(?<name>` do not exist (Go 1.19). So a pattern is first read by
+//! `(?x)` does not exist. So a pattern is first read by
 //! [`translate`] (Go's regexp/syntax parse.go rules, its error messages
 //! included) into an equivalent `regex` pattern. The iteration rules of
 //! `FindAll`, `ReplaceAll`, `Split` and `$name` expansion are Go's

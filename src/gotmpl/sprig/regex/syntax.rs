@@ -1,4 +1,4 @@
-//! Go regexp/syntax (parse.go, Go 1.19) read into the `regex` crate's
+//! Go regexp/syntax (parse.go, Go 1.19, with Go 1.22's `(?<name>`) read into the `regex` crate's
 //! syntax: one pass over the pattern with Go's rules and error texts
 //! (`error parsing regexp: CODE: `EXPR``); every literal is written as
 //! `\x{..}` so no character means something else to `regex`.
@@ -158,11 +158,20 @@ impl<'p> Parser<'p> {
             self.operand = false;
             return Ok(&s[1..]);
         }
-        if s.len() > 4 && s[2..].starts_with("P<") {
+        // `(?P<name>`, and since Go 1.22 (helmfile 0.166 is built with Go
+        // 1.22.4; the oracle's Go 1.19 refused it) `(?<name>`.
+        let begin = if s.len() > 4 && s[2..].starts_with("P<") {
+            Some(4)
+        } else if s.len() > 3 && s[2..].starts_with('<') {
+            Some(3)
+        } else {
+            None
+        };
+        if let Some(begin) = begin {
             let Some(end) = s.find('>') else {
                 return Err(err("invalid named capture", s));
             };
-            let name = &s[4..end];
+            let name = &s[begin..end];
             if name.is_empty() || !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
                 return Err(err("invalid named capture", &s[..=end]));
             }
@@ -450,7 +459,8 @@ mod tests {
         assert_eq!(translate("*").unwrap_err().to_string(), "error parsing regexp: missing argument to repetition operator: `*`");
         assert_eq!(translate("a)").unwrap_err().to_string(), "error parsing regexp: unexpected ): `a)`");
         assert_eq!(translate("[a").unwrap_err().to_string(), "error parsing regexp: missing closing ]: `[a`");
-        assert_eq!(translate("(?<n>a)").unwrap_err().to_string(), "error parsing regexp: invalid or unsupported Perl syntax: `(?<`");
+        assert_eq!(translate("(?<n>a)").unwrap(), "(?P<n>a)");
+        assert_eq!(translate("(?<n-x>a)").unwrap_err().to_string(), "error parsing regexp: invalid named capture: `(?<n-x>`");
         assert_eq!(translate(r"\q").unwrap_err().to_string(), "error parsing regexp: invalid escape sequence: `\\q`");
         assert_eq!(translate("a{1001}").unwrap_err().to_string(), "error parsing regexp: invalid repeat count: `{1001}`");
     }
