@@ -26,7 +26,12 @@ const I: Param = Param::Int;
 pub(super) fn register(m: &mut FuncMap) {
     let made = Derive::Made;
     // regexMatch drops the compile error (false); the `must` form returns it.
-    m.add("regexMatch", Sig::fixed(&[S, S]), made, |_, a| ok_bool(compile(arg_str(&a, 0)?).map(|r| r.is_match(arg_str(&a, 1).unwrap_or(""))).unwrap_or(false)));
+    m.add("regexMatch", Sig::fixed(&[S, S]), made, |_, a| match compile(arg_str(&a, 0)?) {
+        Ok(re) => ok_bool(re.is_match(arg_str(&a, 1)?)),
+        // Go's compile error: false. A pattern releasex cannot read stays refused.
+        Err(FnError::Go(_)) => ok_bool(false),
+        Err(other) => Err(other),
+    });
     m.add("mustRegexMatch", Sig::fixed(&[S, S]), made, |_, a| ok_bool(compile_or(true, arg_str(&a, 0)?)?.is_match(arg_str(&a, 1)?)));
     for (name, must) in [("regexFindAll", false), ("mustRegexFindAll", true)] {
         let f: crate::gotmpl::func::GoFn = if must {
@@ -238,5 +243,7 @@ mod tests {
         assert_eq!(out(call("regexMatch", vec![s(r"^\d+$"), s("١٢")])), "false");
         assert_eq!(out(call("regexQuoteMeta", vec![s("a.b*c")])), r"a\.b\*c");
         assert_eq!(out(call("mustRegexFind", vec![s("("), s("x")])), "ERR Go(\"error parsing regexp: missing closing ): `(`\")");
+        // Past the regex crate's size limit: refused, never a silent `false`.
+        assert!(matches!(call("regexMatch", vec![s("((a{1000}){1000}){1000}"), s("a")]), Err(crate::gotmpl::func::FnError::Unsupported(_))));
     }
 }
