@@ -49,7 +49,7 @@ fn lit(out: &mut String, c: char) {
 
 /// Translates a Go pattern into the `regex` crate's syntax, or Go's error.
 pub fn translate(pattern: &str) -> Result<String, SyntaxError> {
-    let mut p = Parser { whole: pattern, out: String::new(), depth: 0, operand: false };
+    let mut p = Parser { whole: pattern, out: String::new(), depth: 0, operand: false, weight: 0, group_max: 0, groups: Vec::new() };
     p.run()?;
     Ok(p.out)
 }
@@ -61,6 +61,14 @@ struct Parser<'p> {
     depth: usize,
     /// Something a repetition can apply to precedes (Go: the stack top is not a pseudo-op).
     operand: bool,
+    /// For Go's `repeatIsValid` (at most 1000 along any chain of nested
+    /// `{n,m}`): the largest product of repeat counts inside the last
+    /// operand (1 without any, 0 under a `{0}`, which Go stops at), the
+    /// largest over the operands already finished in this group, and the
+    /// enclosing groups' values.
+    weight: u64,
+    group_max: u64,
+    groups: Vec<u64>,
 }
 
 impl<'p> Parser<'p> {
@@ -79,17 +87,22 @@ impl<'p> Parser<'p> {
                     }
                     self.depth -= 1;
                     self.out.push(')');
+                    self.finish_operand();
+                    let content = self.group_max.max(1);
+                    self.group_max = self.groups.pop().unwrap_or(0);
                     self.operand = true;
+                    self.weight = content;
                     t = &t[1..];
                 }
                 '|' => {
                     self.out.push('|');
+                    self.finish_operand();
                     self.operand = false;
                     t = &t[1..];
                 }
                 '^' | '$' | '.' => {
                     self.out.push(c);
-                    self.operand = true;
+                    self.atom();
                     t = &t[1..];
                 }
                 '[' => t = self.class(t)?,
@@ -105,7 +118,7 @@ impl<'p> Parser<'p> {
                 '{' => match parse_repeat(t) {
                     None => {
                         lit(&mut self.out, '{');
-                        self.operand = true;
+                        self.atom();
                         t = &t[1..];
                     }
                     Some((min, max, rest)) => {
@@ -114,6 +127,11 @@ impl<'p> Parser<'p> {
                             return Err(err("invalid repeat count", spelled));
                         }
                         let after = self.repetition(t, rest, last_repeat)?;
+                        let count = if max == -1 { min } else { max } as u64;
+                        self.weight = count.saturating_mul(self.weight);
+                        if (min >= 2 || max >= 2) && self.weight > 1000 {
+                            return Err(err("invalid repeat count", spelled));
+                        }
                         self.out.push_str(spelled);
                         if rest.len() != after.len() {
                             self.out.push('?');
@@ -125,7 +143,7 @@ impl<'p> Parser<'p> {
                 '\\' => t = self.escape(t)?,
                 other => {
                     lit(&mut self.out, other);
-                    self.operand = true;
+                    self.atom();
                     t = &t[other.len_utf8()..];
                 }
             }
@@ -135,6 +153,28 @@ impl<'p> Parser<'p> {
             return Err(err("missing closing )", self.whole));
         }
         Ok(())
+    }
+
+    /// A group opens: the operand before it is finished.
+    fn open(&mut self) {
+        self.finish_operand();
+        self.groups.push(self.group_max);
+        self.group_max = 0;
+        self.operand = false;
+        self.depth += 1;
+    }
+
+    /// A new atom: the previous operand is finished.
+    fn atom(&mut self) {
+        self.finish_operand();
+        self.operand = true;
+        self.weight = 1;
+    }
+
+    fn finish_operand(&mut self) {
+        if self.operand {
+            self.group_max = self.group_max.max(self.weight);
+        }
     }
 
     /// parse.go `repeat`: a `?` after the operator makes it non-greedy; a
@@ -153,9 +193,8 @@ impl<'p> Parser<'p> {
     /// `(`, `(?:`, `(?flags)`, `(?flags:`, `(?P<name>` (parsePerlFlags).
     fn open_group(&mut self, s: &'p str) -> Result<&'p str, SyntaxError> {
         if !s.starts_with("(?") {
-            self.depth += 1;
+            self.open();
             self.out.push('(');
-            self.operand = false;
             return Ok(&s[1..]);
         }
         // `(?P<name>`, and since Go 1.22 (helmfile 0.166 is built with Go
@@ -175,9 +214,8 @@ impl<'p> Parser<'p> {
             if name.is_empty() || !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
                 return Err(err("invalid named capture", &s[..=end]));
             }
-            self.depth += 1;
+            self.open();
             let _ = write!(self.out, "(?P<{name}>");
-            self.operand = false;
             return Ok(&s[end + 1..]);
         }
         let mut t = &s[2..];
@@ -197,9 +235,8 @@ impl<'p> Parser<'p> {
                 }
                 ':' | ')' if !negated || saw_flag => {
                     if c == ':' {
-                        self.depth += 1;
+                        self.open();
                         let _ = write!(self.out, "(?{flags}:");
-                        self.operand = false;
                     } else if !flags.is_empty() {
                         let _ = write!(self.out, "(?{flags})");
                     }
@@ -217,7 +254,8 @@ impl<'p> Parser<'p> {
             return Err(err("trailing backslash at end of expression", ""));
         };
         let rest = &t[1 + c.len_utf8()..];
-        self.operand = true;
+        let before = (self.operand, self.weight, self.group_max);
+        self.atom();
         match c {
             'A' => self.out.push_str(r"\A"),
             'z' => self.out.push_str(r"\z"),
@@ -228,8 +266,8 @@ impl<'p> Parser<'p> {
                 let (literal, after) = rest.split_once(r"\E").unwrap_or((rest, ""));
                 literal.chars().for_each(|c| lit(&mut self.out, c));
                 if literal.is_empty() {
-                    // Go pushes nothing: a following `*` has no argument.
-                    self.operand = false;
+                    // Go pushes nothing: a following `*` repeats what came before.
+                    (self.operand, self.weight, self.group_max) = before;
                 }
                 return Ok(after);
             }
@@ -310,7 +348,7 @@ impl<'p> Parser<'p> {
             }
         }
         self.out.push(']');
-        self.operand = true;
+        self.atom();
         Ok(t)
     }
 }
@@ -463,5 +501,7 @@ mod tests {
         assert_eq!(translate("(?<n-x>a)").unwrap_err().to_string(), "error parsing regexp: invalid named capture: `(?<n-x>`");
         assert_eq!(translate(r"\q").unwrap_err().to_string(), "error parsing regexp: invalid escape sequence: `\\q`");
         assert_eq!(translate("a{1001}").unwrap_err().to_string(), "error parsing regexp: invalid repeat count: `{1001}`");
+        assert_eq!(translate("(a{100}){11}").unwrap_err().to_string(), "error parsing regexp: invalid repeat count: `{11}`");
+        assert!(translate("(a{100}){10}").is_ok() && translate("((a{1000}){0}){5}").is_ok());
     }
 }
