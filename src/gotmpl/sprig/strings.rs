@@ -605,3 +605,23 @@ mod marks {
         assert!(!render("{{ sha1sum \"x\" }}", false).spans.iter().any(|s| s.nondeterministic));
     }
 }
+
+#[cfg(test)]
+mod registered {
+    /// Every function of part A's families in sprig 3.2.3's `genericMap`
+    /// (functions.go), registered; `sha512sum` (v3.3.0) is not.
+    #[test]
+    fn every_part_a_function_of_sprig_3_2_3_is_registered() {
+        let m = super::super::func_map();
+        let names = "abbrev abbrevboth trunc trim upper lower title untitle substr repeat trimall trimAll trimSuffix trimPrefix nospace initials \
+            randAlphaNum randAlpha randAscii randNumeric swapcase shuffle snakecase camelcase kebabcase wrap wrapWith contains hasPrefix hasSuffix \
+            quote squote cat indent nindent replace plural sha1sum sha256sum adler32sum toString split splitList splitn toStrings join sortAlpha \
+            base dir clean ext isAbs osBase osClean osDir osExt osIsAbs b64enc b64dec b32enc b32dec bcrypt htpasswd genPrivateKey derivePassword \
+            buildCustomCert genCA genCAWithKey genSelfSignedCert genSelfSignedCertWithKey genSignedCert genSignedCertWithKey encryptAES decryptAES \
+            randBytes uuidv4 randInt regexMatch mustRegexMatch regexFindAll mustRegexFindAll regexFind mustRegexFind regexReplaceAll \
+            mustRegexReplaceAll regexReplaceAllLiteral mustRegexReplaceAllLiteral regexSplit mustRegexSplit regexQuoteMeta urlParse urlJoin";
+        let missing: Vec<&str> = names.split_whitespace().filter(|n| m.get(n).is_none()).collect();
+        assert!(missing.is_empty(), "not registered: {missing:?}");
+        assert!(m.get("sha512sum").is_none());
+    }
+}
