@@ -231,7 +231,8 @@ fn abbreviate_full(s: &str, offset: i64, max_width: i64) -> Result<String, FnErr
         return Ok(s.into());
     }
     let mut offset = offset.min(len);
-    if len - offset < max_width - 3 {
+    // Go's int arithmetic wraps (an offset of math.MinInt64 included).
+    if len.wrapping_sub(offset) < max_width - 3 {
         offset = len - (max_width - 3);
     }
     if offset <= 4 {
@@ -240,7 +241,7 @@ fn abbreviate_full(s: &str, offset: i64, max_width: i64) -> Result<String, FnErr
     if max_width < 7 {
         return Ok(String::new());
     }
-    if offset + max_width - 3 < len {
+    if offset.wrapping_add(max_width - 3) < len {
         let rest = byte_slice("abbrev", s, offset as usize, s.len())?;
         return Ok(format!("{MARKER}{}", abbreviate_full(rest, 0, max_width - 3)?));
     }
