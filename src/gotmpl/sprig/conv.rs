@@ -120,8 +120,8 @@ pub enum IntError {
 }
 
 /// `strconv.ParseInt(s, base, 64)`. Base 0 reads the prefix (`0x`, `0o`,
-/// `0b`, a leading `0` for octal) and then allows `_` between digits, as
-/// Go's `underscoreOK` does; other bases allow neither.
+/// `0b`, a leading `0` for octal) and allows `_` between digits (`1_000`),
+/// as Go's `underscoreOK` does; other bases allow neither.
 pub fn parse_int(s: &str, base: u32) -> Result<i64, IntError> {
     let (neg, body) = match s.as_bytes().first() {
         Some(b'+') => (false, &s[1..]),
@@ -147,7 +147,8 @@ fn parse_uint(s: &str, base: u32) -> Result<u64, IntError> {
     if s.is_empty() {
         return Err(IntError::Syntax);
     }
-    let (base, digits, prefixed) = if base == 0 {
+    let base0 = base == 0;
+    let (base, digits, _prefixed) = if base == 0 {
         let lower = s.to_ascii_lowercase();
         if lower.starts_with("0x") {
             (16, &s[2..], true)
@@ -163,7 +164,9 @@ fn parse_uint(s: &str, base: u32) -> Result<u64, IntError> {
     } else {
         (base, s, false)
     };
-    if prefixed && !underscores_ok(s) || !prefixed && s.contains('_') {
+    // Go allows `_` only when the base came from the text (base 0), and
+    // then only where `underscoreOK` says.
+    if s.contains('_') && !(base0 && underscores_ok(s)) {
         return Err(IntError::Syntax);
     }
     let mut n: u64 = 0;
@@ -219,14 +222,25 @@ fn underscores_ok(s: &str) -> bool {
 }
 
 /// `strconv.ParseFloat(s, 64)` for decimal text: sign, digits, fraction,
-/// exponent, `inf`/`infinity`/`nan` in any case; a finite text past the
-/// float64 range is an error (Go's ErrRange). Hexadecimal floats (`0x1p-2`)
-/// and `_` separators are refused here, where Go would read them.
+/// exponent, `inf`/`infinity`/`nan` in any case, `_` between digits; a
+/// finite text past the float64 range is an error (Go's ErrRange).
+/// Hexadecimal floats (`0x1p-2`) are refused here, where Go would read them.
 pub fn parse_float(s: &str) -> Result<f64, ()> {
     let body = s.trim_start_matches(['+', '-']);
-    if s.len() - body.len() > 1 || body.contains('_') || body.to_ascii_lowercase().starts_with("0x") {
+    if s.len() - body.len() > 1 || body.to_ascii_lowercase().starts_with("0x") {
         return Err(());
     }
+    // `readFloat` skips `_` and then checks them with `underscoreOK`.
+    let plain: String;
+    let s = if s.contains('_') {
+        if !underscores_ok(body) {
+            return Err(());
+        }
+        plain = s.replace('_', "");
+        plain.as_str()
+    } else {
+        s
+    };
     let f: f64 = s.parse().map_err(|_| ())?;
     let named = matches!(body.to_ascii_lowercase().as_str(), "inf" | "infinity" | "nan");
     if f.is_infinite() && !named {
@@ -334,7 +348,8 @@ mod tests {
         assert_eq!(to_int64(&Tv::str("0x1F")), 31);
         assert_eq!(to_int64(&Tv::str("010")), 8);
         assert_eq!(to_int64(&Tv::str("0b101")), 5);
-        assert_eq!(to_int64(&Tv::str("1_000")), 0, "underscores need a base prefix");
+        assert_eq!(to_int64(&Tv::str("1_000")), 1000, "base 0 allows underscores");
+        assert_eq!(to_int64(&Tv::str("1__0")), 0);
         assert_eq!(to_int64(&Tv::str("0x_1F")), 31);
         assert_eq!(to_int64(&Tv::str("5.00")), 5);
         assert_eq!(to_int64(&Tv::str("5.5")), 0);
@@ -360,7 +375,8 @@ mod tests {
         assert_eq!(parse_float("1e400"), Err(()));
         assert_eq!(parse_float("-Inf"), Ok(f64::NEG_INFINITY));
         assert_eq!(parse_float(".5"), Ok(0.5));
-        assert_eq!(parse_float("1_0"), Err(()));
+        assert_eq!(parse_float("1_0"), Ok(10.0));
+        assert_eq!(parse_float("_1"), Err(()));
         assert_eq!(trim_zero_decimal("10.0"), "10");
         assert_eq!(trim_zero_decimal("10"), "10");
         assert_eq!(trim_zero_decimal("1.50"), "1.50");

@@ -111,11 +111,74 @@ fn round(_: &Call, a: Vec<Tv>) -> Result<Tv, FnError> {
         _ => 0.5,
     };
     let val = to_float64(&a[0]);
-    let pow = 10f64.powf(int_arg(&a[1]) as f64);
+    let pow = go_pow_int(10.0, int_arg(&a[1]));
     let digit = pow * val;
     let frac = if digit.is_infinite() { 0.0 } else { digit - digit.trunc() };
     let rounded = if frac >= round_on { digit.ceil() } else { digit.floor() };
     Ok(float(rounded / pow))
+}
+
+/// Go's `math.Pow(x, y)` for an integer `y` (math/pow.go): repeated
+/// squaring of `Frexp(x)`'s fraction, the binary exponent kept apart, then
+/// `Ldexp`; it can differ from a correctly rounded power in the last bit.
+fn go_pow_int(x: f64, y: i64) -> f64 {
+    if y == 0 {
+        return 1.0;
+    }
+    let (mut x1, mut xe) = frexp(x);
+    let (mut a1, mut ae) = (1.0f64, 0i64);
+    let mut i = y.unsigned_abs();
+    while i != 0 {
+        if !(-(1 << 12)..=(1 << 12)).contains(&xe) {
+            ae += xe;
+            break;
+        }
+        if i & 1 == 1 {
+            a1 *= x1;
+            ae += xe;
+        }
+        x1 *= x1;
+        xe <<= 1;
+        if x1 < 0.5 {
+            x1 += x1;
+            xe -= 1;
+        }
+        i >>= 1;
+    }
+    if y < 0 {
+        a1 = 1.0 / a1;
+        ae = -ae;
+    }
+    ldexp(a1, ae)
+}
+
+/// `math.Frexp` for a positive finite `x`: `x = frac * 2^exp`, `frac` in [0.5, 1).
+fn frexp(x: f64) -> (f64, i64) {
+    if x == 0.0 || !x.is_finite() {
+        return (x, 0);
+    }
+    let bits = x.to_bits();
+    let exp = ((bits >> 52) & 0x7ff) as i64;
+    if exp == 0 {
+        let (f, e) = frexp(x * 2f64.powi(64));
+        return (f, e - 64);
+    }
+    (f64::from_bits((bits & !(0x7ff << 52)) | (1022 << 52)), exp - 1022)
+}
+
+/// `math.Ldexp`: `frac * 2^exp`, in steps that stay exact until the last.
+fn ldexp(frac: f64, exp: i64) -> f64 {
+    let mut f = frac;
+    let mut e = exp;
+    while e > 1000 {
+        f *= 2f64.powi(1000);
+        e -= 1000;
+    }
+    while e < -1000 {
+        f *= 2f64.powi(-1000);
+        e += 1000;
+    }
+    f * 2f64.powi(e as i32)
 }
 
 /// The literal `func(a string) int { i, _ := strconv.Atoi(a); return i }`:
