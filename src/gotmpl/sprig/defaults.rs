@@ -74,7 +74,9 @@ fn compact(c: &Call, args: Vec<Tv>) -> Result<Tv, FnError> {
 
 /// A new `[]interface{}` of an argument's items: it carries the argument's secrecy.
 pub fn passed_list(from: &Tv, items: Vec<Tv>) -> Tv {
-    Tv { val: Val::List(items), origin: None, secret: from.secret }
+    let mut list = Tv::new(Val::List(items));
+    list.secret = from.secret;
+    list
 }
 
 fn ternary(_: &Call, mut args: Vec<Tv>) -> Result<Tv, FnError> {

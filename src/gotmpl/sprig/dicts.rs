@@ -56,16 +56,18 @@ fn str_of(v: &Tv) -> &str {
     }
 }
 
-fn into_map(v: Tv) -> (GoMap, Tv) {
-    let shell = Tv { val: Val::Nil, origin: v.origin.clone(), secret: v.secret };
-    match v.val {
-        Val::Map(m) => (m, shell),
-        _ => (GoMap::new(), shell),
+/// The map out of a value, and the value's marks (origin, taint) to put back on the result.
+fn into_map(mut v: Tv) -> (GoMap, Tv) {
+    match std::mem::replace(&mut v.val, Val::Nil) {
+        Val::Map(m) => (m, v),
+        _ => (GoMap::new(), v),
     }
 }
 
 fn with_map(shell: Tv, m: GoMap) -> Tv {
-    Tv { val: Val::Map(m), ..shell }
+    let mut shell = shell;
+    shell.val = Val::Map(m);
+    shell
 }
 
 /// `dict k1 v1 k2 v2 ...`: keys by `strval`; a key without a value maps to "".
@@ -104,7 +106,11 @@ fn pluck(_: &Call, a: Vec<Tv>) -> Result<Tv, FnError> {
 /// them sorted (one of the orders Go may give), map after map.
 fn keys(_: &Call, a: Vec<Tv>) -> Result<Tv, FnError> {
     let secret = a.iter().any(|d| d.secret);
-    let names = a.iter().flat_map(|d| map_of(d).keys().map(|k| Tv { val: Val::Str(k.clone()), origin: None, secret })).collect();
+    let names = a.iter().flat_map(|d| map_of(d).keys().map(|k| {
+        let mut name = Tv::str(k);
+        name.secret = secret;
+        name
+    })).collect();
     Ok(made(Val::TypedList("string", names)))
 }
 
@@ -116,7 +122,9 @@ fn values(_: &Call, a: Vec<Tv>) -> Result<Tv, FnError> {
 fn pick_or_omit(a: Vec<Tv>, pick: bool) -> Result<Tv, FnError> {
     let names: Vec<&str> = a[1..].iter().map(str_of).collect();
     let m = map_of(&a[0]).iter().filter(|(k, _)| names.contains(&k.as_str()) == pick).map(|(k, v)| (k.clone(), v.clone())).collect();
-    Ok(Tv { val: Val::Map(m), origin: None, secret: a[0].secret })
+    let mut picked = Tv::new(Val::Map(m));
+    picked.secret = a[0].secret;
+    Ok(picked)
 }
 
 /// `merge DST SRC...` / `mergeOverwrite DST SRC...`: `mergo.Merge(&dst,
@@ -134,8 +142,10 @@ fn merge(c: &Call, a: Vec<Tv>) -> Result<Tv, FnError> {
 /// mergo's `deepMerge` for two `map[string]interface{}`, key by key:
 /// - a nil source value is copied only with overwrite;
 /// - a map source over a map destination merges into it (recursively);
-/// - a map or slice source never replaces a non-empty destination value,
-///   even with overwrite (mergo's `continue` after the element switch);
+/// - a slice source replaces the destination when overwriting;
+/// - a map source never replaces a non-empty destination value, even with
+///   overwrite, nor a slice one without (mergo's `continue` after the
+///   element switch);
 /// - anything else replaces the destination when overwriting, or when the
 ///   destination is missing or empty (mergo's `isEmptyValue`).
 fn mergo_map(dst: &mut GoMap, src: &GoMap, overwrite: bool) {
@@ -150,6 +160,13 @@ fn mergo_map(dst: &mut GoMap, src: &GoMap, overwrite: bool) {
         let src_is_slice = matches!(s.val, Val::List(_) | Val::TypedList(..) | Val::Bytes(_));
         if let (Some(Tv { val: Val::Map(d), .. }), Val::Map(sm)) = (dst.get_mut(key), &s.val) {
             mergo_map(d, sm, overwrite);
+        }
+        // A slice source, when overwriting, is set in mergo's slice case
+        // before the `continue` below (`dst.SetMapIndex(key, dstSlice)`
+        // with `dstSlice = srcSlice`).
+        if src_is_slice && overwrite {
+            dst.insert(key.clone(), s.clone());
+            continue;
         }
         let d = dst.get(key);
         let dst_full = d.is_some_and(|d| !empty(d));

@@ -152,7 +152,9 @@ fn slice(_: &Call, a: Vec<Tv>) -> Result<Tv, FnError> {
         Val::Bytes(b) => Val::Bytes(b[start..end].to_vec()),
         _ => Val::List(items[start..end].to_vec()),
     };
-    Ok(Tv { val, origin: None, secret: list.secret })
+    let mut sliced = Tv::new(val);
+    sliced.secret = list.secret;
+    Ok(sliced)
 }
 
 /// `chunk SIZE LIST`: lists of SIZE items, the last one shorter.
@@ -183,7 +185,9 @@ fn concat(_: &Call, a: Vec<Tv>) -> Result<Tv, FnError> {
         secret |= list.secret;
         out.extend(items);
     }
-    Ok(Tv { val: Val::List(out), origin: None, secret })
+    let mut joined = Tv::new(Val::List(out));
+    joined.secret = secret;
+    Ok(joined)
 }
 
 #[cfg(test)]

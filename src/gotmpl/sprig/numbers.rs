@@ -308,6 +308,12 @@ impl Dec {
 
     /// Both at the smaller exponent.
     fn aligned(a: Dec, b: Dec) -> Result<(i128, i128, i32), FnError> {
+        // Zero takes any exponent: `addf`'s starting 0 must not scale 1e300 up.
+        let (a, b) = match (a.m, b.m) {
+            (0, _) => (Dec { m: 0, e: b.e }, b),
+            (_, 0) => (a, Dec { m: 0, e: a.e }),
+            _ => (a, b),
+        };
         let e = a.e.min(b.e);
         let scale = |d: Dec| pow10(d.e - e).and_then(|p| d.m.checked_mul(p).ok_or_else(too_big));
         Ok((scale(a)?, scale(b)?, e))
