@@ -525,7 +525,7 @@ impl<'t> Exec<'t> {
         }
         if let Some(f) = fin {
             let param = match def.sig.variadic {
-                Some(rest) if num_in - 1 >= num_fixed => rest,
+                Some(rest) if num_in > num_fixed => rest,
                 _ => params.get(num_in - 1).copied().unwrap_or(Param::Any),
             };
             argv.push(self.validate(f, param)?.tv);

@@ -181,7 +181,7 @@ fn schema_case(rng: &mut Rng, dir: &Path) -> Vec<String> {
         1 => format!("{schema} {{}}"),
         2 | 3 => {
             let at = rng.below(schema.len());
-            let bad = *rng.pick(&[b'x', b',', b':', b'}', b']', b'"', b'-', b'.', b'1', b' ']);
+            let bad = *rng.pick(b"x,:}]\"-.1 ");
             let mut bytes = schema.clone().into_bytes();
             bytes[at] = bad;
             let broken = String::from_utf8(bytes).expect("ASCII schema");

@@ -93,7 +93,9 @@ pub fn uint64(n: u64) -> Tv {
 /// Go's `int64(f)` on amd64: the truncated value when it fits; NaN and
 /// values out of range give the "integer indefinite" 0x8000000000000000.
 pub fn go_float_to_int64(f: f64) -> i64 {
-    if f.is_nan() || f >= 9.223_372_036_854_775_807e18 || f < -9.223_372_036_854_775_808e18 { i64::MIN } else { f as i64 }
+    // -2^63 ..= 2^63 exclusive: the float64 values an int64 holds.
+    const LIMIT: f64 = 9_223_372_036_854_775_808.0;
+    if f.is_nan() || !(-LIMIT..LIMIT).contains(&f) { i64::MIN } else { f as i64 }
 }
 
 /// cast's `trimZeroDecimal`: `"5.00"` -> `"5"`; anything else unchanged.
@@ -156,8 +158,8 @@ fn parse_uint(s: &str, base: u32) -> Result<u64, IntError> {
             (8, &s[2..], true)
         } else if lower.starts_with("0b") {
             (2, &s[2..], true)
-        } else if s.starts_with('0') {
-            (8, &s[1..], true)
+        } else if let Some(rest) = s.strip_prefix('0') {
+            (8, rest, true)
         } else {
             (10, s, false)
         }
@@ -184,7 +186,7 @@ fn parse_uint(s: &str, base: u32) -> Result<u64, IntError> {
         }
     }
     // `0x` alone has no digits; `0` alone (octal prefix, no digits) is zero.
-    if !any && !(base == 8 && digits.is_empty() && s == "0") && !(digits.is_empty() && s == "0") {
+    if !any && s != "0" {
         return Err(IntError::Syntax);
     }
     if overflow { Err(IntError::Range(0)) } else { Ok(n) }
@@ -397,4 +399,64 @@ pub(super) fn call_at(name: &str, args: Vec<Tv>, host: &crate::gotmpl::func::Fix
 #[cfg(test)]
 pub(super) fn call(name: &str, args: Vec<Tv>) -> Result<Tv, FnError> {
     call_at(name, args, &crate::gotmpl::func::FixedHost::default())
+}
+
+/// sprig part B through the real executor: what the tables cannot show
+/// (the host's environment and clock, secret and nondeterministic marks).
+#[cfg(test)]
+mod through_the_executor {
+    use crate::gotmpl::func::FixedHost;
+    use crate::gotmpl::{MissingKey, RenderOptions, Rendered, TmplError, Tv, Val, render_with};
+
+    fn run(src: &str, data: &Tv, host: &FixedHost) -> Result<Rendered, TmplError> {
+        let funcs = super::super::func_map();
+        render_with(src, data, &RenderOptions { name: "t", funcs: &funcs, host, missingkey: MissingKey::Default })
+    }
+
+    fn secret_data() -> Tv {
+        let mut pw = Tv::str("hunter2");
+        pw.secret = true;
+        Tv::new(Val::Map([("pw".to_string(), pw), ("name".to_string(), Tv::str("app"))].into_iter().collect()))
+    }
+
+    #[test]
+    fn env_and_expandenv_read_the_host_environment_only() {
+        let host = FixedHost { env: [("REGION".to_string(), "eu-1".to_string())].into_iter().collect(), ..FixedHost::default() };
+        let r = run(r#"{{ env "REGION" }}|{{ env "HOME" }}|{{ expandenv "r=$REGION h=${HOME}" }}"#, &Tv::new(Val::Nil), &host).unwrap();
+        assert_eq!(r.text, "eu-1||r=eu-1 h=");
+    }
+
+    #[test]
+    fn what_is_made_from_a_secret_stays_secret_and_what_is_passed_keeps_its_own_mark() {
+        let host = FixedHost::default();
+        for src in ["{{ toJson . }}", "{{ .pw | toRawJson }}", "{{ list .pw | toJson }}", "{{ dict \"k\" .pw | toPrettyJson }}", "{{ default \"x\" .pw }}", "{{ first (list .pw) }}", "{{ get . \"pw\" }}", "{{ dig \"pw\" \"\" . }}"] {
+            let r = run(src, &secret_data(), &host).unwrap();
+            assert!(r.spans.iter().any(|s| s.secret), "{src}: {r:?}");
+        }
+        // A type name or a test of a secret is masked too (as `len` is):
+        // masking never leaks, so only what passes another value on is clean.
+        for src in ["{{ get . \"name\" }}", "{{ default \"x\" .name }}", "{{ semver \"1.2.3\" }}"] {
+            let r = run(src, &secret_data(), &host).unwrap();
+            assert!(!r.spans.iter().any(|s| s.secret), "{src}: {r:?}");
+        }
+    }
+
+    #[test]
+    fn now_and_ago_are_marked_nondeterministic_and_read_the_host_clock() {
+        let host = FixedHost { now_unix_nanos: 1_714_979_289_000_000_000, ..FixedHost::default() };
+        let r = run("{{ now | date \"2006-01-02\" }} {{ ago 0 }}", &Tv::new(Val::Nil), &host).unwrap();
+        assert_eq!(r.text, "2024-05-06 476383h8m9s");
+        assert!(r.spans.iter().any(|s| s.nondeterministic));
+        let r = run("{{ semverCompare \"^1\" \"1.2.0\" }}", &Tv::new(Val::Nil), &host).unwrap();
+        assert!(!r.spans.iter().any(|s| s.nondeterministic));
+    }
+
+    #[test]
+    fn dns_and_named_zones_are_refused_naming_what() {
+        let host = FixedHost::default();
+        let e = run("{{ getHostByName \"example.com\" }}", &Tv::new(Val::Nil), &host).unwrap_err();
+        assert!(matches!(e, TmplError::Unsupported { ref construct, .. } if construct.contains("getHostByName")), "{e:?}");
+        let e = run("{{ dateInZone \"15:04\" now \"Europe/Paris\" }}", &Tv::new(Val::Nil), &host).unwrap_err();
+        assert!(matches!(e, TmplError::Unsupported { ref construct, .. } if construct.contains("Europe/Paris")), "{e:?}");
+    }
 }

@@ -541,7 +541,7 @@ fn duration_round(c: &Call, a: Vec<Tv>) -> Result<Tv, FnError> {
         Val::Int64(n) => *n,
         Val::Object(o) if o.as_any().is::<GoTime>() => {
             let t = o.as_any().downcast_ref::<GoTime>().map_or(0, GoTime::nanos_total);
-            (i128::from(c.host.now_unix_nanos()) - t).clamp(i128::from(i64::MIN), i128::from(i64::MAX)) as i64
+            (c.host.now_unix_nanos() - t).clamp(i128::from(i64::MIN), i128::from(i64::MAX)) as i64
         }
         _ => 0,
     };
@@ -796,7 +796,7 @@ fn getnum(s: &str, fixed: bool) -> Option<(i64, &str)> {
 }
 
 /// `lookup`: a month or day name, compared ASCII-case-insensitively.
-fn lookup<'v>(names: impl Iterator<Item = &'static str>, value: &'v str) -> Option<(i64, &'v str)> {
+fn lookup(names: impl Iterator<Item = &'static str>, value: &str) -> Option<(i64, &str)> {
     for (i, name) in names.enumerate() {
         if value.len() >= name.len() && value.as_bytes()[..name.len()].eq_ignore_ascii_case(name.as_bytes()) {
             return Some((i as i64, &value[name.len()..]));
@@ -895,60 +895,11 @@ fn parse_elem<'v>(std: Std, value: &'v str, layout_rest: &str, p: &mut Parsed) -
             }
             &value[2..]
         }
-        Std::Tz(tz) => {
-            if tz.iso && !tz.seconds && value.starts_with('Z') {
-                p.utc = true;
-                return Ok(Ok(&value[1..]));
-            }
-            let need = match (tz.colon, tz.short, tz.seconds) {
-                (_, true, _) => 3,
-                (true, _, true) => 9,
-                (false, _, true) => 7,
-                (true, _, false) => 6,
-                (false, _, false) => 5,
-            };
-            if value.len() < need || !value.is_char_boundary(need) {
-                return bad;
-            }
-            let v = &value[..need];
-            let b = v.as_bytes();
-            let field = |i: usize| v.get(i..i + 2).filter(|f| f.bytes().all(|c| c.is_ascii_digit())).and_then(|f| f.parse::<i32>().ok());
-            let (h, m, s) = match (tz.colon, tz.short, tz.seconds) {
-                (_, true, _) => (field(1), Some(0), Some(0)),
-                (true, _, true) if b[3] == b':' && b[6] == b':' => (field(1), field(4), field(7)),
-                (true, _, false) if b[3] == b':' => (field(1), field(4), Some(0)),
-                (true, ..) => return bad,
-                (false, _, true) => (field(1), field(3), field(5)),
-                (false, _, false) => (field(1), field(3), Some(0)),
-            };
-            let (Some(h), Some(m), Some(s)) = (h, m, s) else { return bad };
-            let off = (h * 60 + m) * 60 + s;
-            p.offset = Some(match b[0] {
-                b'+' => off,
-                b'-' => -off,
-                _ => return bad,
-            });
-            &value[need..]
-        }
-        Std::ZoneName => {
-            if let Some(rest) = value.strip_prefix("UTC") {
-                p.utc = true;
-                return Ok(Ok(rest));
-            }
-            // `parseTimeZone`'s simple forms: three upper-case letters, or
-            // four or five ending in `T`; Go gives an unknown name offset 0.
-            let n = value.bytes().take_while(u8::is_ascii_uppercase).count();
-            let n = match n {
-                3 => 3,
-                4 | 5 if value.as_bytes()[n - 1] == b'T' => n,
-                _ => return Err(ParseFail::Unsupported(format!("the zone name at {value:?}"))),
-            };
-            if value[..n].starts_with("GMT") && n == 3 && value[3..].starts_with(['+', '-']) {
-                return Err(ParseFail::Unsupported(format!("the zone name at {value:?}")));
-            }
-            p.zone = value[..n].to_string();
-            &value[n..]
-        }
+        Std::Tz(tz) => match parse_offset(tz, value, p) {
+            Some(rest) => rest,
+            None => return bad,
+        },
+        Std::ZoneName => parse_zone_name(value, p)?,
         Std::Frac { digits: n, trim, .. } => {
             if trim {
                 let b = value.as_bytes();
@@ -968,6 +919,65 @@ fn parse_elem<'v>(std: Std, value: &'v str, layout_rest: &str, p: &mut Parsed) -
             }
         }
     }))
+}
+
+/// A numeric zone offset (`-0700`, `Z07:00`, ...); `None` for bad text.
+fn parse_offset<'v>(tz: TzForm, value: &'v str, p: &mut Parsed) -> Option<&'v str> {
+    if tz.iso && !tz.seconds && value.starts_with('Z') {
+        p.utc = true;
+        return Some(&value[1..]);
+    }
+    let need = match (tz.colon, tz.short, tz.seconds) {
+        (_, true, _) => 3,
+        (true, _, true) => 9,
+        (false, _, true) => 7,
+        (true, _, false) => 6,
+        (false, _, false) => 5,
+    };
+    if value.len() < need || !value.is_char_boundary(need) {
+        return None;
+    }
+    let v = &value[..need];
+    let b = v.as_bytes();
+    let field = |i: usize| v.get(i..i + 2).filter(|f| f.bytes().all(|c| c.is_ascii_digit())).and_then(|f| f.parse::<i32>().ok());
+    let (h, m, s) = match (tz.colon, tz.short, tz.seconds) {
+        (_, true, _) => (field(1), Some(0), Some(0)),
+        (true, _, true) if b[3] == b':' && b[6] == b':' => (field(1), field(4), field(7)),
+        (true, _, false) if b[3] == b':' => (field(1), field(4), Some(0)),
+        (true, ..) => return None,
+        (false, _, true) => (field(1), field(3), field(5)),
+        (false, _, false) => (field(1), field(3), Some(0)),
+    };
+    let (Some(h), Some(m), Some(s)) = (h, m, s) else { return None };
+    let off = (h * 60 + m) * 60 + s;
+    p.offset = Some(match b[0] {
+        b'+' => off,
+        b'-' => -off,
+        _ => return None,
+    });
+    Some(&value[need..])
+}
+
+/// A zone abbreviation (`MST`): `UTC`, or a name Go gives offset 0.
+fn parse_zone_name<'v>(value: &'v str, p: &mut Parsed) -> Result<&'v str, ParseFail> {
+    if let Some(rest) = value.strip_prefix("UTC") {
+        p.utc = true;
+        return Ok(rest);
+    }
+    // `parseTimeZone`'s simple forms: three upper-case letters, or
+    // four or five ending in `T`; Go gives an unknown name offset 0.
+    let n = value.bytes().take_while(u8::is_ascii_uppercase).count();
+    let n = match n {
+        3 => 3,
+        4 | 5 if value.as_bytes()[n - 1] == b'T' => n,
+        _ => return Err(ParseFail::Unsupported(format!("the zone name at {value:?}"))),
+    };
+    if value[..n].starts_with("GMT") && n == 3 && value[3..].starts_with(['+', '-']) {
+        return Err(ParseFail::Unsupported(format!("the zone name at {value:?}")));
+    }
+    p.zone = value[..n].to_string();
+    Ok(&value[n..])
+
 }
 
 /// `parseNanoseconds`: `.ddd` to nanoseconds (digits past nine dropped).
