@@ -18,7 +18,8 @@
 // template's option (default, zero, error). "now" fixes sprig's clock
 // (`now`, and `ago`, which reads it as sprig's dateAgo would). Go's Local
 // zone is UTC (time.Local = time.UTC), as releasex models it. The
-// template is parsed under the name "t". The tool rewrites "go" in place
+// template is parsed under the name "t". "funcs": "builtins" leaves sprig out
+// (only text/template's own functions). The tool rewrites "go" in place
 // and keeps every other field.
 package main
 
@@ -72,6 +73,14 @@ func run(c map[string]json.RawMessage) (res result) {
 		data = typed(data)
 	}
 	funcs := sprig.TxtFuncMap()
+	if raw, ok := c["funcs"]; ok {
+		var which string
+		json.Unmarshal(raw, &which)
+		if which == "builtins" {
+			// Only text/template's builtins (sprig replaces some, e.g. slice).
+			funcs = template.FuncMap{}
+		}
+	}
 	if raw, ok := c["now"]; ok {
 		var s string
 		json.Unmarshal(raw, &s)
