@@ -60,10 +60,9 @@ pub fn to_float64(v: &Tv) -> f64 {
     }
 }
 
-/// A named integer type sprig's objects hand out (`time.Duration` is one
-/// of these to cast? No: cast's type switch names only the basic types, so
-/// a `time.Duration` casts to 0 — this marker exists for `uint64` results
-/// such as `*semver.Version`'s `.Major`, which cast does read).
+/// A Go integer of a type `Val` has no variant for (`uint64` from
+/// `*semver.Version`'s `.Major`, `uint8` items of a `[]byte`): it prints,
+/// tests and casts as a number (cast's type switch reads both types).
 #[derive(Debug)]
 pub struct GoInt(pub i64, pub &'static str);
 
@@ -82,6 +81,9 @@ impl GoObject for GoInt {
     }
     fn as_any(&self) -> &dyn std::any::Any {
         self
+    }
+    fn truth(&self) -> bool {
+        self.0 != 0
     }
 }
 

@@ -430,6 +430,9 @@ impl GoObject for GoDuration {
     fn as_any(&self) -> &dyn std::any::Any {
         self
     }
+    fn truth(&self) -> bool {
+        self.0 != 0
+    }
 }
 
 /// encoding/json of a time: `MarshalJSON` writes RFC 3339 with nanoseconds.
