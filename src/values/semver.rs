@@ -295,16 +295,98 @@ fn check(c: &Constraint, v: &Version, include_pre: bool) -> bool {
 /// Helm's `IsCompatibleRange(constraint, version)`: false when either does not parse.
 pub fn is_compatible_range(constraint: &str, version_text: &str) -> bool {
     let Some(v) = version(version_text) else { return false };
+    check_parsed(constraint, &v).unwrap_or(false)
+}
+
+/// `NewConstraint(constraint).Check(v)`, or NewConstraint's error
+/// (`improper constraint: SEGMENT`, the `||` part that does not parse).
+fn check_parsed(constraint: &str, v: &Version) -> Result<bool, String> {
     let rewritten = rewrite_ranges(constraint);
     let mut groups = Vec::new();
     for seg in rewritten.split("||") {
-        let Some(group) = and_group(seg) else { return false };
+        let Some(group) = and_group(seg) else { return Err(format!("improper constraint: {seg}")) };
         groups.push(group);
     }
-    groups.iter().any(|g| {
+    Ok(groups.iter().any(|g| {
         let include_pre = g.iter().any(|c| !c.con.pre.is_empty());
-        g.iter().all(|c| check(c, &v, include_pre))
-    })
+        g.iter().all(|c| check(c, v, include_pre))
+    }))
+}
+
+/// A `*semver.Version` as Masterminds semver v3's `NewVersion` makes it
+/// (sprig's `semver` function hands it to templates).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SemVer {
+    pub major: u64,
+    pub minor: u64,
+    pub patch: u64,
+    pub pre: String,
+    pub metadata: String,
+    pub original: String,
+}
+
+impl SemVer {
+    fn core(&self) -> Version {
+        Version { major: self.major, minor: self.minor, patch: self.patch, pre: self.pre.clone() }
+    }
+
+    /// `Version.String()`: `MAJOR.MINOR.PATCH[-PRE][+META]`.
+    pub fn text(&self) -> String {
+        let mut s = format!("{}.{}.{}", self.major, self.minor, self.patch);
+        if !self.pre.is_empty() {
+            s.push('-');
+            s.push_str(&self.pre);
+        }
+        if !self.metadata.is_empty() {
+            s.push('+');
+            s.push_str(&self.metadata);
+        }
+        s
+    }
+
+    /// `Version.Compare`: -1, 0 or 1 (metadata ignored).
+    pub fn compare(&self, other: &SemVer) -> Ordering {
+        compare(&self.core(), &other.core())
+    }
+
+    /// `NewConstraint(constraint)` checked against this version.
+    pub fn satisfies(&self, constraint: &str) -> Result<bool, String> {
+        check_parsed(constraint, &self.core())
+    }
+}
+
+/// `semver.NewVersion` with its errors: `Invalid Semantic Version` when the
+/// text is not `v?N(.N)?(.N)?(-PRE)?(+META)?`, `Error parsing version
+/// segment: ...` for a number past uint64, `Version segment starts with 0`
+/// for a numeric prerelease part with a leading zero.
+pub fn new_version(text: &str) -> Result<SemVer, String> {
+    const INVALID: &str = "Invalid Semantic Version";
+    let (rest, meta) = match text.split_once('+') {
+        Some((r, m)) => (r, m),
+        None => (text, ""),
+    };
+    let (core, pre) = match rest.split_once('-') {
+        Some((c, p)) => (c, p),
+        None => (rest, ""),
+    };
+    let ids_ok = |s: &str| s.split('.').all(|id| !id.is_empty() && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-'));
+    if (text.contains('+') && !ids_ok(meta)) || (rest.contains('-') && !ids_ok(pre)) {
+        return Err(INVALID.into());
+    }
+    let nums: Vec<&str> = core.strip_prefix('v').unwrap_or(core).split('.').collect();
+    if nums.len() > 3 || nums.iter().any(|n| n.is_empty() || !n.bytes().all(|b| b.is_ascii_digit())) {
+        return Err(INVALID.into());
+    }
+    let num = |i: usize| -> Result<u64, String> {
+        nums.get(i).map_or(Ok(0), |n| {
+            n.parse::<u64>().map_err(|_| format!("Error parsing version segment: strconv.ParseUint: parsing {}: value out of range", crate::go::quote::quote(n)))
+        })
+    };
+    let (major, minor, patch) = (num(0)?, num(1)?, num(2)?);
+    if pre.split('.').any(|id| id.len() > 1 && id.starts_with('0') && id.bytes().all(|b| b.is_ascii_digit())) {
+        return Err("Version segment starts with 0".into());
+    }
+    Ok(SemVer { major, minor, patch, pre: pre.into(), metadata: meta.into(), original: text.into() })
 }
 
 #[cfg(test)]

@@ -15,7 +15,9 @@
 //
 // "data" is dot: JSON numbers that are integers become Go int (as go-yaml
 // decodes YAML integers), other numbers float64. "missingkey" is the
-// template's option (default, zero, error). "now" fixes sprig's clock. The
+// template's option (default, zero, error). "now" fixes sprig's clock
+// (`now`, and `ago`, which reads it as sprig's dateAgo would). Go's Local
+// zone is UTC (time.Local = time.UTC), as releasex models it. The
 // template is parsed under the name "t". "funcs": "builtins" leaves sprig out
 // (only text/template's own functions). The tool rewrites "go" in place
 // and keeps every other field.
@@ -87,7 +89,21 @@ func run(c map[string]json.RawMessage) (res result) {
 			panic(err)
 		}
 		funcs["now"] = func() time.Time { return fixed }
-		funcs["ago"] = func(date interface{}) string { return "" }
+		// sprig's dateAgo (date.go) with time.Since read on the fixed clock.
+		funcs["ago"] = func(date interface{}) string {
+			var t time.Time
+			switch date := date.(type) {
+			default:
+				t = fixed
+			case time.Time:
+				t = date
+			case int64:
+				t = time.Unix(date, 0)
+			case int:
+				t = time.Unix(int64(date), 0)
+			}
+			return fixed.Sub(t).Round(time.Second).String()
+		}
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -116,6 +132,10 @@ func run(c map[string]json.RawMessage) (res result) {
 }
 
 func main() {
+	// releasex models Go's Local zone as UTC (its hosts give no zone), so
+	// sprig's `date`, `toDate` and `now` are compared in UTC wherever the
+	// tool runs.
+	time.Local = time.UTC
 	for _, file := range os.Args[1:] {
 		text, err := os.ReadFile(file)
 		if err != nil {
