@@ -11,103 +11,267 @@ use hcl::eval::{Context, Evaluate};
 use super::HelmfileError;
 use crate::values::tree::{Kind, Source, V, VMap};
 
+mod collections;
+mod cty;
+mod datetime;
+mod encoding;
+mod format;
+mod numbers;
+mod strings;
+mod tryfunc;
+
+/// One HCL values file: its name, its text (decrypted when it is a sops
+/// secret), and whether its values are secret.
+pub struct HclFile {
+    pub name: String,
+    pub text: String,
+    pub secret: bool,
+}
+
 struct Def {
     file: usize,
     name: String,
     line: usize,
     column: usize,
+    /// The attribute's value: its byte range in the file's text.
+    span: std::ops::Range<usize>,
     expr: hcl::Expression,
 }
 
-/// Renders `files` (name, text) into one map.
+/// The functions helmfile gives HCL (pkg/hcllang/hcl_functions.go
+/// `HCLFunctions`), declared once.
+fn functions() -> Context<'static> {
+    let mut ctx = Context::new();
+    numbers::register(&mut ctx);
+    strings::register(&mut ctx);
+    collections::register(&mut ctx);
+    format::register(&mut ctx);
+    encoding::register(&mut ctx);
+    datetime::register(&mut ctx);
+    tryfunc::register(&mut ctx);
+    ctx
+}
+
+/// Renders `files` into one map (no file is secret).
 pub fn render(files: &[(String, String)]) -> Result<VMap, HelmfileError> {
+    let files: Vec<HclFile> = files.iter().map(|(name, text)| HclFile { name: name.clone(), text: text.clone(), secret: false }).collect();
+    render_files(&files)
+}
+
+/// helmfile's HCLRender: every file's `locals` first (each file its own),
+/// then the `values` of all files in dependency order (a name defined in
+/// several files evaluated and merged in file order once everything any of
+/// its definitions refers to is known).
+pub fn render_files(files: &[HclFile]) -> Result<VMap, HelmfileError> {
+    let base = functions();
     let mut defs: Vec<Def> = Vec::new();
     let mut locals: Vec<Vec<Def>> = Vec::new();
-    for (i, (name, text)) in files.iter().enumerate() {
-        let err = |message: String| HelmfileError::Hcl { file: name.clone(), message };
-        let body = hcl::parse(text).map_err(|e| err(e.to_string()))?;
-        let mut file_locals = Vec::new();
-        for block in body.blocks() {
-            let target = match block.identifier() {
-                "values" => &mut defs,
-                "locals" => &mut file_locals,
-                other => return Err(err(format!("unexpected block {other:?} (only `values` and `locals`)"))),
-            };
-            for a in block.body().attributes() {
-                let (line, column) = position_of(text, a.key());
-                if target.iter().any(|d: &Def| d.name == a.key() && d.file == i) {
-                    return Err(err(format!("{:?} is defined twice in this file", a.key())));
-                }
-                target.push(Def { file: i, name: a.key().to_string(), line, column, expr: a.expr().clone() });
-            }
-        }
+    for (i, f) in files.iter().enumerate() {
+        let (values, file_locals) = read_file(i, f)?;
+        defs.extend(values);
         locals.push(file_locals);
     }
-    // Locals first (per file), then values, each evaluated once what it refers to is known.
     let mut local_vals: Vec<hcl::Map<String, hcl::Value>> = Vec::new();
-    for (i, ls) in locals.iter().enumerate() {
-        let empty = hcl::Map::new();
-        local_vals.push(fixpoint(ls, &files[i].0, &|_| None, &empty)?);
+    for ls in &locals {
+        let mut done = hcl::Map::new();
+        let order = plan(ls, "local", files)?;
+        for group in order {
+            let d = &ls[group[0]];
+            let mut ctx = base.clone();
+            ctx.declare_var("local", hcl::Value::Object(done.clone()));
+            let v = evaluate(d, &ctx, files)?;
+            done.insert(d.name.clone(), v);
+        }
+        local_vals.push(done);
     }
     let mut hv = hcl::Map::new();
     // Every name's definitions as evaluated (file, value), in file order.
     let mut evaluated: Vec<(String, Vec<(usize, hcl::Value)>)> = Vec::new();
-    let mut pending: Vec<&Def> = defs.iter().collect();
-    // Several definitions of one name merge in file order, so all of a name's
-    // definitions are evaluated in one round.
-    while !pending.is_empty() {
-        let mut progress = false;
-        let mut names: Vec<String> = pending.iter().map(|d| d.name.clone()).collect();
-        names.dedup();
-        for name in names {
-            let group: Vec<&&Def> = pending.iter().filter(|d| d.name == name).collect();
-            let mut merged: Option<hcl::Value> = None;
-            let mut each: Vec<(usize, hcl::Value)> = Vec::new();
-            let mut ok = true;
-            for d in &group {
-                let mut ctx = Context::new();
-                ctx.declare_var("hv", hcl::Value::Object(hv.clone()));
-                ctx.declare_var("local", hcl::Value::Object(local_vals[d.file].clone()));
-                match d.expr.evaluate(&ctx) {
-                    Ok(v) => {
-                        each.push((d.file, v.clone()));
-                        merged = Some(match merged.take() {
-                            None => v,
-                            Some(a) => merge(a, v),
-                        });
-                    }
-                    Err(_) => {
-                        ok = false;
-                        break;
-                    }
-                }
-            }
-            if ok && let Some(v) = merged {
-                hv.insert(name.clone(), v);
-                evaluated.push((name.clone(), each));
-                pending.retain(|d| d.name != name);
-                progress = true;
-            }
-        }
-        if !progress {
-            let d = pending[0];
-            let mut ctx = Context::new();
+    for group in plan(&defs, "hv", files)? {
+        let mut merged: Option<hcl::Value> = None;
+        let mut each = Vec::new();
+        for &k in &group {
+            let d = &defs[k];
+            let mut ctx = base.clone();
             ctx.declare_var("hv", hcl::Value::Object(hv.clone()));
             ctx.declare_var("local", hcl::Value::Object(local_vals[d.file].clone()));
-            let message = d.expr.evaluate(&ctx).err().map_or_else(|| "cannot be evaluated".to_string(), |e| e.to_string());
-            return Err(HelmfileError::Hcl { file: files[d.file].0.clone(), message: format!("line {}: {}: {message}", d.line, d.name) });
+            let v = evaluate(d, &ctx, files)?;
+            each.push((d.file, v.clone()));
+            merged = Some(match merged.take() {
+                None => v,
+                Some(a) => merge(a, v),
+            });
+        }
+        let name = defs[group[0]].name.clone();
+        if let Some(v) = merged {
+            hv.insert(name.clone(), v);
+        }
+        evaluated.push((name, each));
+    }
+    let texts: Vec<(String, String)> = files.iter().map(|f| (f.name.clone(), f.text.clone())).collect();
+    Ok(to_values(hv, &evaluated, &defs, &texts, files))
+}
+
+/// A file's `values` and `locals` attributes (helmfile readHCL: only those
+/// two blocks, at most one `locals`, each name once per block).
+fn read_file(i: usize, f: &HclFile) -> Result<(Vec<Def>, Vec<Def>), HelmfileError> {
+    let err = |at: (usize, usize), message: String| HelmfileError::Hcl { file: format!("{}:{}:{}", f.name, at.0, at.1), message };
+    let body = hcl::parse(&f.text).map_err(|e| HelmfileError::Hcl { file: f.name.clone(), message: e.to_string() })?;
+    let spans = attribute_spans(&f.text);
+    let (mut values, mut locals) = (Vec::new(), Vec::new());
+    let mut locals_blocks = 0;
+    for (bi, block) in body.blocks().enumerate() {
+        let target = match block.identifier() {
+            "values" => &mut values,
+            "locals" => {
+                locals_blocks += 1;
+                if locals_blocks > 1 {
+                    return Err(err((1, 1), "A file can only support exactly 1 `locals` block".into()));
+                }
+                &mut locals
+            }
+            other => return Err(err((1, 1), format!("Unsupported block type; Blocks of type {other:?} are not expected here (only `values` and `locals`)."))),
+        };
+        for a in block.body().attributes() {
+            let (line, column, span) = spans.get(&(bi, a.key().to_string())).cloned().unwrap_or((0, 0, 0..0));
+            if target.iter().any(|d: &Def| d.name == a.key()) {
+                return Err(err((line, column), format!("Duplicate argument; The argument {:?} was already set in this block.", a.key())));
+            }
+            target.push(Def { file: i, name: a.key().to_string(), line, column, span, expr: a.expr().clone() });
         }
     }
-    // Each key to the definition that set it (merged as the values were), at
-    // its own key when written literally in an object, else at the attribute.
-    let offsets: Vec<KeyOffsets> = files.iter().map(|(_, text)| key_offsets(text)).collect();
+    Ok((values, locals))
+}
+
+/// Each block's attributes (block index, name) -> line, column, value span (hcl-edit keeps positions).
+fn attribute_spans(text: &str) -> std::collections::HashMap<(usize, String), (usize, usize, std::ops::Range<usize>)> {
+    use hcl_edit::Span;
+    use hcl_edit::structure::Structure;
+    let mut out = std::collections::HashMap::new();
+    let Ok(body) = hcl_edit::parser::parse_body(text) else { return out };
+    let blocks = body.iter().filter_map(|s| if let Structure::Block(b) = s { Some(b) } else { None });
+    for (bi, b) in blocks.enumerate() {
+        for s in b.body.iter() {
+            if let Structure::Attribute(a) = s {
+                let start = a.key.span().map_or(0, |r| r.start);
+                let (line, column) = crate::gotmpl::line_col(text, start);
+                out.insert((bi, a.key.as_str().to_string()), (line, column, a.value.span().unwrap_or(0..0)));
+            }
+        }
+    }
+    out
+}
+
+/// The names `ROOT.NAME` in a definition's text refers to (helmfile
+/// createDAGGraph's traversals: the attribute right after the root).
+fn refs(d: &Def, root: &str, text: &str) -> Vec<String> {
+    let src = text.get(d.span.clone()).unwrap_or("");
+    let mut out: Vec<String> = Vec::new();
+    let b = src.as_bytes();
+    let mut from = 0;
+    while let Some(k) = src[from..].find(root).map(|k| k + from) {
+        from = k + root.len();
+        let before_ok = k == 0 || !(b[k - 1].is_ascii_alphanumeric() || b[k - 1] == b'_' || b[k - 1] == b'.' || b[k - 1] == b'-');
+        if !before_ok || b.get(from) != Some(&b'.') {
+            continue;
+        }
+        let name: String = src[from + 1..].chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '-').collect();
+        if !name.is_empty() && !out.contains(&name) {
+            out.push(name);
+        }
+    }
+    out
+}
+
+/// Groups of definitions (indexes into `defs`, one name each, in file
+/// order) in an order where each group's references come first: helmfile's
+/// DAG plan, with its wording for an undefined name and for a cycle.
+fn plan(defs: &[Def], root: &str, files: &[HclFile]) -> Result<Vec<Vec<usize>>, HelmfileError> {
+    let mut names: Vec<String> = Vec::new();
+    for d in defs {
+        if !names.contains(&d.name) {
+            names.push(d.name.clone());
+        }
+    }
+    let deps: Vec<Vec<String>> = names.iter().map(|n| defs.iter().filter(|d| &d.name == n).flat_map(|d| refs(d, root, &files[d.file].text)).collect()).collect();
+    let place = |n: &str| defs.iter().find(|d| d.name == n).map_or_else(String::new, |d| format!("{}:{}:{}", files[d.file].name, d.line, d.column));
+    for (i, ds) in deps.iter().enumerate() {
+        if let Some(missing) = ds.iter().find(|x| !names.contains(x)) {
+            let dependents: Vec<String> = names.iter().zip(&deps).filter(|(_, ds)| ds.contains(missing)).map(|(n, _)| format!("{n:?}")).collect();
+            let what = if root == "local" { "local values" } else { "variables" };
+            return Err(HelmfileError::Hcl { file: place(&names[i]), message: format!("{what} {} depend(s) on undefined vars \"{root}.{missing}\"", dependents.join(", ")) });
+        }
+    }
+    let mut done: Vec<bool> = vec![false; names.len()];
+    let mut order = Vec::new();
+    while order.len() < names.len() {
+        let ready: Vec<usize> = (0..names.len()).filter(|&i| !done[i] && deps[i].iter().all(|x| x == &names[i] && false || names.iter().position(|n| n == x).is_some_and(|j| done[j]))).collect();
+        let Some(&first) = ready.first() else {
+            let stuck: Vec<String> = (0..names.len()).filter(|&i| !done[i]).map(|i| format!("{root}.{}", names[i])).collect();
+            let at = (0..names.len()).find(|&i| !done[i]).map_or_else(String::new, |i| place(&names[i]));
+            return Err(HelmfileError::Hcl { file: at, message: format!("error while building the DAG variable graph : a cycle among {}", stuck.join(", ")) });
+        };
+        done[first] = true;
+        order.push(defs.iter().enumerate().filter(|(_, d)| d.name == names[first]).map(|(k, _)| k).collect());
+    }
+    Ok(order)
+}
+
+/// One definition's value; a failure names the file, line and column (of
+/// the failing call or attribute access when it can be found, else of the
+/// attribute), the variable and its expression, in helmfile's words
+/// (decodeGraph: "error when trying to evaluate variable NAME : DIAG").
+fn evaluate(d: &Def, ctx: &Context, files: &[HclFile]) -> Result<hcl::Value, HelmfileError> {
+    let result = tryfunc::resolve(&d.expr, ctx).and_then(|e| e.evaluate(ctx).map_err(|e| hcl_words(e.kind())));
+    result.map_err(|message| {
+        let f = &files[d.file];
+        let src = f.text.get(d.span.clone()).unwrap_or("");
+        let at = failure_offset(&message, src).map_or((d.line, d.column), |k| crate::gotmpl::line_col(&f.text, d.span.start + k));
+        let expr = if src.contains('\n') || src.chars().count() > 60 { String::new() } else { format!(" (`{src}`)") };
+        HelmfileError::Hcl { file: format!("{}:{}:{}", f.name, at.0, at.1), message: format!("error when trying to evaluate variable {}{expr}: {message}", d.name) }
+    })
+}
+
+/// Where in the attribute's text the failure is: the failing function's
+/// call, or the missing attribute.
+fn failure_offset(message: &str, src: &str) -> Option<usize> {
+    let quoted = |after: &str| message.split_once(after).and_then(|(_, r)| r.split('"').next()).map(str::to_string);
+    if let Some(f) = quoted("function \"") {
+        return src.find(&format!("{f}("));
+    }
+    if let Some(k) = quoted("attribute named \"") {
+        return src.find(&format!(".{k}")).map(|i| i + 1);
+    }
+    if let Some(v) = quoted("variable named \"") {
+        return src.find(&v);
+    }
+    None
+}
+
+/// hcl-rs's evaluation errors in HCL's own words (hclsyntax's diagnostics).
+fn hcl_words(kind: &hcl::eval::ErrorKind) -> String {
+    use hcl::eval::ErrorKind as K;
+    match kind {
+        K::FuncCall(_, m) => m.clone(),
+        K::UndefinedFunc(name) => format!("Call to unknown function; There is no function named \"{name}\"."),
+        K::UndefinedVar(v) => format!("Unknown variable; There is no variable named \"{v}\"."),
+        K::NoSuchKey(k) => format!("Unsupported attribute; This object does not have an attribute named \"{k}\"."),
+        K::Index(i) => format!("Invalid index; The given key does not identify an element in this collection value: index {i} out of range."),
+        other => other.to_string(),
+    }
+}
+
+/// Each key to the definition that set it (merged as the values were), at
+/// its own key when written literally in an object, else at the attribute.
+fn to_values(hv: hcl::Map<String, hcl::Value>, evaluated: &[(String, Vec<(usize, hcl::Value)>)], defs: &[Def], texts: &[(String, String)], files: &[HclFile]) -> VMap {
+    let offsets: Vec<KeyOffsets> = texts.iter().map(|(_, text)| key_offsets(text)).collect();
     let mut out = VMap::default();
     for (name, v) in hv {
         let Some((_, each)) = evaluated.iter().find(|(n, _)| *n == name) else { continue };
         let mut acc: Option<V> = None;
         for (file, value) in each {
             let Some(d) = defs.iter().find(|d| d.name == name && d.file == *file) else { continue };
-            let place = Place { file: &files[*file].0, text: &files[*file].1, offsets: &offsets[*file], name: &name, at: (d.line, d.column) };
+            let place = Place { file: &texts[*file].0, text: &texts[*file].1, offsets: &offsets[*file], name: &name, at: (d.line, d.column), secret: files[*file].secret };
             let t = to_tree_at(value, &place, &mut Vec::new());
             acc = Some(match acc {
                 None => t,
@@ -116,7 +280,7 @@ pub fn render(files: &[(String, String)]) -> Result<VMap, HelmfileError> {
         }
         out.insert(name, acc.unwrap_or_else(|| to_tree(&v, &Rc::new(Source::Helm { why: "hcl".into() }))));
     }
-    Ok(out)
+    out
 }
 
 /// Byte offsets of the literal object keys under each `values` attribute: (attribute, key path) -> offset.
@@ -167,11 +331,12 @@ struct Place<'a> {
     name: &'a str,
     /// The attribute's own line and column.
     at: (usize, usize),
+    secret: bool,
 }
 
 fn to_tree_at(v: &hcl::Value, place: &Place, path: &mut Vec<String>) -> V {
     let (line, column) = place.offsets.get(&(place.name.to_string(), path.clone())).map_or(place.at, |off| crate::gotmpl::line_col(place.text, *off));
-    let origin = Rc::new(Source::Helmfile { layer: "hcl".into(), file: Some(place.file.to_string()), line: Some(line), column: Some(column), expr: None, secret: false, via: None });
+    let origin = Rc::new(Source::Helmfile { layer: "hcl".into(), file: Some(place.file.to_string()), line: Some(line), column: Some(column), expr: None, secret: place.secret, via: None });
     let kind = match v {
         hcl::Value::Object(m) => Kind::Map(
             m.iter()
@@ -207,30 +372,6 @@ fn merge_tree(a: V, b: V) -> V {
     }
 }
 
-fn fixpoint(defs: &[Def], file: &str, _: &dyn Fn(&str) -> Option<hcl::Value>, _: &hcl::Map<String, hcl::Value>) -> Result<hcl::Map<String, hcl::Value>, HelmfileError> {
-    let mut done = hcl::Map::new();
-    let mut pending: Vec<&Def> = defs.iter().collect();
-    while !pending.is_empty() {
-        let before = pending.len();
-        let mut i = 0;
-        while i < pending.len() {
-            let mut ctx = Context::new();
-            ctx.declare_var("local", hcl::Value::Object(done.clone()));
-            if let Ok(v) = pending[i].expr.evaluate(&ctx) {
-                done.insert(pending[i].name.clone(), v);
-                pending.remove(i);
-            } else {
-                i += 1;
-            }
-        }
-        if pending.len() == before {
-            let d = pending[0];
-            return Err(HelmfileError::Hcl { file: file.into(), message: format!("line {}: local.{} cannot be evaluated", d.line, d.name) });
-        }
-    }
-    Ok(done)
-}
-
 /// `ctyMergeValues(a, b)`.
 fn merge(a: hcl::Value, b: hcl::Value) -> hcl::Value {
     match (a, b) {
@@ -247,18 +388,6 @@ fn merge(a: hcl::Value, b: hcl::Value) -> hcl::Value {
         }
         (_, b) => b,
     }
-}
-
-/// The 1-based line and column of the first `NAME =` in `text` (hcl-rs
-/// keeps no positions; `0` when not found).
-fn position_of(text: &str, name: &str) -> (usize, usize) {
-    text.lines()
-        .enumerate()
-        .find_map(|(i, l)| {
-            let t = l.trim_start();
-            t.strip_prefix(name).is_some_and(|r| r.trim_start().starts_with('=')).then(|| (i + 1, l[..l.len() - t.len()].chars().count() + 1))
-        })
-        .unwrap_or((0, 0))
 }
 
 fn to_tree(v: &hcl::Value, origin: &Rc<Source>) -> V {
