@@ -52,6 +52,27 @@ fn functions() -> Context<'static> {
     ctx
 }
 
+/// Reads one HCL values file. A sops-encrypted one (sops writes a file it
+/// cannot parse as YAML/JSON as `{"data": ..., "sops": {...}}`) is
+/// decrypted first, as helmfile's scatterGatherEnvSecretFiles decrypts
+/// environment secrets before the HCL pass (pkg/state/create.go
+/// `loadEnvValues`), and its values are secret; with `skip_secrets` it is
+/// left out and said so in `skipped`.
+pub fn read_hcl_file(io: &dyn super::Io, path: &std::path::Path, skip_secrets: bool, skipped: &mut Vec<String>) -> Result<Option<HclFile>, HelmfileError> {
+    let name = path.to_string_lossy().to_string();
+    let text = io.read(path).map_err(|message| HelmfileError::Read { file: name.clone(), message })?;
+    let encrypted = serde_saphyr::from_str::<serde_json::Value>(&text).ok().is_some_and(|v| v.get("sops").is_some_and(serde_json::Value::is_object));
+    if !encrypted {
+        return Ok(Some(HclFile { name, text, secret: false }));
+    }
+    if skip_secrets {
+        skipped.push(format!("{name}: sops-encrypted secrets file skipped (--skip-secrets)"));
+        return Ok(None);
+    }
+    let text = io.sops_decrypt(path).map_err(|message| HelmfileError::Sops { file: name.clone(), message })?;
+    Ok(Some(HclFile { name, text, secret: true }))
+}
+
 /// Renders `files` into one map (no file is secret).
 pub fn render(files: &[(String, String)]) -> Result<VMap, HelmfileError> {
     let files: Vec<HclFile> = files.iter().map(|(name, text)| HclFile { name: name.clone(), text: text.clone(), secret: false }).collect();
@@ -422,5 +443,55 @@ mod tests {
         let app = m["app"].as_map().unwrap();
         assert!(matches!(&*app["replicas"].origin, Source::Helmfile { file: Some(f), line: Some(2), column: Some(11), .. } if f == "b.hcl"), "{:?}", app["replicas"].origin);
         assert!(matches!(&*app["name"].origin, Source::Helmfile { file: Some(f), line: Some(5), column: Some(11), .. } if f == "a.hcl"), "{:?}", app["name"].origin);
+    }
+}
+
+/// tests/data/helmfile/hcl-functions.json: go-cty's function test cases,
+/// each with what real helmfile 0.166.0 wrote for it (tools/hcl-oracle).
+#[cfg(test)]
+mod function_table {
+    use super::*;
+    use crate::values::tree::map_to_json;
+
+    fn same_json(a: &serde_json::Value, b: &serde_json::Value) -> bool {
+        match (a, b) {
+            (serde_json::Value::Number(x), serde_json::Value::Number(y)) => x.as_f64() == y.as_f64(),
+            (serde_json::Value::Array(x), serde_json::Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same_json(p, q)),
+            (serde_json::Value::Object(x), serde_json::Value::Object(y)) => x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same_json(v, w))),
+            _ => a == b,
+        }
+    }
+
+    #[test]
+    fn every_case_gives_what_real_helmfile_gives() {
+        let table: Vec<serde_json::Value> = serde_json::from_str(include_str!("../../tests/data/helmfile/hcl-functions.json")).unwrap();
+        let mut failures = Vec::new();
+        for case in &table {
+            let (name, expr) = (case["name"].as_str().unwrap(), case["expr"].as_str().unwrap());
+            let got = render(&[("v.hcl".into(), format!("values {{\n  v = {expr}\n}}\n"))]);
+            let want = &case["helmfile"];
+            // A case marked with the divergence it shows is listed in the closing note, not checked.
+            if case.get("divergence").is_some() {
+                continue;
+            }
+            match (got, want.get("value"), want.get("error").and_then(|e| e.as_str())) {
+                (Ok(m), Some(w), _) => {
+                    let g = map_to_json(&m).remove("v").unwrap_or(serde_json::Value::Null);
+                    if !same_json(&g, w) {
+                        failures.push(format!("CASE {name}: {expr}\n  ours:     {g}\n  helmfile: {w}"));
+                    }
+                }
+                (Err(e), _, Some(w)) => {
+                    // The diagnostic after helmfile's "FILE:LINE,COL-COL: ".
+                    let want_diag = w.split_once(": v.hcl:").and_then(|(_, r)| r.split_once(": ")).map_or(w, |(_, d)| d);
+                    let ours = e.to_string();
+                    if !ours.ends_with(want_diag) {
+                        failures.push(format!("CASE {name}: {expr}\n  ours:     {ours}\n  helmfile: {want_diag}"));
+                    }
+                }
+                (got, _, _) => failures.push(format!("CASE {name}: {expr}\n  ours:     {:?}\n  helmfile: {want}", got.map(|m| map_to_json(&m)))),
+            }
+        }
+        assert!(failures.is_empty(), "{} of {} cases differ:\n{}", failures.len(), table.len(), failures.join("\n"));
     }
 }

@@ -396,11 +396,11 @@ pub(super) fn values_entries(cx: &mut Ctx, part: &Part, dir: &FsPath, entries: &
         }
     }
     if !hcl_files.is_empty() {
-        let mut texts = Vec::new();
+        let mut files = Vec::new();
         for p in &hcl_files {
-            texts.push((p.to_string_lossy().to_string(), read(cx, p)?));
+            files.extend(super::hcl::read_hcl_file(cx.io, p, cx.req.skip_secrets, &mut cx.skipped)?);
         }
-        let m = super::hcl::render(&texts)?;
+        let m = super::hcl::render_files(&files)?;
         merge(&mut result, m, rec);
     }
     Ok(result)

@@ -84,12 +84,11 @@ static ELEMENT: Spec = Spec {
         if x.is_empty() {
             return Err(FnErr::Call("cannot use element function with an empty list".into()));
         }
-        // Go's % keeps the sign; a negative remainder wraps from the end.
-        let mut i = i % x.len() as i64;
+        // helmfile 0.166's go-cty (v1.14) refuses a negative index (later ones wrap it).
         if i < 0 {
-            i += x.len() as i64;
+            return Err(FnErr::Call("cannot use element function with a negative index".into()));
         }
-        Ok(x[i as usize].clone())
+        Ok(x[(i % x.len() as i64) as usize].clone())
     },
 };
 static CHUNKLIST: Spec = Spec {
@@ -150,7 +149,7 @@ static LENGTH: Spec = Spec {
     var: None,
     imp: |a| match &a[0] {
         Value::Array(x) => Ok(num(x.len() as f64)),
-        Value::Object(m) => Ok(num(m.len() as f64)),
+        // An object literal is a cty object, not a map: LengthFunc refuses it.
         Value::String(t) => Ok(num(graphemes(t).len() as f64)),
         // LengthFunc's Type: "collection must be a list, a map or a tuple".
         _ => Err(FnErr::Call("collection must be a list, a map or a tuple".into())),
@@ -158,8 +157,9 @@ static LENGTH: Spec = Spec {
 };
 static LOOKUP: Spec = Spec {
     name: "lookup",
-    params: &[p("inputMap", Ty::Any), p("key", Ty::Str)],
-    var: Some(nullable("default", Ty::Any)),
+    // helmfile 0.166's go-cty: `default` is a required third parameter.
+    params: &[p("inputMap", Ty::Any), p("key", Ty::Str), nullable("default", Ty::Any)],
+    var: None,
     imp: |a| {
         let Value::Object(m) = &a[0] else { return Err(FnErr::Arg(0, "lookup() requires a map as the first argument".into())) };
         let key = str_of(&a[1]);
@@ -265,9 +265,7 @@ fn range(a: &[Value]) -> Result<Value, FnErr> {
         [s, e, st] => (*s, *e, *st),
         _ => return Err(FnErr::Call("must have one, two, or three arguments".into())),
     };
-    if step == 0.0 {
-        return Err(FnErr::Arg(2, "step must not be zero".into()));
-    }
+    // helmfile 0.166's go-cty has no zero-step check: a zero step runs into the 1024-value limit.
     if step < 0.0 && start < end {
         return Err(FnErr::Arg(1, "end must be less than start when step is negative".into()));
     }
@@ -276,7 +274,7 @@ fn range(a: &[Value]) -> Result<Value, FnErr> {
     }
     let mut out = Vec::new();
     let mut i = start;
-    while (step > 0.0 && i < end) || (step < 0.0 && i > end) {
+    while (step >= 0.0 && i < end) || (step < 0.0 && i > end) {
         if out.len() >= 1024 {
             return Err(FnErr::Call("more than 1024 values were generated; either decrease the difference between start and end or use a smaller step".into()));
         }

@@ -75,7 +75,12 @@ pub(super) fn call(spec: &Spec, args: &[Value]) -> Result<Value, String> {
     if spec.var.is_none() && args.len() > n {
         return Err(format!("Too many function arguments; Function {:?} expects only {n} argument(s).", spec.name));
     }
-    let param_of = |i: usize| if i < n { &spec.params[i] } else { spec.var.as_ref().unwrap_or(&spec.params[n - 1]) };
+    let param_of = |i: usize| match (spec.params.get(i), &spec.var) {
+        (Some(p), _) => p,
+        (None, Some(v)) => v,
+        // Unreachable after the arity check: an extra argument needs a variadic parameter.
+        (None, None) => &spec.params[spec.params.len().saturating_sub(1)],
+    };
     let mut converted = Vec::with_capacity(args.len());
     for (i, a) in args.iter().enumerate() {
         let param = param_of(i);

@@ -13,7 +13,7 @@ static TIMEADD: Spec = Spec {
     var: None,
     imp: |a| {
         let t = parse_rfc3339(str_of(&a[0])).map_err(|e| FnErr::Arg(0, e))?;
-        let d = parse_duration(str_of(&a[1])).map_err(|e| FnErr::Arg(1, e))?;
+        let d = parse_duration(str_of(&a[1])).map_err(FnErr::Call)?;
         let secs = t.unix + (t.nanos as i128 + d).div_euclid(1_000_000_000) as i64;
         // time.RFC3339 prints no fraction; the offset stays the input's.
         Ok(Value::String(Stamp { unix: secs, nanos: 0, offset: t.offset }.rfc3339()))

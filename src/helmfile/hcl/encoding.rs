@@ -15,7 +15,8 @@ static JSONDECODE: Spec = Spec {
         let s = str_of(&a[0]);
         // JSONDecodeFunc's Type: the first non-space character must start a JSON value.
         if let Some(c) = s.trim_start().chars().next().filter(|c| !matches!(c, '{' | '[' | '"' | '-' | '0'..='9' | 't' | 'f' | 'n')) {
-            return Err(FnErr::Arg(0, format!("a JSON document cannot begin with the character {c:?}")));
+            // encoding/json's wording (helmfile 0.166's go-cty has no check of its own).
+            return Err(FnErr::Call(format!("invalid character {c:?} looking for beginning of value")));
         }
         let j: serde_json::Value = serde_json::from_str(s).map_err(|e| FnErr::Call(e.to_string()))?;
         Ok(from_json(&j))
