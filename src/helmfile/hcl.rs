@@ -219,23 +219,39 @@ fn plan(defs: &[Def], root: &str, files: &[HclFile]) -> Result<Vec<Vec<usize>>, 
     for (i, ds) in deps.iter().enumerate() {
         if let Some(missing) = ds.iter().find(|x| !names.contains(x)) {
             let dependents: Vec<String> = names.iter().zip(&deps).filter(|(_, ds)| ds.contains(missing)).map(|(n, _)| format!("{n:?}")).collect();
-            let what = if root == "local" { "local values" } else { "variables" };
-            return Err(HelmfileError::Hcl { file: place(&names[i]), message: format!("{what} {} depend(s) on undefined vars \"{root}.{missing}\"", dependents.join(", ")) });
+            return Err(HelmfileError::Hcl { file: place(&names[i]), message: format!("variables {} depend(s) on undefined vars {missing:?}", dependents.join(", ")) });
         }
     }
     let mut done: Vec<bool> = vec![false; names.len()];
     let mut order = Vec::new();
     while order.len() < names.len() {
-        let ready: Vec<usize> = (0..names.len()).filter(|&i| !done[i] && deps[i].iter().all(|x| x == &names[i] && false || names.iter().position(|n| n == x).is_some_and(|j| done[j]))).collect();
+        let ready: Vec<usize> = (0..names.len()).filter(|&i| !done[i] && deps[i].iter().all(|x| names.iter().position(|n| n == x).is_some_and(|j| done[j]))).collect();
         let Some(&first) = ready.first() else {
-            let stuck: Vec<String> = (0..names.len()).filter(|&i| !done[i]).map(|i| format!("{root}.{}", names[i])).collect();
-            let at = (0..names.len()).find(|&i| !done[i]).map_or_else(String::new, |i| place(&names[i]));
-            return Err(HelmfileError::Hcl { file: at, message: format!("error while building the DAG variable graph : a cycle among {}", stuck.join(", ")) });
+            let start = (0..names.len()).find(|&i| !done[i]).unwrap_or(0);
+            return Err(HelmfileError::Hcl { file: place(&names[start]), message: format!("error while building the DAG variable graph : cycle detected: {}", cycle(start, &names, &deps, &done).join(" -> ")) });
         };
         done[first] = true;
         order.push(defs.iter().enumerate().filter(|(_, d)| d.name == names[first]).map(|(k, _)| k).collect());
     }
     Ok(order)
+}
+
+/// The names of a dependency cycle among the names not yet `done`, from
+/// `start` back to the first name repeated (variantdev/dag's "cycle detected: a -> b -> a").
+fn cycle(start: usize, names: &[String], deps: &[Vec<String>], done: &[bool]) -> Vec<String> {
+    let mut path: Vec<usize> = vec![start];
+    loop {
+        let here = path[path.len() - 1];
+        let next = deps[here].iter().filter_map(|x| names.iter().position(|n| n == x)).find(|&j| !done[j]);
+        let Some(j) = next else { break };
+        if let Some(k) = path.iter().position(|&p| p == j) {
+            let mut out: Vec<String> = path[k..].iter().map(|&p| names[p].clone()).collect();
+            out.push(names[j].clone());
+            return out;
+        }
+        path.push(j);
+    }
+    path.iter().map(|&p| names[p].clone()).collect()
 }
 
 /// One definition's value; a failure names the file, line and column (of
@@ -257,11 +273,11 @@ fn evaluate(d: &Def, ctx: &Context, files: &[HclFile]) -> Result<hcl::Value, Hel
 /// call, or the missing attribute.
 fn failure_offset(message: &str, src: &str) -> Option<usize> {
     let quoted = |after: &str| message.split_once(after).and_then(|(_, r)| r.split('"').next()).map(str::to_string);
-    if let Some(f) = quoted("function \"") {
+    if let Some(f) = quoted("function \"").or_else(|| quoted("Function \"")) {
         return src.find(&format!("{f}("));
     }
     if let Some(k) = quoted("attribute named \"") {
-        return src.find(&format!(".{k}")).map(|i| i + 1);
+        return src.find(&format!(".{k}"));
     }
     if let Some(v) = quoted("variable named \"") {
         return src.find(&v);
@@ -493,5 +509,44 @@ mod function_table {
             }
         }
         assert!(failures.is_empty(), "{} of {} cases differ:\n{}", failures.len(), table.len(), failures.join("\n"));
+    }
+}
+
+#[cfg(test)]
+mod errors {
+    use super::*;
+
+    fn fails(files: &[(&str, &str)]) -> String {
+        let files: Vec<(String, String)> = files.iter().map(|(n, t)| (n.to_string(), t.to_string())).collect();
+        render(&files).map(|m| format!("{m:?}")).expect_err("must fail").to_string()
+    }
+
+    // Messages as real helmfile 0.166 prints them (decodeGraph, createDAGGraph), with our position first.
+    #[test]
+    fn a_failure_in_a_use_of_another_files_value_is_named_where_it_is_used() {
+        let e = fails(&[("a.hcl", "values {\n  ok = 1\n  url = \"${hv.x.nope}.example\"\n}\n"), ("b.hcl", "values {\n  x = { name = \"web\" }\n}\n")]);
+        assert_eq!(e, "a.hcl:3:16: HCL: error when trying to evaluate variable url (`\"${hv.x.nope}.example\"`): Unsupported attribute; This object does not have an attribute named \"nope\".");
+    }
+
+    #[test]
+    fn a_failing_value_used_from_another_file_is_named_where_it_is_defined() {
+        let e = fails(&[("a.hcl", "values {\n  ok = 1\n  url = \"${hv.x}.example\"\n}\n"), ("b.hcl", "values {\n\n  x = upper(hv.ok, 2)\n}\n")]);
+        assert_eq!(e, "b.hcl:3:7: HCL: error when trying to evaluate variable x (`upper(hv.ok, 2)`): Too many function arguments; Function \"upper\" expects only 1 argument(s).");
+    }
+
+    #[test]
+    fn cycles_and_undefined_names_are_named_as_helmfile_names_them() {
+        let e = fails(&[("a.hcl", "values {\n  a = hv.b\n}\n"), ("b.hcl", "values {\n  b = hv.a\n}\n")]);
+        assert!(e.ends_with("error while building the DAG variable graph : cycle detected: a -> b -> a"), "{e}");
+        let e = fails(&[("a.hcl", "locals {\n  l = local.m + 1\n}\nvalues {\n  a = local.l\n}\n")]);
+        assert!(e.starts_with("a.hcl:2:3: ") && e.ends_with("variables \"l\" depend(s) on undefined vars \"m\""), "{e}");
+    }
+
+    #[test]
+    fn values_of_a_secret_file_are_secret() {
+        let files = [HclFile { name: "s.hcl".into(), text: "values {\n  pw = \"x\"\n}\n".into(), secret: true }, HclFile { name: "p.hcl".into(), text: "values {\n  url = \"${hv.pw}@h\"\n}\n".into(), secret: false }];
+        let m = render_files(&files).unwrap();
+        assert!(matches!(&*m["pw"].origin, Source::Helmfile { secret: true, .. }));
+        assert!(matches!(&*m["url"].origin, Source::Helmfile { secret: false, .. }));
     }
 }
