@@ -130,7 +130,8 @@ pub fn render_files(files: &[HclFile]) -> Result<VMap, HelmfileError> {
         evaluated.push((name, each));
     }
     let texts: Vec<(String, String)> = files.iter().map(|f| (f.name.clone(), f.text.clone())).collect();
-    Ok(to_values(hv, &evaluated, &defs, &texts, files))
+    let secret = secret_names(&defs, files);
+    Ok(to_values(hv, &evaluated, &defs, &texts, &secret))
 }
 
 /// A file's `values` and `locals` attributes (helmfile readHCL: only those
@@ -298,9 +299,22 @@ fn hcl_words(kind: &hcl::eval::ErrorKind) -> String {
     }
 }
 
+/// The names whose value is secret: defined in a secret file, or computed
+/// from such a name (`"${hv.db.password}@host"` in a plain file is masked too).
+fn secret_names(defs: &[Def], files: &[HclFile]) -> Vec<String> {
+    let mut out: Vec<String> = defs.iter().filter(|d| files[d.file].secret).map(|d| d.name.clone()).collect();
+    loop {
+        let more: Vec<String> = defs.iter().filter(|d| !out.contains(&d.name) && refs(d, "hv", &files[d.file].text).iter().any(|r| out.contains(r))).map(|d| d.name.clone()).collect();
+        if more.is_empty() {
+            return out;
+        }
+        out.extend(more);
+    }
+}
+
 /// Each key to the definition that set it (merged as the values were), at
 /// its own key when written literally in an object, else at the attribute.
-fn to_values(hv: hcl::Map<String, hcl::Value>, evaluated: &[(String, Vec<(usize, hcl::Value)>)], defs: &[Def], texts: &[(String, String)], files: &[HclFile]) -> VMap {
+fn to_values(hv: hcl::Map<String, hcl::Value>, evaluated: &[(String, Vec<(usize, hcl::Value)>)], defs: &[Def], texts: &[(String, String)], secret: &[String]) -> VMap {
     let offsets: Vec<KeyOffsets> = texts.iter().map(|(_, text)| key_offsets(text)).collect();
     let mut out = VMap::default();
     for (name, v) in hv {
@@ -308,7 +322,7 @@ fn to_values(hv: hcl::Map<String, hcl::Value>, evaluated: &[(String, Vec<(usize,
         let mut acc: Option<V> = None;
         for (file, value) in each {
             let Some(d) = defs.iter().find(|d| d.name == name && d.file == *file) else { continue };
-            let place = Place { file: &texts[*file].0, text: &texts[*file].1, offsets: &offsets[*file], name: &name, at: (d.line, d.column), secret: files[*file].secret };
+            let place = Place { file: &texts[*file].0, text: &texts[*file].1, offsets: &offsets[*file], name: &name, at: (d.line, d.column), secret: secret.contains(&name) };
             let t = to_tree_at(value, &place, &mut Vec::new());
             acc = Some(match acc {
                 None => t,
@@ -544,9 +558,14 @@ mod errors {
 
     #[test]
     fn values_of_a_secret_file_are_secret() {
-        let files = [HclFile { name: "s.hcl".into(), text: "values {\n  pw = \"x\"\n}\n".into(), secret: true }, HclFile { name: "p.hcl".into(), text: "values {\n  url = \"${hv.pw}@h\"\n}\n".into(), secret: false }];
+        let files = [
+            HclFile { name: "s.hcl".into(), text: "values {\n  pw = \"x\"\n}\n".into(), secret: true },
+            HclFile { name: "p.hcl".into(), text: "values {\n  url = \"${hv.pw}@h\"\n  plain = 1\n}\n".into(), secret: false },
+        ];
         let m = render_files(&files).unwrap();
         assert!(matches!(&*m["pw"].origin, Source::Helmfile { secret: true, .. }));
-        assert!(matches!(&*m["url"].origin, Source::Helmfile { secret: false, .. }));
+        assert!(matches!(&*m["plain"].origin, Source::Helmfile { secret: false, .. }));
+        // Computed from a secret: secret too.
+        assert!(matches!(&*m["url"].origin, Source::Helmfile { secret: true, .. }));
     }
 }

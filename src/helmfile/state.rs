@@ -338,7 +338,7 @@ fn load_env(
             let Kind::Str(f) = &entry.kind else { return Err(state_err(part, "environment secrets: entries must be file names")) };
             for path in resolve(cx, dir, f, part)? {
                 if path.extension().is_some_and(|e| e == "hcl") {
-                    hcl_secrets.push(V::new(Kind::Str(path.to_string_lossy().to_string()), entry.origin.clone()));
+                    hcl_secrets.push(V::new(Kind::Str(path.strip_prefix(dir).unwrap_or(&path).to_string_lossy().to_string()), entry.origin.clone()));
                     continue;
                 }
                 if let Some(m) = secret_file(cx, &path, "secrets")? {
