@@ -11,6 +11,7 @@ use hcl::eval::{Context, Evaluate};
 use super::HelmfileError;
 use crate::values::tree::{Kind, Source, V, VMap};
 
+mod cidr;
 mod collections;
 mod cty;
 mod datetime;
@@ -49,6 +50,7 @@ fn functions() -> Context<'static> {
     encoding::register(&mut ctx);
     datetime::register(&mut ctx);
     tryfunc::register(&mut ctx);
+    cidr::register(&mut ctx);
     ctx
 }
 

@@ -286,7 +286,7 @@ fn float(v: &Verb, f: f64) -> String {
                 eprec = 6;
             }
             let p = prec.get_or_insert(nd);
-            if dp - 1 < -4 || dp - 1 >= eprec {
+            if dp - 1 < -4 || dp > eprec {
                 exp_form(&d, dp, (*p).min(nd) - 1, v.mode == 'G')
             } else {
                 let p = if *p as i32 > dp { nd } else { *p };
