@@ -33,7 +33,7 @@ static COMPACT: Spec = Spec {
     name: "compact",
     params: &[p("list", Ty::List(Prim::Str))],
     var: None,
-    imp: |a| list(items(&a[0]).iter().filter(|v| !v.is_null() && str_of(v) != "").cloned().collect()),
+    imp: |a| list(items(&a[0]).iter().filter(|v| !v.is_null() && !str_of(v).is_empty()).cloned().collect()),
 };
 static CONCAT: Spec = Spec {
     name: "concat",
@@ -241,10 +241,8 @@ fn coalesce(a: &[Value]) -> Result<Value, FnErr> {
     } else {
         return Err(FnErr::Call("all arguments must have the same type".into()));
     };
-    for v in a.iter().filter(|v| !v.is_null()) {
-        return convert(v, unify).map_err(|_| FnErr::Call("all arguments must have the same type".into()));
-    }
-    Err(FnErr::Call("no non-null arguments".into()))
+    let first = a.iter().find(|v| !v.is_null()).ok_or_else(|| FnErr::Call("no non-null arguments".into()))?;
+    convert(first, unify).map_err(|_| FnErr::Call("all arguments must have the same type".into()))
 }
 
 fn flatten_into(x: &[Value], out: &mut Vec<Value>) {

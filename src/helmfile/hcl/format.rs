@@ -355,9 +355,9 @@ mod tests {
 
     #[test]
     fn verbs_as_go_fmt_prints_them() {
-        assert_eq!(f("%05.2f|%q|%v", &[Value::from(3.14159), Value::from("s"), Value::from(vec![1, 2])]), "03.14|\"s\"|[1,2]");
+        assert_eq!(f("%05.2f|%q|%v", &[Value::from(1.23456), Value::from("s"), Value::from(vec![1, 2])]), "01.23|\"s\"|[1,2]");
         assert_eq!(f("%v %v %v", &[Value::from(1234567), Value::from(0.00001), Value::from(1.5)]), "1.234567e+06 1e-05 1.5");
-        assert_eq!(f("%.3g|%g|%e|%G", &[Value::from(3.14159), Value::from(100000), Value::from(12.5), Value::from(1e-7)]), "3.14|100000|1.250000e+01|1E-07");
+        assert_eq!(f("%.3g|%g|%e|%G", &[Value::from(1.23456), Value::from(100000), Value::from(12.5), Value::from(1e-7)]), "1.23|100000|1.250000e+01|1E-07");
         assert_eq!(f("%#x|%+d|%08.3f|%-5d|%b|%o", &[Value::from(255), Value::from(5), Value::from(-3.5), Value::from(7), Value::from(5), Value::from(8)]), "0xff|+5|-003.500|7    |101|10");
         assert_eq!(f("%[2]s %[1]s %s", &[Value::from("a"), Value::from("b")]), "b a b");
         assert_eq!(f("%5s|%-5s|%.2s", &[Value::from("ab"), Value::from("ab"), Value::from("abc")]), "   ab|ab   |ab");
