@@ -101,7 +101,7 @@ pub fn render_files(files: &[HclFile]) -> Result<VMap, HelmfileError> {
         for group in order {
             let d = &ls[group[0]];
             let mut ctx = base.clone();
-            ctx.declare_var("local", hcl::Value::Object(done.clone()));
+            ctx.declare_var("local", hcl::Value::Object(subset(&done, &refs(d, "local", &files[d.file].text))));
             let v = evaluate(d, &ctx, files)?;
             done.insert(d.name.clone(), v);
         }
@@ -116,8 +116,9 @@ pub fn render_files(files: &[HclFile]) -> Result<VMap, HelmfileError> {
         for &k in &group {
             let d = &defs[k];
             let mut ctx = base.clone();
-            ctx.declare_var("hv", hcl::Value::Object(hv.clone()));
-            ctx.declare_var("local", hcl::Value::Object(local_vals[d.file].clone()));
+            // Only the names it refers to: cloning every value for every definition is quadratic.
+            ctx.declare_var("hv", hcl::Value::Object(subset(&hv, &refs(d, "hv", &files[d.file].text))));
+            ctx.declare_var("local", hcl::Value::Object(subset(&local_vals[d.file], &refs(d, "local", &files[d.file].text))));
             let v = evaluate(d, &ctx, files)?;
             each.push((d.file, v.clone()));
             merged = Some(match merged.take() {
@@ -134,6 +135,10 @@ pub fn render_files(files: &[HclFile]) -> Result<VMap, HelmfileError> {
     let texts: Vec<(String, String)> = files.iter().map(|f| (f.name.clone(), f.text.clone())).collect();
     let secret = secret_names(&defs, files);
     Ok(to_values(hv, &evaluated, &defs, &texts, &secret))
+}
+
+fn subset(all: &hcl::Map<String, hcl::Value>, names: &[String]) -> hcl::Map<String, hcl::Value> {
+    names.iter().filter_map(|n| all.get(n).map(|v| (n.clone(), v.clone()))).collect()
 }
 
 /// A file's `values` and `locals` attributes (helmfile readHCL: only those
@@ -212,29 +217,55 @@ fn refs(d: &Def, root: &str, text: &str) -> Vec<String> {
 /// DAG plan, with its wording for an undefined name and for a cycle.
 fn plan(defs: &[Def], root: &str, files: &[HclFile]) -> Result<Vec<Vec<usize>>, HelmfileError> {
     let mut names: Vec<String> = Vec::new();
-    for d in defs {
-        if !names.contains(&d.name) {
+    let mut index: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    for (k, d) in defs.iter().enumerate() {
+        let i = *index.entry(d.name.as_str()).or_insert_with(|| {
             names.push(d.name.clone());
-        }
+            groups.push(Vec::new());
+            names.len() - 1
+        });
+        groups[i].push(k);
     }
-    let deps: Vec<Vec<String>> = names.iter().map(|n| defs.iter().filter(|d| &d.name == n).flat_map(|d| refs(d, root, &files[d.file].text)).collect()).collect();
+    let mut deps: Vec<Vec<String>> = vec![Vec::new(); names.len()];
+    for d in defs {
+        deps[index[d.name.as_str()]].extend(refs(d, root, &files[d.file].text));
+    }
     let place = |n: &str| defs.iter().find(|d| d.name == n).map_or_else(String::new, |d| format!("{}:{}:{}", files[d.file].name, d.line, d.column));
     for (i, ds) in deps.iter().enumerate() {
-        if let Some(missing) = ds.iter().find(|x| !names.contains(x)) {
+        if let Some(missing) = ds.iter().find(|x| !index.contains_key(x.as_str())) {
             let dependents: Vec<String> = names.iter().zip(&deps).filter(|(_, ds)| ds.contains(missing)).map(|(n, _)| format!("{n:?}")).collect();
             return Err(HelmfileError::Hcl { file: place(&names[i]), message: format!("variables {} depend(s) on undefined vars {missing:?}", dependents.join(", ")) });
         }
     }
+    // Kahn's algorithm, the first-defined ready name first.
+    let mut waiting: Vec<usize> = vec![0; names.len()];
+    let mut dependents: Vec<Vec<usize>> = vec![Vec::new(); names.len()];
+    for (i, ds) in deps.iter().enumerate() {
+        let mut seen: Vec<usize> = ds.iter().map(|x| index[x.as_str()]).collect();
+        seen.sort_unstable();
+        seen.dedup();
+        waiting[i] = seen.len();
+        for j in seen {
+            dependents[j].push(i);
+        }
+    }
+    let mut ready: std::collections::BTreeSet<usize> = (0..names.len()).filter(|&i| waiting[i] == 0).collect();
     let mut done: Vec<bool> = vec![false; names.len()];
     let mut order = Vec::new();
     while order.len() < names.len() {
-        let ready: Vec<usize> = (0..names.len()).filter(|&i| !done[i] && deps[i].iter().all(|x| names.iter().position(|n| n == x).is_some_and(|j| done[j]))).collect();
-        let Some(&first) = ready.first() else {
+        let Some(first) = ready.pop_first() else {
             let start = (0..names.len()).find(|&i| !done[i]).unwrap_or(0);
             return Err(HelmfileError::Hcl { file: place(&names[start]), message: format!("error while building the DAG variable graph : cycle detected: {}", cycle(start, &names, &deps, &done).join(" -> ")) });
         };
         done[first] = true;
-        order.push(defs.iter().enumerate().filter(|(_, d)| d.name == names[first]).map(|(k, _)| k).collect());
+        for &j in &dependents[first] {
+            waiting[j] -= 1;
+            if waiting[j] == 0 {
+                ready.insert(j);
+            }
+        }
+        order.push(std::mem::take(&mut groups[first]));
     }
     Ok(order)
 }
