@@ -101,7 +101,7 @@ pub fn render_files(files: &[HclFile]) -> Result<VMap, HelmfileError> {
         for group in order {
             let d = &ls[group[0]];
             let mut ctx = base.clone();
-            ctx.declare_var("local", hcl::Value::Object(subset(&done, &refs(d, "local", &files[d.file].text))));
+            ctx.declare_var("local", hcl::Value::Object(subset(&done, &refs(d, "local"))));
             let v = evaluate(d, &ctx, files)?;
             done.insert(d.name.clone(), v);
         }
@@ -117,8 +117,8 @@ pub fn render_files(files: &[HclFile]) -> Result<VMap, HelmfileError> {
             let d = &defs[k];
             let mut ctx = base.clone();
             // Only the names it refers to: cloning every value for every definition is quadratic.
-            ctx.declare_var("hv", hcl::Value::Object(subset(&hv, &refs(d, "hv", &files[d.file].text))));
-            ctx.declare_var("local", hcl::Value::Object(subset(&local_vals[d.file], &refs(d, "local", &files[d.file].text))));
+            ctx.declare_var("hv", hcl::Value::Object(subset(&hv, &refs(d, "hv"))));
+            ctx.declare_var("local", hcl::Value::Object(subset(&local_vals[d.file], &refs(d, "local"))));
             let v = evaluate(d, &ctx, files)?;
             each.push((d.file, v.clone()));
             merged = Some(match merged.take() {
@@ -191,25 +191,84 @@ fn attribute_spans(text: &str) -> std::collections::HashMap<(usize, String), (us
     out
 }
 
-/// The names `ROOT.NAME` in a definition's text refers to (helmfile
-/// createDAGGraph's traversals: the attribute right after the root).
-fn refs(d: &Def, root: &str, text: &str) -> Vec<String> {
-    let src = text.get(d.span.clone()).unwrap_or("");
-    let mut out: Vec<String> = Vec::new();
-    let b = src.as_bytes();
-    let mut from = 0;
-    while let Some(k) = src[from..].find(root).map(|k| k + from) {
-        from = k + root.len();
-        let before_ok = k == 0 || !(b[k - 1].is_ascii_alphanumeric() || b[k - 1] == b'_' || b[k - 1] == b'.' || b[k - 1] == b'-');
-        if !before_ok || b.get(from) != Some(&b'.') {
-            continue;
+/// The names `ROOT.NAME` a definition refers to (helmfile createDAGGraph's
+/// traversals, `Expr.Variables()`: the attribute right after the root),
+/// found in its expression, templates included.
+fn refs(d: &Def, root: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    expr_refs(&d.expr, root, &mut out);
+    out
+}
+
+fn expr_refs(e: &hcl::Expression, root: &str, out: &mut Vec<String>) {
+    use hcl::expr::{Expression as E, Operation, TraversalOperator};
+    let mut add = |name: &str| {
+        if !out.iter().any(|n| n == name) {
+            out.push(name.to_string());
         }
-        let name: String = src[from + 1..].chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '-').collect();
-        if !name.is_empty() && !out.contains(&name) {
-            out.push(name);
+    };
+    match e {
+        E::Traversal(t) => {
+            if let (E::Variable(v), Some(TraversalOperator::GetAttr(name))) = (&t.expr, t.operators.first())
+                && v.as_str() == root
+            {
+                add(name.as_str());
+            }
+            expr_refs(&t.expr, root, out);
+            for op in &t.operators {
+                if let TraversalOperator::Index(i) = op {
+                    expr_refs(i, root, out);
+                }
+            }
+        }
+        E::Array(items) => items.iter().for_each(|x| expr_refs(x, root, out)),
+        E::Object(o) => o.iter().for_each(|(k, v)| {
+            if let hcl::expr::ObjectKey::Expression(k) = k {
+                expr_refs(k, root, out);
+            }
+            expr_refs(v, root, out);
+        }),
+        E::TemplateExpr(t) => {
+            if let Ok(t) = hcl::Template::from_expr(t) {
+                template_refs(&t, root, out);
+            }
+        }
+        E::FuncCall(c) => c.args.iter().for_each(|x| expr_refs(x, root, out)),
+        E::Parenthesis(x) => expr_refs(x, root, out),
+        E::Conditional(c) => [&c.cond_expr, &c.true_expr, &c.false_expr].into_iter().for_each(|x| expr_refs(x, root, out)),
+        E::Operation(op) => match op.as_ref() {
+            Operation::Unary(u) => expr_refs(&u.expr, root, out),
+            Operation::Binary(b) => {
+                expr_refs(&b.lhs_expr, root, out);
+                expr_refs(&b.rhs_expr, root, out);
+            }
+        },
+        E::ForExpr(f) => [Some(&f.collection_expr), f.key_expr.as_ref(), Some(&f.value_expr), f.cond_expr.as_ref()].into_iter().flatten().for_each(|x| expr_refs(x, root, out)),
+        _ => {}
+    }
+}
+
+fn template_refs(t: &hcl::Template, root: &str, out: &mut Vec<String>) {
+    use hcl::template::{Directive, Element};
+    for el in t.elements() {
+        match el {
+            Element::Interpolation(i) => expr_refs(&i.expr, root, out),
+            Element::Directive(d) => match d.as_ref() {
+                Directive::If(i) => {
+                    expr_refs(&i.cond_expr, root, out);
+                    template_refs(&i.true_template, root, out);
+                    if let Some(f) = &i.false_template {
+                        template_refs(f, root, out);
+                    }
+                }
+                Directive::For(f) => {
+                    expr_refs(&f.collection_expr, root, out);
+                    template_refs(&f.template, root, out);
+                }
+            },
+            Element::Literal(_) => {}
         }
     }
-    out
 }
 
 /// Groups of definitions (indexes into `defs`, one name each, in file
@@ -229,7 +288,7 @@ fn plan(defs: &[Def], root: &str, files: &[HclFile]) -> Result<Vec<Vec<usize>>, 
     }
     let mut deps: Vec<Vec<String>> = vec![Vec::new(); names.len()];
     for d in defs {
-        deps[index[d.name.as_str()]].extend(refs(d, root, &files[d.file].text));
+        deps[index[d.name.as_str()]].extend(refs(d, root));
     }
     let place = |n: &str| defs.iter().find(|d| d.name == n).map_or_else(String::new, |d| format!("{}:{}:{}", files[d.file].name, d.line, d.column));
     for (i, ds) in deps.iter().enumerate() {
@@ -337,7 +396,7 @@ fn hcl_words(kind: &hcl::eval::ErrorKind) -> String {
 fn secret_names(defs: &[Def], files: &[HclFile]) -> Vec<String> {
     let mut out: Vec<String> = defs.iter().filter(|d| files[d.file].secret).map(|d| d.name.clone()).collect();
     loop {
-        let more: Vec<String> = defs.iter().filter(|d| !out.contains(&d.name) && refs(d, "hv", &files[d.file].text).iter().any(|r| out.contains(r))).map(|d| d.name.clone()).collect();
+        let more: Vec<String> = defs.iter().filter(|d| !out.contains(&d.name) && refs(d, "hv").iter().any(|r| out.contains(r))).map(|d| d.name.clone()).collect();
         if more.is_empty() {
             return out;
         }
@@ -579,6 +638,12 @@ mod errors {
     fn a_failing_value_used_from_another_file_is_named_where_it_is_defined() {
         let e = fails(&[("a.hcl", "values {\n  ok = 1\n  url = \"${hv.x}.example\"\n}\n"), ("b.hcl", "values {\n\n  x = upper(hv.ok, 2)\n}\n")]);
         assert_eq!(e, "b.hcl:3:7: HCL: error when trying to evaluate variable x (`upper(hv.ok, 2)`): Too many function arguments; Function \"upper\" expects only 1 argument(s).");
+    }
+
+    #[test]
+    fn references_are_read_from_the_expression_not_its_text() {
+        let m = render(&[("a.hcl".into(), "values {\n  note = \"see hv.docs\"\n  u = \"%{ if hv.on }${upper(hv.name)}%{ endif }\"\n  on = true\n  name = \"x\"\n}\n".into())]).unwrap();
+        assert_eq!(serde_json::Value::Object(crate::values::tree::map_to_json(&m))["u"], "X");
     }
 
     #[test]
