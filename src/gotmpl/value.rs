@@ -17,6 +17,9 @@ pub struct Tv {
     pub val: Val,
     pub origin: Option<Origin>,
     pub secret: bool,
+    /// The value differs from run to run (made by `uuidv4`, `now`, `randAlpha`
+    /// or derived from such a result): what prints it is marked so.
+    pub nondeterministic: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -64,11 +67,21 @@ pub trait GoObject: std::fmt::Debug {
     fn member(&self, name: &str, args: &[Tv]) -> Option<Result<Tv, String>>;
     /// For functions that take this type back (`semverCompare`, `date`).
     fn as_any(&self) -> &dyn std::any::Any;
+    /// `encoding/json`'s encoding (its `MarshalJSON` or struct encoding);
+    /// `None`: releasex does not model it, and `toJson` refuses it.
+    fn json(&self) -> Option<String> {
+        None
+    }
+    /// Go's `isTrue`: a struct is always true; an integer kind (a
+    /// `time.Duration`) is true unless zero: such a type overrides this.
+    fn truth(&self) -> bool {
+        true
+    }
 }
 
 impl Tv {
     pub fn new(val: Val) -> Tv {
-        Tv { val, origin: None, secret: false }
+        Tv { val, origin: None, secret: false, nondeterministic: false }
     }
 
     pub fn str(s: &str) -> Tv {
@@ -86,17 +99,29 @@ impl Tv {
             Kind::List(l) => Val::List(l.iter().map(Tv::from_v).collect()),
             Kind::Map(m) => return Tv::from_map(m).with_origin(Some(v.origin.clone())),
         };
-        Tv { val, origin: Some(v.origin.clone()), secret: v.origin.is_secret() }
+        Tv { val, origin: Some(v.origin.clone()), secret: v.origin.is_secret(), nondeterministic: false }
     }
 
     /// Whether this value or anything in it is secret.
     pub fn holds_secret(&self) -> bool {
         self.secret
             || match &self.val {
-                Val::List(l) => l.iter().any(Tv::holds_secret),
+                Val::List(l) | Val::TypedList(_, l) => l.iter().any(Tv::holds_secret),
                 Val::Map(m) => m.values().any(Tv::holds_secret),
                 Val::Struct(_, fields) => fields.iter().any(|(_, f)| f.holds_secret()),
                 Val::Ptr(p) => p.holds_secret(),
+                _ => false,
+            }
+    }
+
+    /// Whether this value or anything in it differs from run to run.
+    pub fn holds_nondeterministic(&self) -> bool {
+        self.nondeterministic
+            || match &self.val {
+                Val::List(l) | Val::TypedList(_, l) => l.iter().any(Tv::holds_nondeterministic),
+                Val::Map(m) => m.values().any(Tv::holds_nondeterministic),
+                Val::Struct(_, fields) => fields.iter().any(|(_, f)| f.holds_nondeterministic()),
+                Val::Ptr(p) => p.holds_nondeterministic(),
                 _ => false,
             }
     }
@@ -143,25 +168,110 @@ impl GoValue for Tv {
     }
 }
 
-/// `fmt.Sprint` of a value (top level: a string prints bare).
-pub(super) fn go_sprint(v: &Tv) -> Result<String, String> {
-    crate::go::fmt::try_go_v(v)
+/// `fmt.Sprint` of one value (`%v`): maps with sorted keys, lists in
+/// brackets, nil inside a container as `<nil>`, structs as `{f1 f2}`, a
+/// pointer to a map as `&map[...]` (fmt print.go `printValue`), objects by
+/// their `String` method. A pointer below the top would print an address:
+/// refused.
+pub fn go_sprint(v: &Tv) -> Result<String, String> {
+    let mut out = String::new();
+    write_v(&mut out, v, 0)?;
+    Ok(out)
 }
 
-/// `eq` on basic values: `None` for two basic values of different kinds
-/// (Go: "incompatible types for comparison"); comparing nil with a value,
-/// a map or a list is refused.
-pub(super) fn basic_eq(a: &Val, b: &Val) -> Result<Option<bool>, String> {
-    let basic = |v: &Val| matches!(v, Val::Bool(_) | Val::Int(_) | Val::Float(_) | Val::Str(_));
-    Ok(Some(match (a, b) {
-        (Val::Nil, Val::Nil) => true,
-        (Val::Bool(x), Val::Bool(y)) => x == y,
-        (Val::Int(x), Val::Int(y)) => x == y,
-        (Val::Float(x), Val::Float(y)) => x == y,
-        (Val::Str(x), Val::Str(y)) => x == y,
-        (x, y) if basic(x) && basic(y) => return Ok(None),
-        (x, y) => return Err(format!("eq of {} and {}", go_type(x), go_type(y))),
-    }))
+/// `fmt.Sprintf("%s", v)`: as `%v`, but a number or bool is a bad verb
+/// (`%!s(int=1)`) at any depth.
+pub(super) fn go_sprint_s(v: &Tv) -> Result<String, String> {
+    let mut out = String::new();
+    write_verb(&mut out, v, 0, true)?;
+    Ok(out)
+}
+
+fn write_v(out: &mut String, v: &Tv, depth: usize) -> Result<(), String> {
+    write_verb(out, v, depth, false)
+}
+
+fn write_verb(out: &mut String, v: &Tv, depth: usize, s_verb: bool) -> Result<(), String> {
+    let write_v = |out: &mut String, v: &Tv, depth: usize| write_verb(out, v, depth, s_verb);
+    if s_verb {
+        let bad = match &v.val {
+            Val::Bool(b) => Some(format!("bool={b}")),
+            Val::Int(i) => Some(format!("int={i}")),
+            Val::Int64(i) => Some(format!("int64={i}")),
+            Val::Float(f) => Some(format!("float64={}", crate::go::fmt::go_float(*f))),
+            _ => None,
+        };
+        if let Some(b) = bad {
+            out.push_str(&format!("%!s({b})"));
+            return Ok(());
+        }
+    }
+    match &v.val {
+        Val::Nil => out.push_str("<nil>"),
+        Val::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Val::Int(i) | Val::Int64(i) => out.push_str(&i.to_string()),
+        Val::Float(f) => out.push_str(&crate::go::fmt::go_float(*f)),
+        Val::Str(s) => out.push_str(s),
+        Val::Bytes(b) => {
+            out.push('[');
+            out.push_str(&b.iter().map(u8::to_string).collect::<Vec<_>>().join(" "));
+            out.push(']');
+        }
+        Val::List(l) | Val::TypedList(_, l) => {
+            out.push('[');
+            for (i, x) in l.iter().enumerate() {
+                if i > 0 {
+                    out.push(' ');
+                }
+                write_v(out, x, depth + 1)?;
+            }
+            out.push(']');
+        }
+        Val::Map(m) => {
+            out.push_str("map[");
+            for (i, (k, x)) in m.iter().enumerate() {
+                if i > 0 {
+                    out.push(' ');
+                }
+                out.push_str(k);
+                out.push(':');
+                write_v(out, x, depth + 1)?;
+            }
+            out.push(']');
+        }
+        Val::StrMap(m) => {
+            out.push_str("map[");
+            for (i, (k, x)) in m.iter().enumerate() {
+                if i > 0 {
+                    out.push(' ');
+                }
+                out.push_str(k);
+                out.push(':');
+                out.push_str(x);
+            }
+            out.push(']');
+        }
+        Val::Struct(_, fields) => {
+            out.push('{');
+            for (i, (_, x)) in fields.iter().enumerate() {
+                if i > 0 {
+                    out.push(' ');
+                }
+                if matches!(&x.val, Val::Str(s) if s == super::UNMODELLED) {
+                    return Err("printing a struct with fields releasex does not model".into());
+                }
+                write_v(out, x, depth + 1)?;
+            }
+            out.push('}');
+        }
+        Val::Ptr(p) if depth == 0 => {
+            out.push('&');
+            write_v(out, p, depth + 1)?;
+        }
+        Val::Ptr(_) => return Err("printing a pointer inside a value (Go prints its memory address)".into()),
+        Val::Object(o) => out.push_str(&o.go_string()),
+    }
+    Ok(())
 }
 
 /// Go's `isTrue`.
@@ -174,7 +284,7 @@ pub(super) fn truth(v: &Val) -> bool {
         Val::Str(s) => !s.is_empty(),
         Val::Bytes(b) => !b.is_empty(),
         Val::List(l) | Val::TypedList(_, l) => !l.is_empty(),
-        Val::Object(_) => true,
+        Val::Object(o) => o.truth(),
         Val::Map(m) => !m.is_empty(),
         Val::StrMap(m) => !m.is_empty(),
         Val::Struct(..) | Val::Ptr(_) => true,
@@ -234,5 +344,38 @@ mod taint_tests {
             let r = super::super::render("t", src, &state(false), None).unwrap();
             assert!(!r.spans.iter().any(|s| s.secret), "{src}");
         }
+    }
+}
+
+/// Values no JSON table can hold (the Go types sprig's functions make),
+/// printed as Go's fmt prints them (print.go printValue: `%v` of []byte is
+/// its numbers, a struct its fields in braces, a pointer to a map `&map[...]`
+/// at the top and an address below, which is refused) and encoded as
+/// encoding/json does ([]byte as base64).
+#[cfg(test)]
+mod go_typed_printing {
+    use super::*;
+
+    fn s(v: Val) -> Result<String, String> {
+        go_sprint(&Tv::new(v))
+    }
+
+    #[test]
+    fn go_typed_values_print_as_fmt_prints_them() {
+        assert_eq!(s(Val::Int64(-5)).as_deref(), Ok("-5"));
+        assert_eq!(s(Val::Bytes(b"hi".to_vec())).as_deref(), Ok("[104 105]"));
+        assert_eq!(s(Val::TypedList("string", vec![Tv::str("a"), Tv::str("b c")])).as_deref(), Ok("[a b c]"));
+        assert_eq!(s(Val::TypedList("int", vec![Tv::new(Val::Int(1)), Tv::new(Val::Int(2))])).as_deref(), Ok("[1 2]"));
+        assert_eq!(s(Val::Struct("T", vec![("A", Tv::str("x")), ("B", Tv::new(Val::Int(1)))])).as_deref(), Ok("{x 1}"));
+        let m: BTreeMap<String, Tv> = [("a".to_string(), Tv::new(Val::Int(1)))].into();
+        assert_eq!(s(Val::Ptr(Box::new(Tv::new(Val::Map(m.clone()))))).as_deref(), Ok("&map[a:1]"));
+        assert!(s(Val::List(vec![Tv::new(Val::Ptr(Box::new(Tv::new(Val::Map(m)))))])).is_err());
+        assert_eq!(go_sprint_s(&Tv::new(Val::List(vec![Tv::str("a"), Tv::new(Val::Int(1)), Tv::new(Val::Nil)]))).as_deref(), Ok("[a %!s(int=1) <nil>]"));
+    }
+
+    #[test]
+    fn to_json_encodes_bytes_as_base64_and_typed_lists_as_arrays() {
+        let v = Tv::new(Val::List(vec![Tv::new(Val::Bytes(b"hi".to_vec())), Tv::new(Val::TypedList("string", vec![Tv::str("a")])), Tv::new(Val::Int64(7))]));
+        assert_eq!(super::super::encode::to_json(&v).as_deref(), Ok(r#"["aGk=",["a"],7]"#));
     }
 }
