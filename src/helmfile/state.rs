@@ -338,7 +338,7 @@ fn load_env(
             let Kind::Str(f) = &entry.kind else { return Err(state_err(part, "environment secrets: entries must be file names")) };
             for path in resolve(cx, dir, f, part)? {
                 if path.extension().is_some_and(|e| e == "hcl") {
-                    hcl_secrets.push(V::new(Kind::Str(path.to_string_lossy().to_string()), entry.origin.clone()));
+                    hcl_secrets.push(V::new(Kind::Str(path.strip_prefix(dir).unwrap_or(&path).to_string_lossy().to_string()), entry.origin.clone()));
                     continue;
                 }
                 if let Some(m) = secret_file(cx, &path, "secrets")? {
@@ -396,11 +396,11 @@ pub(super) fn values_entries(cx: &mut Ctx, part: &Part, dir: &FsPath, entries: &
         }
     }
     if !hcl_files.is_empty() {
-        let mut texts = Vec::new();
+        let mut files = Vec::new();
         for p in &hcl_files {
-            texts.push((p.to_string_lossy().to_string(), read(cx, p)?));
+            files.extend(super::hcl::read_hcl_file(cx.io, p, cx.req.skip_secrets, &mut cx.skipped)?);
         }
-        let m = super::hcl::render(&texts)?;
+        let m = super::hcl::render_files(&files)?;
         merge(&mut result, m, rec);
     }
     Ok(result)
