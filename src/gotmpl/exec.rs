@@ -544,6 +544,7 @@ impl<'t> Exec<'t> {
             return Err(self.errorf("error calling len: len of nil pointer".into()));
         }
         let argv: Vec<Tv> = evs.into_iter().map(|e| e.tv).collect();
+        let secrets = super::mask::secret_strings(&argv);
         let secret = def.derive == Derive::Made && argv.iter().any(Tv::holds_secret);
         let nondeterministic = def.nondeterministic || (def.derive == Derive::Made && argv.iter().any(Tv::holds_nondeterministic));
         let result = {
@@ -560,8 +561,8 @@ impl<'t> Exec<'t> {
         }
         let mut tv = match result {
             Ok(tv) => tv,
-            Err(FnError::Go(m)) => return Err(self.errorf(format!("error calling {name}: {m}"))),
-            Err(FnError::Exec(m)) => return Err(self.errorf(m)),
+            Err(FnError::Go(m)) => return Err(self.errorf(super::mask::mask(format!("error calling {name}: {m}"), &secrets))),
+            Err(FnError::Exec(m)) => return Err(self.errorf(super::mask::mask(m, &secrets))),
             Err(FnError::Unsupported(w)) => return Err(self.unsupported(w)),
             Err(FnError::TooLarge(bytes)) => {
                 let (line, column) = line_col(self.env.src, self.at.map_or(0, |a| a.pos()));

@@ -27,6 +27,7 @@ mod conformance;
 mod encode;
 mod exec;
 pub mod func;
+mod mask;
 mod funcs;
 mod lex;
 mod parse;
