@@ -126,6 +126,9 @@ fn index(_: &Call<'_>, args: Vec<Tv>) -> Res {
         if let Val::Ptr(p) = item.val {
             item = *p;
         }
+        // What is read out of a secret container is secret (a string's byte,
+        // a map[string]string's value have no taint of their own).
+        let container_secret = item.secret;
         item = match &item.val {
             // A nil element of a []interface{} or map[string]interface{}: a nil interface.
             Val::Nil => return Err(go_err("index of nil pointer")),
@@ -145,6 +148,7 @@ fn index(_: &Call<'_>, args: Vec<Tv>) -> Res {
             Val::StrMap(m) => Tv::str(m.get(&map_key(&ix)?).map_or("", String::as_str)),
             other => return Err(go_err(format!("can't index item of type {}", go_type(other)))),
         };
+        item.secret |= container_secret;
     }
     Ok(item)
 }

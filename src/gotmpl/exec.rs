@@ -234,7 +234,7 @@ impl<'t> Exec<'t> {
             Val::TypedList(_, l) => l.iter().enumerate().map(|(i, x)| (int(i), Ev::concrete(x.clone()))).collect(),
             Val::Bytes(b) => b.iter().enumerate().map(|(i, x)| (int(i), Ev::concrete(Tv::new(Val::Int(i64::from(*x)))))).collect(),
             Val::Map(m) => m.iter().map(|(k, x)| (Ev::concrete(Tv::str(k)), Ev { tv: x.clone(), iface: true })).collect(),
-            Val::StrMap(m) => m.iter().map(|(k, x)| (Ev::concrete(Tv::str(k)), Ev::concrete(Tv::str(x)))).collect(),
+            Val::StrMap(m) => m.iter().map(|(k, x)| (Ev::concrete(Tv::str(k)), Ev::concrete(Tv { secret: v.tv.secret, ..Tv::str(x) }))).collect(),
             Val::Nil => Vec::new(),
             _ => {
                 let shown = go_sprint(&v.tv).map_err(|w| self.unsupported(w))?;
@@ -472,7 +472,7 @@ impl<'t> Exec<'t> {
                     return Err(self.errorf(format!("{name} is not a method but has arguments")));
                 }
                 return match m.get(name) {
-                    Some(v) => Ok(Ev::concrete(Tv::str(v))),
+                    Some(v) => Ok(Ev::concrete(Tv { secret: recv.tv.secret, ..Tv::str(v) })),
                     None => self.missing_key(name, Ev::concrete(Tv::str(""))),
                 };
             }
@@ -572,8 +572,11 @@ impl<'t> Exec<'t> {
         if let Val::Str(s) = &tv.val {
             self.check_size(s.len(), || format!("the result of `{name}`"))?;
         }
-        tv.secret |= secret;
-        tv.nondeterministic |= nondeterministic;
+        // A value made from a secret is secret all the way down: an item read
+        // out of `split`'s result, or a value out of `dict`'s, stays masked.
+        if secret || nondeterministic {
+            mark_deep(&mut tv, secret, nondeterministic);
+        }
         Ok(Ev::concrete(tv))
     }
 
@@ -730,3 +733,17 @@ pub(super) fn param_type(p: Param) -> &'static str {
         Param::Map => "map[string]interface {}",
     }
 }
+
+/// Marks `tv` and everything inside it secret and/or nondeterministic.
+fn mark_deep(tv: &mut Tv, secret: bool, nondeterministic: bool) {
+    tv.secret |= secret;
+    tv.nondeterministic |= nondeterministic;
+    match &mut tv.val {
+        Val::List(items) | Val::TypedList(_, items) => items.iter_mut().for_each(|i| mark_deep(i, secret, nondeterministic)),
+        Val::Map(m) => m.values_mut().for_each(|v| mark_deep(v, secret, nondeterministic)),
+        Val::Ptr(p) => mark_deep(p, secret, nondeterministic),
+        Val::Struct(_, fields) => fields.iter_mut().for_each(|(_, f)| mark_deep(f, secret, nondeterministic)),
+        _ => {}
+    }
+}
+

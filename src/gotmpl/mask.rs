@@ -50,4 +50,31 @@ mod tests {
         assert_eq!(secrets, ["hunter2"]);
         assert_eq!(mask("parse \"http://u:hunter2@db\": visible".into(), &secrets), "parse \"http://u:<secret>@db\": visible");
     }
+
+    fn run(src: &str) -> Result<crate::gotmpl::Rendered, crate::gotmpl::TmplError> {
+        use crate::gotmpl::func::FixedHost;
+        use crate::gotmpl::{render_with, MissingKey, RenderOptions};
+        let mut pw = Tv::str("u:hunter2");
+        pw.secret = true;
+        let data = Tv::new(Val::Map([("pw".to_string(), pw), ("plain".to_string(), Tv::str("a:b"))].into_iter().collect()));
+        let funcs = crate::gotmpl::sprig::func_map();
+        render_with(src, &data, &RenderOptions { name: "t", funcs: &funcs, host: &FixedHost::default(), missingkey: MissingKey::Default })
+    }
+
+    #[test]
+    fn an_item_read_out_of_a_value_made_from_a_secret_stays_secret() {
+        for src in ["{{ index (split \":\" .pw) \"_1\" }}", "{{ range splitList \":\" .pw }}{{ . }}{{ end }}", "{{ (dict \"k\" (upper .pw)).k }}"] {
+            let r = run(src).expect(src);
+            assert!(r.text.contains("HUNTER2") || r.text.contains("hunter2"), "{src}: {}", r.text);
+            assert!(r.spans.iter().all(|s| s.action.is_none() || s.secret), "{src}");
+        }
+        let r = run("{{ index (split \":\" .plain) \"_1\" }}").expect("plain");
+        assert!(!r.spans.iter().any(|s| s.secret));
+    }
+
+    #[test]
+    fn a_failing_call_on_a_secret_does_not_print_it() {
+        let err = run("{{ regexMatch .pw \"x\" }}{{ urlParse (printf \"%s\" (cat \"http://[\" .pw)) }}").unwrap_err().to_string();
+        assert!(!err.contains("hunter2"), "{err}");
+    }
 }
