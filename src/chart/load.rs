@@ -296,7 +296,21 @@ fn load_files(
     let threads = if place.rel_root.is_empty() { crate::parallel::available_threads() } else { 1 };
     let size = |(_, files): &(String, Vec<BufferedFile>)| files.iter().map(|f| f.data.len()).sum();
     let loaded = crate::parallel::map_in_order(subcharts, threads, size, |(n, files)| load_subchart(n, files, &place, &parent_name, generation, limits));
-    let dependencies = loaded.into_iter().collect::<Result<Vec<Chart>, ChartError>>()?;
+    let dependencies = match loaded.into_iter().collect::<Result<Vec<Chart>, ChartError>>() {
+        Ok(dependencies) => dependencies,
+        // helm: pkg/chart/v2/loader/load.go LoadFiles parses the chart's own
+        // values.yaml in its file loop and loads subcharts after it, so a
+        // broken values.yaml is the error even when a subchart is broken too
+        // (we parse values later, in explain: only this error path reads them here).
+        Err(subchart) => {
+            if let Some(text) = &values_text
+                && let Err(error) = crate::yaml::load_nodes(text, &values_file)
+            {
+                return Err(ChartError::Values { chart: place.path.clone(), error: Box::new(error) });
+            }
+            return Err(subchart);
+        }
+    };
 
     Ok(Chart {
         metadata,

@@ -227,12 +227,24 @@ pub enum ChartError {
         expected: String,
         got: String,
     },
+    /// The chart's own values.yaml does not parse, found while a subchart
+    /// failed to load: Helm reads values.yaml first (the same words as
+    /// `ExplainError::ChartValues`).
+    #[error("cannot load values.yaml: {}{}", .error.helm_message, values_position(.error, .chart))]
+    Values { chart: String, error: Box<crate::yaml::YamlError> },
     #[error("error unpacking subchart {name} in {parent}: {source}")]
     Subchart {
         name: String,
         parent: String,
         source: Box<ChartError>,
     },
+}
+
+fn values_position(e: &crate::yaml::YamlError, chart: &str) -> String {
+    match e.pos {
+        Some(p) => format!("\n  at {}:{}:{} (chart {chart})", e.source_name, p.line, p.column),
+        None => format!("\n  in {} (chart {chart})", e.source_name),
+    }
 }
 
 /// Loads a chart directory or `.tgz` as Helm does (see the module docs).
