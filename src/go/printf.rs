@@ -1,0 +1,1190 @@
+//! Go 1.19's `fmt.Sprintf`, `fmt.Sprint` and `fmt.Sprintln`, byte for byte
+//! (go/src/fmt/print.go, format.go; strconv's float and quote formats),
+//! over any value type that says each operand's Go type ([`GoTyped`]).
+//!
+//! The API, for the template engine's `printf`, `print` and `println`
+//! (text/template's builtins are these three functions):
+//!
+//! - [`sprintf`]`(format, &args)`, [`sprint`]`(&args)`,
+//!   [`sprintln`]`(&args)`: the text, or [`Unprintable`] when an operand
+//!   is something the value model cannot print (a struct's fields, a
+//!   pointer's address, a verb other than `%v %s %q %x %X %T` on a value
+//!   known only by its `String()` method). Invalid UTF-8 (`%s` of a
+//!   `[]byte`, `%c` of a surrogate) becomes U+FFFD, as Go's bytes would
+//!   when read as text; the `_bytes` forms return Go's exact bytes.
+//! - Implement [`GoTyped`] for the engine's value (`Tv`): `Val::Int` is
+//!   `Typed::Int(IntType::Int, i)`, `Int64` `Int(IntType::Int64, i)`,
+//!   `Float` `Float(f, false)`, `Str` `Str(s.into())`, `Bytes` `Bytes(b)`,
+//!   `List` `List("[]interface {}".into(), items.map(Typed::Of))`,
+//!   `TypedList(e, items)` `List(format!("[]{e}").into(), ...)`, `Map`
+//!   `Map("map[string]interface {}".into(), (Str(k), Of(v)))`, `StrMap`
+//!   `Map("map[string]string".into(), (Str(k), Str(v)))`, an object
+//!   `Stringer { go_type, text: its String(), go_syntax }`, `Nil` `Nil`;
+//!   a struct or pointer an [`Unprintable`].
+//!
+//! Every verb and flag of these types is Go's, with Go's error forms in
+//! the text (`%!d(string=x)`, `%!d(MISSING)`, `%!(EXTRA int=1)`,
+//! `%!(BADWIDTH)`, `%!(BADPREC)`, `%!(NOVERB)`, `%!d(BADINDEX)`), not as
+//! errors. Proven against real Go by `tests/data/go/printf.json`, filled
+//! by `tools/go-printf-oracle`.
+
+use std::borrow::Cow;
+
+use super::ftoa::append_float;
+use super::quote::is_print;
+use super::value::{GoTyped, IntType, Typed, Unprintable};
+
+/// `fmt.Sprintf(format, args...)`.
+pub fn sprintf<T: GoTyped>(format: &str, args: &[T]) -> Result<String, Unprintable> {
+    sprintf_bytes(format, args).map(text)
+}
+
+/// `fmt.Sprint(args...)`: spaces between operands when neither is a string.
+pub fn sprint<T: GoTyped>(args: &[T]) -> Result<String, Unprintable> {
+    sprint_bytes(args).map(text)
+}
+
+/// `fmt.Sprintln(args...)`: spaces between all operands and a newline.
+pub fn sprintln<T: GoTyped>(args: &[T]) -> Result<String, Unprintable> {
+    sprintln_bytes(args).map(text)
+}
+
+fn text(bytes: Vec<u8>) -> String {
+    match String::from_utf8(bytes) {
+        Ok(s) => s,
+        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+    }
+}
+
+/// [`sprintf`] as Go's bytes.
+pub fn sprintf_bytes<T: GoTyped>(format: &str, args: &[T]) -> Result<Vec<u8>, Unprintable> {
+    let args: Vec<Typed<'_, T>> = args.iter().map(Typed::Of).collect();
+    let mut p = Printer::default();
+    p.do_printf(format.as_bytes(), &args)?;
+    Ok(p.buf)
+}
+
+/// [`sprint`] as Go's bytes (print.go doPrint).
+pub fn sprint_bytes<T: GoTyped>(args: &[T]) -> Result<Vec<u8>, Unprintable> {
+    let mut p = Printer::default();
+    let mut prev_string = false;
+    for (i, arg) in args.iter().enumerate() {
+        let arg = arg.go_typed()?;
+        let is_string = matches!(arg, Typed::Str(_));
+        if i > 0 && !is_string && !prev_string {
+            p.buf.push(b' ');
+        }
+        p.print_arg(&arg, 'v')?;
+        prev_string = is_string;
+    }
+    Ok(p.buf)
+}
+
+/// [`sprintln`] as Go's bytes (print.go doPrintln).
+pub fn sprintln_bytes<T: GoTyped>(args: &[T]) -> Result<Vec<u8>, Unprintable> {
+    let mut p = Printer::default();
+    for (i, arg) in args.iter().enumerate() {
+        if i > 0 {
+            p.buf.push(b' ');
+        }
+        p.print_arg(&arg.go_typed()?, 'v')?;
+    }
+    p.buf.push(b'\n');
+    Ok(p.buf)
+}
+
+/// format.go's fmtFlags, width and precision.
+#[derive(Debug, Default, Clone, Copy)]
+struct Flags {
+    wid_present: bool,
+    prec_present: bool,
+    minus: bool,
+    plus: bool,
+    sharp: bool,
+    space: bool,
+    zero: bool,
+    /// `%+v` and `%#v` are their own formats: the flags move here.
+    plus_v: bool,
+    sharp_v: bool,
+    wid: i64,
+    prec: i64,
+}
+
+/// print.go's pp: the output and the current verb's flags.
+#[derive(Default)]
+struct Printer {
+    buf: Vec<u8>,
+    f: Flags,
+    /// Printing a bad verb's operand: no String() methods (print.go).
+    erroring: bool,
+    reordered: bool,
+    good_arg_num: bool,
+}
+
+const LDIGITS: &[u8; 17] = b"0123456789abcdefx";
+const UDIGITS: &[u8; 17] = b"0123456789ABCDEFX";
+
+/// A value looked at: borrowed, or what an element of the caller's type
+/// says it is.
+enum Held<'r, 'a, T> {
+    Ref(&'r Typed<'a, T>),
+    Own(Typed<'a, T>),
+}
+
+impl<'a, T> Held<'_, 'a, T> {
+    fn get(&self) -> &Typed<'a, T> {
+        match self {
+            Held::Ref(v) => v,
+            Held::Own(v) => v,
+        }
+    }
+}
+
+/// Resolves an element that is a value of the caller's type.
+fn resolve<'r, 'a, T: GoTyped>(v: &'r Typed<'a, T>) -> Result<Held<'r, 'a, T>, Unprintable> {
+    match v {
+        Typed::Of(t) => Ok(Held::Own(t.go_typed()?)),
+        other => Ok(Held::Ref(other)),
+    }
+}
+
+/// `reflect.TypeOf(v).String()`.
+fn type_name<'b, T>(v: &'b Typed<'_, T>) -> Cow<'b, str> {
+    match v {
+        Typed::Nil => "<nil>".into(),
+        Typed::Bool(_) => "bool".into(),
+        Typed::Int(t, _) => t.name().into(),
+        Typed::Float(_, true) => "float32".into(),
+        Typed::Float(_, false) => "float64".into(),
+        Typed::Str(_) => "string".into(),
+        Typed::Bytes(_) => "[]uint8".into(),
+        Typed::List(t, _) | Typed::Map(t, _) | Typed::Stringer { go_type: t, .. } => Cow::Borrowed(t.as_ref()),
+        Typed::Of(_) => "interface {}".into(),
+    }
+}
+
+/// utf8.RuneCount: an invalid byte counts as one rune.
+fn rune_count(b: &[u8]) -> i64 {
+    b.utf8_chunks().map(|c| (c.valid().chars().count() + c.invalid().len()) as i64).sum()
+}
+
+/// Each rune of `b` and its width in bytes, an invalid byte as
+/// (U+FFFD, 1) (utf8.DecodeRune).
+fn runes(b: &[u8]) -> Vec<(u32, usize)> {
+    let mut out = Vec::new();
+    for chunk in b.utf8_chunks() {
+        out.extend(chunk.valid().chars().map(|c| (c as u32, c.len_utf8())));
+        out.extend(chunk.invalid().iter().map(|_| (0xFFFD, 1)));
+    }
+    out
+}
+
+impl Printer {
+    // ---- format.go: the raw formatter ----
+
+    fn write_padding(&mut self, n: i64) {
+        if n > 0 {
+            let pad = if self.f.zero { b'0' } else { b' ' };
+            self.buf.extend(std::iter::repeat_n(pad, n as usize));
+        }
+    }
+
+    fn pad(&mut self, b: &[u8]) {
+        if !self.f.wid_present || self.f.wid == 0 {
+            self.buf.extend_from_slice(b);
+            return;
+        }
+        let width = self.f.wid - rune_count(b);
+        if !self.f.minus {
+            self.write_padding(width);
+            self.buf.extend_from_slice(b);
+        } else {
+            self.buf.extend_from_slice(b);
+            self.write_padding(width);
+        }
+    }
+
+    /// Pads with spaces even under `0` (fmtUnicode, fmtInteger, infinities).
+    fn pad_no_zero(&mut self, b: &[u8]) {
+        let zero = self.f.zero;
+        self.f.zero = false;
+        self.pad(b);
+        self.f.zero = zero;
+    }
+
+    fn fmt_boolean(&mut self, v: bool) {
+        self.pad(if v { b"true" } else { b"false" });
+    }
+
+    /// `U+0078`, with `#` `U+0078 'x'`.
+    fn fmt_unicode(&mut self, u: u64) {
+        let mut prec = 4;
+        if self.f.prec_present && self.f.prec > 4 {
+            prec = self.f.prec;
+        }
+        let mut hex = format!("{u:X}");
+        while (hex.len() as i64) < prec {
+            hex.insert(0, '0');
+        }
+        let mut out = format!("U+{hex}");
+        if self.f.sharp && u <= 0x10FFFF {
+            if let Some(c) = char::from_u32(u as u32).filter(|c| is_print(*c)) {
+                out.push_str(&format!(" '{c}'"));
+            }
+        }
+        self.pad_no_zero(out.as_bytes());
+    }
+
+    /// format.go fmtInteger.
+    fn fmt_integer(&mut self, u: u64, base: u64, signed: bool, verb: char, digits: &[u8; 17]) {
+        let negative = signed && (u as i64) < 0;
+        let mut u = if negative { u.wrapping_neg() } else { u };
+        let mut prec = 0i64;
+        if self.f.prec_present {
+            prec = self.f.prec;
+            // Precision 0 and value 0 print nothing but padding.
+            if prec == 0 && u == 0 {
+                let zero = self.f.zero;
+                self.f.zero = false;
+                self.write_padding(self.f.wid);
+                self.f.zero = zero;
+                return;
+            }
+        } else if self.f.zero && self.f.wid_present {
+            prec = self.f.wid;
+            if negative || self.f.plus || self.f.space {
+                prec -= 1; // leave room for the sign
+            }
+        }
+        // Right to left, as Go does.
+        let mut rev: Vec<u8> = Vec::with_capacity(70);
+        loop {
+            rev.push(digits[(u % base) as usize]);
+            u /= base;
+            if u == 0 {
+                break;
+            }
+        }
+        while (rev.len() as i64) < prec {
+            rev.push(b'0');
+        }
+        if self.f.sharp {
+            match base {
+                2 => rev.extend_from_slice(b"b0"),
+                8 if rev.last() != Some(&b'0') => rev.push(b'0'),
+                16 => rev.extend_from_slice(&[digits[16], b'0']),
+                _ => {}
+            }
+        }
+        if verb == 'O' {
+            rev.extend_from_slice(b"o0");
+        }
+        if negative {
+            rev.push(b'-');
+        } else if self.f.plus {
+            rev.push(b'+');
+        } else if self.f.space {
+            rev.push(b' ');
+        }
+        rev.reverse();
+        // Zero padding was done above as precision, or is ignored.
+        self.pad_no_zero(&rev);
+    }
+
+    /// truncateString / truncate: at most `prec` runes.
+    fn truncate<'b>(&self, b: &'b [u8]) -> &'b [u8] {
+        if self.f.prec_present {
+            let mut at = 0;
+            for (n, (_, width)) in runes(b).into_iter().enumerate() {
+                if n as i64 >= self.f.prec {
+                    return &b[..at];
+                }
+                at += width;
+            }
+        }
+        b
+    }
+
+    fn fmt_s(&mut self, b: &[u8]) {
+        let b = self.truncate(b);
+        self.pad(b);
+    }
+
+    /// fmtSbx: hex of a string's or a byte slice's bytes.
+    fn fmt_sbx(&mut self, b: &[u8], digits: &[u8; 17]) {
+        let mut length = b.len() as i64;
+        if self.f.prec_present && self.f.prec < length {
+            length = self.f.prec;
+        }
+        let mut width = 2 * length;
+        if width > 0 {
+            if self.f.space {
+                if self.f.sharp {
+                    width *= 2;
+                }
+                width += length - 1;
+            } else if self.f.sharp {
+                width += 2;
+            }
+        } else {
+            if self.f.wid_present {
+                self.write_padding(self.f.wid);
+            }
+            return;
+        }
+        if self.f.wid_present && self.f.wid > width && !self.f.minus {
+            self.write_padding(self.f.wid - width);
+        }
+        if self.f.sharp {
+            self.buf.extend_from_slice(&[b'0', digits[16]]);
+        }
+        for (i, c) in b.iter().take(length as usize).enumerate() {
+            if self.f.space && i > 0 {
+                self.buf.push(b' ');
+                if self.f.sharp {
+                    self.buf.extend_from_slice(&[b'0', digits[16]]);
+                }
+            }
+            self.buf.extend_from_slice(&[digits[(c >> 4) as usize], digits[(c & 0xF) as usize]]);
+        }
+        if self.f.wid_present && self.f.wid > width && self.f.minus {
+            self.write_padding(self.f.wid - width);
+        }
+    }
+
+    /// fmtQ: a double-quoted Go string, or with `#` a raw one if it can be.
+    fn fmt_q(&mut self, b: &[u8]) {
+        let b = self.truncate(b);
+        if self.f.sharp && can_backquote(b) {
+            let mut raw = Vec::with_capacity(b.len() + 2);
+            raw.push(b'`');
+            raw.extend_from_slice(b);
+            raw.push(b'`');
+            self.pad(&raw);
+            return;
+        }
+        let quoted = quote_with(b, b'"', self.f.plus);
+        self.pad(&quoted);
+    }
+
+    /// fmtC: the rune, U+FFFD if it is not one.
+    fn fmt_c(&mut self, c: u64) {
+        let r = u32::try_from(c).ok().and_then(char::from_u32).unwrap_or('\u{FFFD}');
+        let mut tmp = [0u8; 4];
+        self.pad(r.encode_utf8(&mut tmp).as_bytes());
+    }
+
+    /// fmtQc: a single-quoted Go rune literal.
+    fn fmt_qc(&mut self, c: u64) {
+        let r = u32::try_from(c).ok().and_then(char::from_u32).unwrap_or('\u{FFFD}');
+        let mut out = vec![b'\''];
+        escape_rune(&mut out, r as u32, b'\'', self.f.plus);
+        out.push(b'\'');
+        self.pad(&out);
+    }
+
+    /// format.go fmtFloat.
+    fn fmt_float(&mut self, v: f64, float32: bool, verb: u8, prec: i64) {
+        let prec = if self.f.prec_present { self.f.prec } else { prec };
+        let mut num = vec![b'+'];
+        append_float(&mut num, v, verb, prec as i32, float32);
+        if num[1] == b'-' || num[1] == b'+' {
+            num.remove(0);
+        }
+        if self.f.space && num[0] == b'+' && !self.f.plus {
+            num[0] = b' ';
+        }
+        // Infinities and NaN are not padded with zeros.
+        if num[1] == b'I' || num[1] == b'N' {
+            if num[1] == b'N' && !self.f.space && !self.f.plus {
+                num.remove(0);
+            }
+            self.pad_no_zero(&num);
+            return;
+        }
+        // `#` forces a decimal point and keeps trailing zeros.
+        if self.f.sharp && verb != b'b' {
+            num = sharp_float(num, verb, prec);
+        }
+        if self.f.plus || num[0] != b'+' {
+            // Zero padding goes after the sign.
+            if self.f.zero && self.f.wid_present && self.f.wid > num.len() as i64 {
+                self.buf.push(num[0]);
+                self.write_padding(self.f.wid - num.len() as i64);
+                self.buf.extend_from_slice(&num[1..]);
+                return;
+            }
+            self.pad(&num);
+            return;
+        }
+        self.pad(&num[1..]);
+    }
+
+    // ---- print.go: operands by type ----
+
+    fn bad_verb<T: GoTyped>(&mut self, verb: char, arg: &Typed<'_, T>) -> Result<(), Unprintable> {
+        self.erroring = true;
+        self.buf.extend_from_slice(b"%!");
+        push_char(&mut self.buf, verb);
+        self.buf.push(b'(');
+        match arg {
+            Typed::Nil => self.buf.extend_from_slice(b"<nil>"),
+            arg => {
+                self.buf.extend_from_slice(type_name(arg).as_bytes());
+                self.buf.push(b'=');
+                self.print_arg(arg, 'v')?;
+            }
+        }
+        self.buf.push(b')');
+        self.erroring = false;
+        Ok(())
+    }
+
+    fn fmt_bool<T: GoTyped>(&mut self, v: bool, verb: char, arg: &Typed<'_, T>) -> Result<(), Unprintable> {
+        match verb {
+            't' | 'v' => self.fmt_boolean(v),
+            _ => return self.bad_verb(verb, arg),
+        }
+        Ok(())
+    }
+
+    fn fmt_0x64(&mut self, v: u64, leading_0x: bool) {
+        let sharp = self.f.sharp;
+        self.f.sharp = leading_0x;
+        self.fmt_integer(v, 16, false, 'v', LDIGITS);
+        self.f.sharp = sharp;
+    }
+
+    fn fmt_int<T: GoTyped>(&mut self, ty: IntType, v: i64, verb: char, arg: &Typed<'_, T>) -> Result<(), Unprintable> {
+        let (u, signed) = (v as u64, ty.is_signed());
+        match verb {
+            'v' if self.f.sharp_v && !signed => self.fmt_0x64(u, true),
+            'v' | 'd' => self.fmt_integer(u, 10, signed, verb, LDIGITS),
+            'b' => self.fmt_integer(u, 2, signed, verb, LDIGITS),
+            'o' | 'O' => self.fmt_integer(u, 8, signed, verb, LDIGITS),
+            'x' => self.fmt_integer(u, 16, signed, verb, LDIGITS),
+            'X' => self.fmt_integer(u, 16, signed, verb, UDIGITS),
+            'c' => self.fmt_c(u),
+            'q' => self.fmt_qc(u),
+            'U' => self.fmt_unicode(u),
+            _ => return self.bad_verb(verb, arg),
+        }
+        Ok(())
+    }
+
+    fn fmt_float_verb<T: GoTyped>(&mut self, v: f64, float32: bool, verb: char, arg: &Typed<'_, T>) -> Result<(), Unprintable> {
+        match verb {
+            'v' => self.fmt_float(v, float32, b'g', -1),
+            'b' | 'g' | 'G' | 'x' | 'X' => self.fmt_float(v, float32, verb as u8, -1),
+            'f' | 'e' | 'E' => self.fmt_float(v, float32, verb as u8, 6),
+            'F' => self.fmt_float(v, float32, b'f', 6),
+            _ => return self.bad_verb(verb, arg),
+        }
+        Ok(())
+    }
+
+    fn fmt_string<T: GoTyped>(&mut self, s: &[u8], verb: char, arg: &Typed<'_, T>) -> Result<(), Unprintable> {
+        match verb {
+            'v' if self.f.sharp_v => self.fmt_q(s),
+            'v' | 's' => self.fmt_s(s),
+            'x' => self.fmt_sbx(s, LDIGITS),
+            'X' => self.fmt_sbx(s, UDIGITS),
+            'q' => self.fmt_q(s),
+            _ => return self.bad_verb(verb, arg),
+        }
+        Ok(())
+    }
+
+    /// fmtBytes; `type_string` is `[]byte` for an operand, `[]uint8` inside
+    /// a value (reflect's name).
+    fn fmt_bytes<T: GoTyped>(&mut self, v: &[u8], verb: char, type_string: &str, depth: usize) -> Result<(), Unprintable> {
+        match verb {
+            'v' | 'd' => {
+                if self.f.sharp_v {
+                    self.buf.extend_from_slice(type_string.as_bytes());
+                    self.buf.push(b'{');
+                    for (i, c) in v.iter().enumerate() {
+                        if i > 0 {
+                            self.buf.extend_from_slice(b", ");
+                        }
+                        self.fmt_0x64(u64::from(*c), true);
+                    }
+                    self.buf.push(b'}');
+                } else {
+                    self.buf.push(b'[');
+                    for (i, c) in v.iter().enumerate() {
+                        if i > 0 {
+                            self.buf.push(b' ');
+                        }
+                        self.fmt_integer(u64::from(*c), 10, false, verb, LDIGITS);
+                    }
+                    self.buf.push(b']');
+                }
+            }
+            's' => self.fmt_s(v),
+            'x' => self.fmt_sbx(v, LDIGITS),
+            'X' => self.fmt_sbx(v, UDIGITS),
+            'q' => self.fmt_q(v),
+            // Other verbs print each byte as a uint8 (printValue's slice case).
+            _ => {
+                let items: Vec<Typed<'_, T>> = v.iter().map(|c| Typed::Int(IntType::Uint8, i64::from(*c))).collect();
+                self.print_list("[]uint8", &items, verb, depth)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// print.go printArg: one operand.
+    fn print_arg<T: GoTyped>(&mut self, arg: &Typed<'_, T>, verb: char) -> Result<(), Unprintable> {
+        let arg = resolve(arg)?;
+        let arg = arg.get();
+        if let Typed::Nil = arg {
+            return match verb {
+                'T' | 'v' => {
+                    self.pad(b"<nil>");
+                    Ok(())
+                }
+                _ => self.bad_verb(verb, arg),
+            };
+        }
+        match verb {
+            'T' => {
+                self.fmt_s(type_name(arg).as_bytes());
+                return Ok(());
+            }
+            'p' => return self.fmt_pointer(arg),
+            // handleMethods: %w takes only an error (and only in Errorf).
+            'w' if matches!(arg, Typed::List(..) | Typed::Map(..) | Typed::Stringer { .. }) => return self.bad_verb(verb, arg),
+            _ => {}
+        }
+        match arg {
+            Typed::Bytes(b) => self.fmt_bytes::<T>(b, verb, "[]byte", 0),
+            other => self.print_value(other, verb, 0),
+        }
+    }
+
+    /// `%p`: only slices, maps (and pointers) have one, an address.
+    fn fmt_pointer<T: GoTyped>(&mut self, arg: &Typed<'_, T>) -> Result<(), Unprintable> {
+        match arg {
+            Typed::List(..) | Typed::Map(..) | Typed::Bytes(_) => Err(Unprintable(format!("the address of a {} (%p)", type_name(arg)))),
+            Typed::Stringer { go_type, .. } => Err(Unprintable(format!("a {go_type} with %p"))),
+            other => self.bad_verb('p', other),
+        }
+    }
+
+    /// print.go printValue: a value at `depth` inside an operand (0: the
+    /// operand itself).
+    fn print_value<T: GoTyped>(&mut self, v: &Typed<'_, T>, verb: char, depth: usize) -> Result<(), Unprintable> {
+        match v {
+            // An interface{} element: the value inside it.
+            Typed::Of(t) => {
+                let inner = t.go_typed()?;
+                self.print_value(&inner, verb, depth + 1)
+            }
+            // A nil interface{} element prints the same under every verb.
+            Typed::Nil if self.f.sharp_v => {
+                self.buf.extend_from_slice(b"interface {}(nil)");
+                Ok(())
+            }
+            Typed::Nil => {
+                self.buf.extend_from_slice(b"<nil>");
+                Ok(())
+            }
+            Typed::Bool(b) => self.fmt_bool(*b, verb, v),
+            Typed::Int(ty, i) => self.fmt_int(*ty, *i, verb, v),
+            Typed::Float(f, float32) => self.fmt_float_verb(*f, *float32, verb, v),
+            Typed::Str(s) => self.fmt_string(s.as_bytes(), verb, v),
+            Typed::Bytes(b) => match verb {
+                's' | 'q' | 'x' | 'X' => self.fmt_bytes::<T>(b, verb, "[]uint8", depth),
+                _ => {
+                    let items: Vec<Typed<'_, T>> = b.iter().map(|c| Typed::Int(IntType::Uint8, i64::from(*c))).collect();
+                    self.print_list("[]uint8", &items, verb, depth)
+                }
+            },
+            Typed::List(ty, items) => self.print_list(ty, items, verb, depth),
+            Typed::Map(ty, entries) => self.print_map(ty, entries, verb, depth),
+            Typed::Stringer { go_type, text, go_syntax } => self.print_stringer(go_type, text, go_syntax.as_deref(), verb),
+        }
+    }
+
+    /// handleMethods for a value with `String()` (and maybe `GoString()`).
+    fn print_stringer(&mut self, go_type: &str, text: &str, go_syntax: Option<&str>, verb: char) -> Result<(), Unprintable> {
+        let unsupported = || Err(Unprintable(format!("a {go_type} with %{verb} (Go prints its fields)")));
+        if self.erroring {
+            return unsupported();
+        }
+        if self.f.sharp_v {
+            return match go_syntax {
+                Some(gs) => {
+                    self.fmt_s(gs.as_bytes());
+                    Ok(())
+                }
+                None => unsupported(),
+            };
+        }
+        match verb {
+            'v' | 's' | 'x' | 'X' | 'q' => self.fmt_string::<NoValue>(text.as_bytes(), verb, &Typed::Str(text.into())),
+            _ => unsupported(),
+        }
+    }
+
+    fn print_list<T: GoTyped>(&mut self, ty: &str, items: &[Typed<'_, T>], verb: char, depth: usize) -> Result<(), Unprintable> {
+        if self.f.sharp_v {
+            self.buf.extend_from_slice(ty.as_bytes());
+            self.buf.push(b'{');
+        } else {
+            self.buf.push(b'[');
+        }
+        for (i, item) in items.iter().enumerate() {
+            if i > 0 {
+                self.buf.extend_from_slice(if self.f.sharp_v { b", " } else { b" " });
+            }
+            self.print_value(item, verb, depth + 1)?;
+        }
+        self.buf.push(if self.f.sharp_v { b'}' } else { b']' });
+        Ok(())
+    }
+
+    fn print_map<T: GoTyped>(&mut self, ty: &str, entries: &[(Typed<'_, T>, Typed<'_, T>)], verb: char, depth: usize) -> Result<(), Unprintable> {
+        let mut sorted = Vec::with_capacity(entries.len());
+        for (k, v) in entries {
+            sorted.push((resolve(k)?, v));
+        }
+        // sort.Stable with fmtsort's compare.
+        sorted.sort_by(|a, b| key_order(a.0.get(), b.0.get()));
+        if self.f.sharp_v {
+            self.buf.extend_from_slice(ty.as_bytes());
+            self.buf.push(b'{');
+        } else {
+            self.buf.extend_from_slice(b"map[");
+        }
+        for (i, (k, v)) in sorted.iter().enumerate() {
+            if i > 0 {
+                self.buf.extend_from_slice(if self.f.sharp_v { b", " } else { b" " });
+            }
+            self.print_value(k.get(), verb, depth + 1)?;
+            self.buf.push(b':');
+            self.print_value(v, verb, depth + 1)?;
+        }
+        self.buf.push(if self.f.sharp_v { b'}' } else { b']' });
+        Ok(())
+    }
+
+    // ---- print.go doPrintf: the format string ----
+
+    /// intFromArg: a `*` width or precision.
+    fn int_from_arg<T: GoTyped>(&self, args: &[Typed<'_, T>], arg_num: usize) -> Result<(i64, bool, usize), Unprintable> {
+        let Some(arg) = args.get(arg_num) else {
+            return Ok((0, false, arg_num));
+        };
+        let (mut num, mut is_int) = match resolve(arg)?.get() {
+            Typed::Int(ty, v) if ty.is_signed() => (*v, true),
+            // An unsigned value counts if it fits an int.
+            Typed::Int(_, v) if *v >= 0 => (*v, true),
+            _ => (0, false),
+        };
+        if too_large(num) {
+            num = 0;
+            is_int = false;
+        }
+        Ok((num, is_int, arg_num + 1))
+    }
+
+    /// argNumber: an explicit `[n]` index at `format[i..]`.
+    fn arg_number(&mut self, arg_num: usize, format: &[u8], i: usize, num_args: usize) -> (usize, usize, bool) {
+        if format.len() <= i || format[i] != b'[' {
+            return (arg_num, i, false);
+        }
+        self.reordered = true;
+        let (index, wid, ok) = parse_arg_number(&format[i..]);
+        if ok && 0 <= index && (index as usize) < num_args {
+            return (index as usize, i + wid, true);
+        }
+        self.good_arg_num = false;
+        (arg_num, i + wid, ok)
+    }
+
+    fn do_printf<T: GoTyped>(&mut self, format: &[u8], args: &[Typed<'_, T>]) -> Result<(), Unprintable> {
+        let end = format.len();
+        let mut arg_num = 0usize;
+        let mut after_index;
+        self.reordered = false;
+        let mut i = 0;
+        'format: while i < end {
+            self.good_arg_num = true;
+            let lasti = i;
+            while i < end && format[i] != b'%' {
+                i += 1;
+            }
+            self.buf.extend_from_slice(&format[lasti..i]);
+            if i >= end {
+                break;
+            }
+            i += 1;
+            self.f = Flags::default();
+            // Flags, and the fast path of a lower-case verb right after them.
+            while i < end {
+                let c = format[i];
+                match c {
+                    b'#' => self.f.sharp = true,
+                    b'0' => self.f.zero = !self.f.minus,
+                    b'+' => self.f.plus = true,
+                    b'-' => {
+                        self.f.minus = true;
+                        self.f.zero = false;
+                    }
+                    b' ' => self.f.space = true,
+                    _ => {
+                        if c.is_ascii_lowercase() && arg_num < args.len() {
+                            if c == b'v' {
+                                self.move_v_flags();
+                            }
+                            self.print_arg(&args[arg_num], c as char)?;
+                            arg_num += 1;
+                            i += 1;
+                            continue 'format;
+                        }
+                        break;
+                    }
+                }
+                i += 1;
+            }
+            (arg_num, i, after_index) = self.arg_number(arg_num, format, i, args.len());
+            // Width.
+            if i < end && format[i] == b'*' {
+                i += 1;
+                (self.f.wid, self.f.wid_present, arg_num) = self.int_from_arg(args, arg_num)?;
+                if !self.f.wid_present {
+                    self.buf.extend_from_slice(b"%!(BADWIDTH)");
+                }
+                // A negative width means `-`.
+                if self.f.wid < 0 {
+                    self.f.wid = -self.f.wid;
+                    self.f.minus = true;
+                    self.f.zero = false;
+                }
+                after_index = false;
+            } else {
+                (self.f.wid, self.f.wid_present, i) = parse_num(format, i, end);
+                if after_index && self.f.wid_present {
+                    self.good_arg_num = false; // "%[3]2d"
+                }
+            }
+            // Precision.
+            if i + 1 < end && format[i] == b'.' {
+                i += 1;
+                if after_index {
+                    self.good_arg_num = false; // "%[3].2d"
+                }
+                (arg_num, i, after_index) = self.arg_number(arg_num, format, i, args.len());
+                if i < end && format[i] == b'*' {
+                    i += 1;
+                    (self.f.prec, self.f.prec_present, arg_num) = self.int_from_arg(args, arg_num)?;
+                    if self.f.prec < 0 {
+                        self.f.prec = 0;
+                        self.f.prec_present = false;
+                    }
+                    if !self.f.prec_present {
+                        self.buf.extend_from_slice(b"%!(BADPREC)");
+                    }
+                    after_index = false;
+                } else {
+                    (self.f.prec, self.f.prec_present, i) = parse_num(format, i, end);
+                    if !self.f.prec_present {
+                        self.f.prec = 0;
+                        self.f.prec_present = true;
+                    }
+                }
+            }
+            if !after_index {
+                (arg_num, i, _) = self.arg_number(arg_num, format, i, args.len());
+            }
+            if i >= end {
+                self.buf.extend_from_slice(b"%!(NOVERB)");
+                break;
+            }
+            // The format is a &str, so a verb at i is a whole char.
+            let verb = std::str::from_utf8(&format[i..]).ok().and_then(|s| s.chars().next()).unwrap_or('\u{FFFD}');
+            i += verb.len_utf8();
+            if verb == '%' {
+                // Percent takes no operand and ignores width and precision.
+                self.buf.push(b'%');
+            } else if !self.good_arg_num {
+                self.bad_arg(verb, "(BADINDEX)");
+            } else if arg_num >= args.len() {
+                self.bad_arg(verb, "(MISSING)");
+            } else {
+                if verb == 'v' {
+                    self.move_v_flags();
+                }
+                self.print_arg(&args[arg_num], verb)?;
+                arg_num += 1;
+            }
+        }
+        // Extra operands, unless the format reordered them.
+        if !self.reordered && arg_num < args.len() {
+            self.f = Flags::default();
+            self.buf.extend_from_slice(b"%!(EXTRA ");
+            for (n, arg) in args[arg_num..].iter().enumerate() {
+                if n > 0 {
+                    self.buf.extend_from_slice(b", ");
+                }
+                let arg = resolve(arg)?;
+                if let Typed::Nil = arg.get() {
+                    self.buf.extend_from_slice(b"<nil>");
+                } else {
+                    self.buf.extend_from_slice(type_name(arg.get()).as_bytes());
+                    self.buf.push(b'=');
+                    self.print_arg(arg.get(), 'v')?;
+                }
+            }
+            self.buf.push(b')');
+        }
+        Ok(())
+    }
+
+    /// `%#v` and `%+v` are formats of their own (Go syntax, field names).
+    fn move_v_flags(&mut self) {
+        self.f.sharp_v = self.f.sharp;
+        self.f.sharp = false;
+        self.f.plus_v = self.f.plus;
+        self.f.plus = false;
+    }
+
+    fn bad_arg(&mut self, verb: char, what: &str) {
+        self.buf.extend_from_slice(b"%!");
+        push_char(&mut self.buf, verb);
+        self.buf.extend_from_slice(what.as_bytes());
+    }
+}
+
+/// A value type with no values, for printing text that is no operand.
+enum NoValue {}
+
+impl GoTyped for NoValue {
+    fn go_typed(&self) -> Result<Typed<'_, Self>, Unprintable> {
+        match *self {}
+    }
+}
+
+fn push_char(buf: &mut Vec<u8>, c: char) {
+    let mut tmp = [0u8; 4];
+    buf.extend_from_slice(c.encode_utf8(&mut tmp).as_bytes());
+}
+
+/// tooLarge: widths and precisions beyond a million are refused.
+fn too_large(x: i64) -> bool {
+    !(-1_000_000..=1_000_000).contains(&x)
+}
+
+/// parsenum: the decimal number at `s[start..end]`, if any, and where it ends.
+fn parse_num(s: &[u8], start: usize, end: usize) -> (i64, bool, usize) {
+    if start >= end {
+        return (0, false, end);
+    }
+    let (mut num, mut is_num, mut i) = (0i64, false, start);
+    while i < end && s[i].is_ascii_digit() {
+        if too_large(num) {
+            return (0, false, end); // overflow
+        }
+        num = num * 10 + i64::from(s[i] - b'0');
+        is_num = true;
+        i += 1;
+    }
+    (num, is_num, i)
+}
+
+/// parseArgNumber: `[n]` at the start of `format` as a zero-based index,
+/// the bytes it takes, and whether it parsed.
+fn parse_arg_number(format: &[u8]) -> (i64, usize, bool) {
+    if format.len() < 3 {
+        return (0, 1, false);
+    }
+    for i in 1..format.len() {
+        if format[i] == b']' {
+            let (width, ok, newi) = parse_num(format, 1, i);
+            if !ok || newi != i {
+                return (0, i + 1, false);
+            }
+            return (width - 1, i + 1, true);
+        }
+    }
+    (0, 1, false)
+}
+
+/// fmtsort's compare of two keys of one map: numbers and strings by `<`,
+/// NaN first, false before true, nil first; keys of different types keep
+/// their order (Go's answer then depends on reflect.Type addresses).
+fn key_order<T>(a: &Typed<'_, T>, b: &Typed<'_, T>) -> std::cmp::Ordering {
+    use std::cmp::Ordering::*;
+    match (a, b) {
+        (Typed::Int(ta, x), Typed::Int(tb, y)) if ta == tb => {
+            if ta.is_signed() {
+                x.cmp(y)
+            } else {
+                (*x as u64).cmp(&(*y as u64))
+            }
+        }
+        (Typed::Str(x), Typed::Str(y)) => x.as_bytes().cmp(y.as_bytes()),
+        (Typed::Float(x, _), Typed::Float(y, _)) => match (x.is_nan(), y.is_nan()) {
+            (true, false) => Less,
+            (false, true) => Greater,
+            _ => x.partial_cmp(y).unwrap_or(Equal),
+        },
+        (Typed::Bool(x), Typed::Bool(y)) => x.cmp(y),
+        (Typed::Nil, Typed::Nil) => Equal,
+        (Typed::Nil, _) => Less,
+        (_, Typed::Nil) => Greater,
+        _ => Equal,
+    }
+}
+
+/// The `#` flag on a float: a decimal point always, and trailing zeros up
+/// to the precision for %g and %x (format.go fmtFloat).
+fn sharp_float(mut num: Vec<u8>, verb: u8, prec: i64) -> Vec<u8> {
+    let mut digits = match verb {
+        b'v' | b'g' | b'G' | b'x' => {
+            if prec == -1 {
+                6
+            } else {
+                prec
+            }
+        }
+        _ => 0,
+    };
+    let mut tail = Vec::new();
+    let mut has_decimal_point = false;
+    let mut saw_nonzero_digit = false;
+    let mut i = 1;
+    while i < num.len() {
+        match num[i] {
+            b'.' => has_decimal_point = true,
+            b'p' | b'P' => {
+                tail.extend_from_slice(&num[i..]);
+                num.truncate(i);
+            }
+            b'e' | b'E' if verb != b'x' && verb != b'X' => {
+                tail.extend_from_slice(&num[i..]);
+                num.truncate(i);
+            }
+            c => {
+                if c != b'0' {
+                    saw_nonzero_digit = true;
+                }
+                // Significant digits after the first non-zero one.
+                if saw_nonzero_digit {
+                    digits -= 1;
+                }
+            }
+        }
+        i += 1;
+    }
+    if !has_decimal_point {
+        // A leading 0 counts once.
+        if num.len() == 2 && num[1] == b'0' {
+            digits -= 1;
+        }
+        num.push(b'.');
+    }
+    while digits > 0 {
+        num.push(b'0');
+        digits -= 1;
+    }
+    num.extend_from_slice(&tail);
+    num
+}
+
+/// strconv.CanBackquote.
+fn can_backquote(b: &[u8]) -> bool {
+    for (r, width) in runes(b) {
+        if width > 1 {
+            if r == 0xFEFF {
+                return false; // a BOM is invisible
+            }
+            continue;
+        }
+        if r == 0xFFFD || (r < 0x20 && r != u32::from(b'\t')) || r == u32::from(b'`') || r == 0x7F {
+            return false;
+        }
+    }
+    true
+}
+
+/// strconv.Quote (QuoteToASCII when `ascii_only`) of bytes that may not be
+/// UTF-8: an invalid byte is `\xNN`.
+fn quote_with(b: &[u8], quote: u8, ascii_only: bool) -> Vec<u8> {
+    let mut out = vec![quote];
+    for chunk in b.utf8_chunks() {
+        for c in chunk.valid().chars() {
+            escape_rune(&mut out, c as u32, quote, ascii_only);
+        }
+        for byte in chunk.invalid() {
+            out.extend_from_slice(format!("\\x{byte:02x}").as_bytes());
+        }
+    }
+    out.push(quote);
+    out
+}
+
+/// strconv appendEscapedRune (graphicOnly false).
+fn escape_rune(out: &mut Vec<u8>, r: u32, quote: u8, ascii_only: bool) {
+    if r == u32::from(quote) || r == u32::from(b'\\') {
+        out.push(b'\\');
+        out.push(r as u8);
+        return;
+    }
+    let c = char::from_u32(r).unwrap_or('\u{FFFD}');
+    let printable = is_print(c);
+    if ascii_only {
+        if r < 0x80 && printable {
+            out.push(r as u8);
+            return;
+        }
+    } else if printable {
+        push_char(out, c);
+        return;
+    }
+    let text = match c {
+        '\u{7}' => "\\a".to_string(),
+        '\u{8}' => "\\b".into(),
+        '\u{c}' => "\\f".into(),
+        '\n' => "\\n".into(),
+        '\r' => "\\r".into(),
+        '\t' => "\\t".into(),
+        '\u{b}' => "\\v".into(),
+        c if (c as u32) < 0x20 || c == '\u{7f}' => format!("\\x{:02x}", c as u32),
+        c if (c as u32) < 0x10000 => format!("\\u{:04x}", c as u32),
+        c => format!("\\U{:08x}", c as u32),
+    };
+    out.extend_from_slice(text.as_bytes());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::Value;
+
+    /// A typed Go value of the conformance table (tools/go-printf-oracle).
+    #[derive(Debug)]
+    enum Arg {
+        Nil,
+        Bool(bool),
+        Int(IntType, i64),
+        Float(f64, bool),
+        Str(String),
+        Bytes(Vec<u8>),
+        List(String, Vec<Arg>),
+        Map(String, Vec<(Arg, Arg)>),
+        Stringer(String, String, Option<String>),
+    }
+
+    impl GoTyped for Arg {
+        fn go_typed(&self) -> Result<Typed<'_, Arg>, Unprintable> {
+            Ok(match self {
+                Arg::Nil => Typed::Nil,
+                Arg::Bool(b) => Typed::Bool(*b),
+                Arg::Int(t, i) => Typed::Int(*t, *i),
+                Arg::Float(f, float32) => Typed::Float(*f, *float32),
+                Arg::Str(s) => Typed::Str(s.into()),
+                Arg::Bytes(b) => Typed::Bytes(b),
+                Arg::List(t, items) => Typed::List(t.into(), items.iter().map(Typed::Of).collect()),
+                Arg::Map(t, entries) => Typed::Map(t.into(), entries.iter().map(|(k, v)| (Typed::Of(k), Typed::Of(v))).collect()),
+                Arg::Stringer(t, text, gs) => Typed::Stringer { go_type: t.into(), text: text.clone(), go_syntax: gs.clone() },
+            })
+        }
+    }
+
+    fn int_type(name: &str) -> Option<IntType> {
+        use IntType::*;
+        [Int, Int8, Int16, Int32, Int64, Uint, Uint8, Uint16, Uint32, Uint64, Uintptr].into_iter().find(|t| t.name() == name)
+    }
+
+    fn number_text(v: &Value) -> String {
+        match v {
+            Value::String(s) => s.clone(),
+            other => other.to_string(),
+        }
+    }
+
+    fn arg(spec: &Value) -> Arg {
+        let t = spec["t"].as_str().expect("t");
+        let v = &spec["v"];
+        if let Some(it) = int_type(t) {
+            let i = v.as_i64().unwrap_or_else(|| v.as_u64().expect("an integer") as i64);
+            return Arg::Int(it, i);
+        }
+        match t {
+            "nil" => Arg::Nil,
+            "bool" => Arg::Bool(v.as_bool().expect("bool")),
+            "string" => Arg::Str(v.as_str().expect("string").into()),
+            "float64" | "float32" => {
+                let text = number_text(v);
+                let f: f64 = match text.as_str() {
+                    "NaN" => f64::NAN,
+                    "+Inf" => f64::INFINITY,
+                    "-Inf" => f64::NEG_INFINITY,
+                    other => other.parse().expect("a float"),
+                };
+                // A float32 holds the nearest float32.
+                if t == "float32" { Arg::Float(f64::from(f as f32), true) } else { Arg::Float(f, false) }
+            }
+            "[]byte" => match spec.get("hex").and_then(Value::as_str) {
+                Some(hex) => Arg::Bytes((0..hex.len()).step_by(2).map(|i| u8::from_str_radix(&hex[i..i + 2], 16).expect("hex")).collect()),
+                None => Arg::Bytes(v.as_str().unwrap_or_default().as_bytes().to_vec()),
+            },
+            "time.Time" => Arg::Stringer(t.into(), spec["text"].as_str().expect("text").into(), spec["gostring"].as_str().map(String::from)),
+            list if list.starts_with("[]") => Arg::List(list.into(), v.as_array().expect("items").iter().map(arg).collect()),
+            map if map.starts_with("map[") => Arg::Map(map.into(), v.as_array().expect("entries").iter().map(|e| (arg(&e[0]), arg(&e[1]))).collect()),
+            other => panic!("unknown type {other}"),
+        }
+    }
+
+    fn hex(b: &[u8]) -> String {
+        b.iter().map(|c| format!("{c:02x}")).collect()
+    }
+
+    /// Every case of tests/data/go/printf.json, byte for byte against what
+    /// Go 1.19's fmt printed for it.
+    #[test]
+    fn sprintf_sprint_and_sprintln_print_what_go_fmt_prints() {
+        let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/go/printf.json")).expect("the table");
+        let cases: Vec<Value> = serde_json::from_str(&text).expect("JSON");
+        let mut failures = Vec::new();
+        for case in &cases {
+            let args: Vec<Arg> = case["args"].as_array().map(|a| a.iter().map(arg).collect()).unwrap_or_default();
+            let got = match case["func"].as_str().unwrap_or("sprintf") {
+                "sprint" => sprint_bytes(&args),
+                "sprintln" => sprintln_bytes(&args),
+                _ => sprintf_bytes(case["format"].as_str().expect("format"), &args),
+            };
+            let want = &case["go"];
+            let ok = match &got {
+                Ok(got) => match want.get("hex").and_then(Value::as_str) {
+                    Some(h) => hex(got) == h,
+                    None => Some(got.as_slice()) == want["output"].as_str().map(str::as_bytes),
+                },
+                Err(_) => false,
+            };
+            if !ok {
+                let got = got.map(|g| String::from_utf8_lossy(&g).into_owned());
+                failures.push(format!("{}: {:?} {}\n  want {:?}\n  got  {:?}", case["name"], case["format"], case["args"], want["output"], got));
+            }
+        }
+        let n = cases.len();
+        assert!(n >= 600, "the table has {n} cases");
+        assert!(failures.is_empty(), "{} of {n} cases differ from Go:\n{}", failures.len(), failures.iter().take(40).cloned().collect::<Vec<_>>().join("\n"));
+    }
+
+    #[test]
+    fn unprintable_values_are_errors_not_guesses() {
+        let t = Arg::Stringer("time.Time".into(), "x".into(), None);
+        assert!(sprintf("%d", &[t]).is_err());
+        let l = Arg::List("[]int".into(), vec![]);
+        assert!(sprintf("%p", &[l]).is_err());
+    }
+
+    #[test]
+    fn invalid_utf8_becomes_the_replacement_character_in_text() {
+        assert_eq!(sprintf("%s|", &[Arg::Bytes(vec![b'a', 0xff])]).unwrap(), "a\u{fffd}|");
+    }
+}
