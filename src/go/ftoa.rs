@@ -57,7 +57,7 @@ pub fn append_float(dst: &mut Vec<u8>, v: f64, fmt: u8, prec: i32, float32: bool
     let shortest = prec < 0;
     let mut prec = prec;
     let digits = if shortest {
-        let d = shortest_digits(v, float32);
+        let d = shortest_digits(v, float32, mant, exp - mantbits as i32);
         let nd = d.d.len() as i32;
         prec = match fmt {
             b'e' | b'E' => (nd - 1).max(0),
@@ -86,17 +86,27 @@ pub fn append_float(dst: &mut Vec<u8>, v: f64, fmt: u8, prec: i32, float32: bool
     format_digits(dst, shortest, neg, &digits, prec, fmt);
 }
 
-/// The shortest digits that read back as `v` (`{:e}` of the f64 or f32).
-fn shortest_digits(v: f64, float32: bool) -> Digits {
+/// The shortest digits that read back as `v` (`{:e}` of the f64 or f32),
+/// `v` being `mant * 2^e2`. Where the exact value lies halfway between two
+/// shortest candidates, Go's Ryu takes the even one (ftoaryu.go
+/// ryuFtoaShortest: `c0 && di&1 == 1`), Rust the upper.
+fn shortest_digits(v: f64, float32: bool, mant: u64, e2: i32) -> Digits {
     let e = if float32 { format!("{:e}", (v as f32).abs()) } else { format!("{:e}", v.abs()) };
-    let (mant, exp) = e.split_once('e').unwrap_or((&e, "0"));
-    let exp: i32 = exp.parse().unwrap_or(0);
-    let d: Vec<u8> = mant.bytes().filter(u8::is_ascii_digit).map(|c| c - b'0').collect();
+    let (rust_mant, rust_exp) = e.split_once('e').unwrap_or((&e, "0"));
+    let exp: i32 = rust_exp.parse().unwrap_or(0);
+    let d: Vec<u8> = rust_mant.bytes().filter(u8::is_ascii_digit).map(|c| c - b'0').collect();
     if d.iter().all(|&c| c == 0) {
         return Digits { d: Vec::new(), dp: 0 };
     }
+    let nd = d.len() as i32;
     let mut digits = Digits { d, dp: exp + 1 };
     trim(&mut digits);
+    let mut exact = exact_digits(mant, e2);
+    let at = nd + exact.dp - digits.dp;
+    if at >= 0 && exact.d.len() as i32 == at + 1 && exact.d[at as usize] == 5 {
+        round(&mut exact, at);
+        return exact;
+    }
     digits
 }
 

@@ -51,6 +51,10 @@ c("float/%.1f/tie 0.25","%.1f",F("0.25")); c("float/%.1f/tie 0.35","%.1f",F("0.3
 c("float/%.3g/999.5","%.3g",F("999.5")); c("float/%.0f/9.5","%.0f",F("9.5")); c("float/%.1g/0.95","%.1g",F("0.95")); c("float/%g/1e-7","%g",F("1e-7")); c("float/%g/100000","%g",F("100000")); c("float/%g/1000000","%g",F("1000000"))
 c("float/%.2g/1e-7","%.2g",F("1.23e-7")); c("float/%.x/1","%.0x",F("1.5")); c("float/%.1x/1.96875","%.1x",F("1.96875")); c("float/%x/denormal","%x",F("5e-324")); c("float/%x/huge","%x",F("1.7976931348623157e308"))
 c("float/%+v/NaN","%+v",F("NaN")); c("float/% v/NaN","% v",F("NaN")); c("float/%05v/Inf","%05v",F("+Inf")); c("float/%-6v/Inf","%-6v|",F("-Inf")); c("float/%+f/Inf","%+f",F("+Inf"))
+# shortest digits at an exact tie: Go takes the even one
+for v,t in [("47144.8125","float32"),("65076.5625","float32"),("-1710170333337.40625","float64"),("58774.3125","float32"),("0.15625","float32")]:
+    for f in ["%v","%g","%e","%.3f","%s"]:
+        c(f"float/shortest tie/{t} {v}/{f}", f, F(v,t))
 # strings
 svals=["","hello","héllo","日本語","tab\there","nl\nx","q\"x","b`t","\x00\x7f","emoji 😀","\u00a0nb","\ufeffbom","a\\b","\u200b", "\U0010ffff"]
 sfs=["%v","%s","%q","%+q","%#q","%x","%X","% x","%#x","%# X","%5s","%-5s|","%05s","%.2s","%5.1s","%.0s","%.3q","%10q","%T","%#v","%.1x","%8x","%-8x|","%d","%t","%.2v","%#+q"]

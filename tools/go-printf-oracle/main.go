@@ -53,7 +53,7 @@ var basic = map[string]reflect.Type{
 	"uint32": reflect.TypeOf(uint32(0)), "uint64": reflect.TypeOf(uint64(0)), "uintptr": reflect.TypeOf(uintptr(0)),
 	"float32": reflect.TypeOf(float32(0)), "float64": reflect.TypeOf(float64(0)),
 	"interface {}": reflect.TypeOf((*interface{})(nil)).Elem(),
-	"[]uint8": reflect.TypeOf([]byte(nil)),
+	"[]uint8":      reflect.TypeOf([]byte(nil)),
 }
 
 func typeOf(name string) reflect.Type {
@@ -317,9 +317,20 @@ func genInt(r *rand.Rand) arg {
 	}
 	var v string
 	signed := t[0] == 'i'
+	// fits: whether a small value or code point is in the type's range.
+	fits := func(x int64) bool {
+		return bits == 64 || signed && x < int64(1)<<(bits-1) || !signed && x < int64(1)<<bits
+	}
+	choose := func(xs ...int64) string {
+		for {
+			if x := xs[r.Intn(len(xs))]; fits(x) {
+				return fmt.Sprint(x)
+			}
+		}
+	}
 	switch r.Intn(5) {
 	case 0:
-		v = pick(r, "0", "1", "7", "10", "65", "233", "100")
+		v = choose(0, 1, 7, 10, 65, 100, 233)
 	case 1: // the extremes
 		if signed {
 			if r.Intn(2) == 0 {
@@ -330,13 +341,8 @@ func genInt(r *rand.Rand) arg {
 		} else {
 			v = fmt.Sprint(uint64(1)<<(bits-1) - 1 + uint64(1)<<(bits-1))
 		}
-	case 2: // a code point that fits the type
-		cps := []int64{120, 233, 9731, 128512, 1114111, 1114112, 55296, 7, 127}
-		cp := cps[r.Intn(len(cps))]
-		for bits < 64 && (signed && cp >= int64(1)<<(bits-1) || !signed && cp >= int64(1)<<bits) {
-			cp = cps[r.Intn(len(cps))]
-		}
-		v = fmt.Sprint(cp)
+	case 2: // a code point
+		v = choose(120, 233, 9731, 128512, 1114111, 1114112, 55296, 7, 127)
 	default:
 		x := r.Int63n(1 << (r.Intn(int(bits-1))%62 + 1))
 		if signed && r.Intn(2) == 0 {
