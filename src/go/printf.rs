@@ -158,7 +158,7 @@ fn type_name<'b, T>(v: &'b Typed<'_, T>) -> Cow<'b, str> {
         Typed::Float(_, false) => "float64".into(),
         Typed::Str(_) => "string".into(),
         Typed::Bytes(_) => "[]uint8".into(),
-        Typed::List(t, _) | Typed::Map(t, _) | Typed::Stringer { go_type: t, .. } => Cow::Borrowed(t.as_ref()),
+        Typed::List(t, _) | Typed::Map(t, _) | Typed::Struct(t, _) | Typed::Ptr(t, _) | Typed::Stringer { go_type: t, .. } => Cow::Borrowed(t.as_ref()),
         Typed::Of(_) => "interface {}".into(),
     }
 }
@@ -298,7 +298,7 @@ impl Printer {
             }
             'p' => return self.fmt_pointer(arg),
             // handleMethods: %w takes only an error (and only in Errorf).
-            'w' if matches!(arg, Typed::List(..) | Typed::Map(..) | Typed::Stringer { .. }) => return self.bad_verb(verb, arg),
+            'w' if matches!(arg, Typed::List(..) | Typed::Map(..) | Typed::Struct(..) | Typed::Ptr(..) | Typed::Stringer { .. }) => return self.bad_verb(verb, arg),
             _ => {}
         }
         match arg {
@@ -310,7 +310,7 @@ impl Printer {
     /// `%p`: only slices, maps (and pointers) have one, an address.
     fn fmt_pointer<T: GoTyped>(&mut self, arg: &Typed<'_, T>) -> Result<(), Unprintable> {
         match arg {
-            Typed::List(..) | Typed::Map(..) | Typed::Bytes(_) => Err(Unprintable(format!("the address of a {} (%p)", type_name(arg)))),
+            Typed::List(..) | Typed::Map(..) | Typed::Bytes(_) | Typed::Ptr(..) => Err(Unprintable(format!("the address of a {} (%p)", type_name(arg)))),
             Typed::Stringer { go_type, .. } => Err(Unprintable(format!("a {go_type} with %p"))),
             other => self.bad_verb('p', other),
         }
@@ -348,7 +348,36 @@ impl Printer {
             Typed::List(ty, items) => self.print_list(ty, items, verb, depth),
             Typed::Map(ty, entries) => self.print_map(ty, entries, verb, depth),
             Typed::Stringer { go_type, text, go_syntax } => self.print_stringer(go_type, text, go_syntax.as_deref(), verb),
+            Typed::Struct(ty, fields) => self.print_struct(ty, fields, verb, depth),
+            // A pointer to a composite value prints `&` and the value at the
+            // top; anywhere else Go prints the address.
+            Typed::Ptr(ty, target) => match resolve(target)?.get() {
+                inner @ (Typed::List(..) | Typed::Map(..) | Typed::Struct(..) | Typed::Bytes(_)) if depth == 0 => {
+                    self.buf.push(b'&');
+                    self.print_value(inner, verb, depth + 1)
+                }
+                _ => Err(Unprintable(format!("a {ty} inside a value (Go prints its address)"))),
+            },
         }
+    }
+
+    fn print_struct<T: GoTyped>(&mut self, ty: &str, fields: &[(&str, Typed<'_, T>)], verb: char, depth: usize) -> Result<(), Unprintable> {
+        if self.f.sharp_v {
+            self.buf.extend_from_slice(ty.as_bytes());
+        }
+        self.buf.push(b'{');
+        for (i, (name, field)) in fields.iter().enumerate() {
+            if i > 0 {
+                self.buf.extend_from_slice(if self.f.sharp_v { b", " } else { b" " });
+            }
+            if self.f.plus_v || self.f.sharp_v {
+                self.buf.extend_from_slice(name.as_bytes());
+                self.buf.push(b':');
+            }
+            self.print_value(field, verb, depth + 1)?;
+        }
+        self.buf.push(b'}');
+        Ok(())
     }
 
     /// handleMethods for a value with `String()` (and maybe `GoString()`).
@@ -700,6 +729,8 @@ mod tests {
         List(String, Vec<Arg>),
         Map(String, Vec<(Arg, Arg)>),
         Stringer(String, String, Option<String>),
+        Struct(String, Vec<(String, Arg)>),
+        Ptr(String, Box<Arg>),
     }
 
     impl GoTyped for Arg {
@@ -714,6 +745,8 @@ mod tests {
                 Arg::List(t, items) => Typed::List(t.into(), items.iter().map(Typed::Of).collect()),
                 Arg::Map(t, entries) => Typed::Map(t.into(), entries.iter().map(|(k, v)| (Typed::Of(k), Typed::Of(v))).collect()),
                 Arg::Stringer(t, text, gs) => Typed::Stringer { go_type: t.into(), text: text.clone(), go_syntax: gs.clone() },
+                Arg::Struct(t, fields) => Typed::Struct(t.into(), fields.iter().map(|(n, f)| (n.as_str(), Typed::Of(f))).collect()),
+                Arg::Ptr(t, target) => Typed::Ptr(t.into(), Box::new(Typed::Of(target))),
             })
         }
     }
@@ -757,6 +790,21 @@ mod tests {
                 None => Arg::Bytes(v.as_str().unwrap_or_default().as_bytes().to_vec()),
             },
             "time.Time" => Arg::Stringer(t.into(), spec["text"].as_str().expect("text").into(), spec["gostring"].as_str().map(String::from)),
+            // reflect.StructOf's fields are all interface{} here.
+            "struct" => {
+                let fields: Vec<(String, Arg)> = v.as_array().expect("fields").iter().map(|f| (f[0].as_str().expect("name").to_string(), arg(&f[1]))).collect();
+                let names: Vec<String> = fields.iter().map(|(n, _)| format!("{n} interface {{}}")).collect();
+                let go_type = if names.is_empty() { "struct {}".into() } else { format!("struct {{ {} }}", names.join("; ")) };
+                Arg::Struct(go_type, fields)
+            }
+            "ptr" => {
+                let target = arg(v);
+                let elem = match &target {
+                    Arg::List(t, _) | Arg::Map(t, _) | Arg::Struct(t, _) => t.clone(),
+                    _ => panic!("a pointer to a composite value"),
+                };
+                Arg::Ptr(format!("*{elem}"), Box::new(target))
+            }
             list if list.starts_with("[]") => Arg::List(list.into(), v.as_array().expect("items").iter().map(arg).collect()),
             map if map.starts_with("map[") => Arg::Map(map.into(), v.as_array().expect("entries").iter().map(|e| (arg(&e[0]), arg(&e[1]))).collect()),
             other => panic!("unknown type {other}"),
@@ -805,6 +853,12 @@ mod tests {
         assert!(sprintf("%d", &[t]).is_err());
         let l = Arg::List("[]int".into(), vec![]);
         assert!(sprintf("%p", &[l]).is_err());
+    }
+
+    #[test]
+    fn pointers_below_the_top_are_errors_not_addresses() {
+        let p = Arg::Ptr("*[]int".into(), Box::new(Arg::List("[]int".into(), vec![])));
+        assert_eq!(sprintf("%v", &[Arg::List("[]interface {}".into(), vec![p])]).unwrap_err().0, "a *[]int inside a value (Go prints its address)");
     }
 
     #[test]

@@ -165,6 +165,13 @@ pub enum Typed<'a, T> {
     /// one. `fmt` prints nothing else of it without reflecting on its
     /// fields, which this model leaves out.
     Stringer { go_type: std::borrow::Cow<'a, str>, text: String, go_syntax: Option<String> },
+    /// A struct: its Go type and its fields in order (`%v` prints the
+    /// values, `%+v` names them, `%#v` both and the type).
+    Struct(std::borrow::Cow<'a, str>, Vec<(&'a str, Typed<'a, T>)>),
+    /// A pointer (its Go type, `*map[string]interface {}`) to a value:
+    /// `fmt` prints `&` and the value at the top of an operand, an address
+    /// below it.
+    Ptr(std::borrow::Cow<'a, str>, Box<Typed<'a, T>>),
     /// An element that is itself a value of the caller's type.
     Of(&'a T),
 }

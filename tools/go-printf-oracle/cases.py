@@ -85,6 +85,12 @@ lf=["%v","%+v","%#v","%d","%s","%q","%x","%X","%T","%5v","%-4v|","%t","%.1f","%#
 for nm,v in [("list",lst),("[]string",strl),("[]int",intl),("[]float64",fl),("map",m),("map[int]",mi),("map[float64]",mf),("map[bool]",mb),("map[string]string",ms),("map[uint8]",mu),("empty list",L([])),("empty map",M([])),("nested",L([L([L([NIL])]),M([[S("a"),L([])]])]))]:
     for f in lf:
         c(f"{nm}/{f}", f, v)
+# structs and pointers to composite values
+st={"t":"struct","v":[["Name",S("web")],["Values",M([[S("b"),I(2)],[S("a"),L([NIL])]])],["Nothing",NIL],["Count",I(3)]]}
+for nm,v in [("struct",st),("empty struct",{"t":"struct","v":[]}),("*map",{"t":"ptr","v":m}),("*[]string",{"t":"ptr","v":strl}),("*struct",{"t":"ptr","v":st}),("list of structs",L([st,st])),("map of struct",M([[S("s"),st]]))]:
+    for f in ["%v","%+v","%#v","%T","%d","%s","%q","%x","%10v","%-4v|","%t"]:
+        c(f"{nm}/{f}", f, v)
+c("sprint/struct",None,st,I(1),fn="sprint"); c("sprint/ptr",None,{"t":"ptr","v":m},S("x"),fn="sprint")
 # stringers
 for f in ["%v","%s","%q","%x","%X","%20s","%-30v|","%.4s","%T","%#v","%+v","%010s"]:
     c(f"time.Time/{f}", f, TIME)

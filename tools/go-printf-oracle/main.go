@@ -22,6 +22,8 @@
 //	{"t": "[]byte", "v": "text"} or {"t": "[]byte", "hex": "ff00"}
 //	{"t": "[]interface {}" | "[]string" | "[]int" ..., "v": [ARG...]}
 //	{"t": "map[K]E", "v": [[ARG, ARG]...]}        K, E: a basic type or interface {}
+//	{"t": "struct", "v": [["Name", ARG]...]}      a struct of interface{} fields
+//	{"t": "ptr", "v": ARG}                        a pointer to a list, map or struct
 //	{"t": "time.Time", "v": RFC3339, "text": String(), "gostring": GoString()}
 //	    (text and gostring are for releasex, which does not compute them;
 //	     the tool checks them)
@@ -157,6 +159,33 @@ func build(a arg) interface{} {
 			panic(fmt.Sprintf("time %s: text %q gostring %q, not %q %q", s, t.String(), t.GoString(), a.Text, a.GoString))
 		}
 		return t
+	case "struct":
+		var fields [][2]json.RawMessage
+		if err := json.Unmarshal(a.V, &fields); err != nil {
+			panic(err)
+		}
+		var sf []reflect.StructField
+		var vals []interface{}
+		for _, f := range fields {
+			var name string
+			json.Unmarshal(f[0], &name)
+			var fa arg
+			json.Unmarshal(f[1], &fa)
+			sf = append(sf, reflect.StructField{Name: name, Type: basic["interface {}"]})
+			vals = append(vals, build(fa))
+		}
+		v := reflect.New(reflect.StructOf(sf)).Elem()
+		for i, x := range vals {
+			set(v.Field(i), x)
+		}
+		return v.Interface()
+	case "ptr":
+		var target arg
+		json.Unmarshal(a.V, &target)
+		x := build(target)
+		p := reflect.New(reflect.TypeOf(x))
+		p.Elem().Set(reflect.ValueOf(x))
+		return p.Interface()
 	}
 	t := typeOf(a.T)
 	switch t.Kind() {
