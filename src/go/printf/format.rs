@@ -51,10 +51,8 @@ impl Printer {
             hex.insert(0, '0');
         }
         let mut out = format!("U+{hex}");
-        if self.f.sharp && u <= 0x10FFFF {
-            if let Some(c) = char::from_u32(u as u32).filter(|c| is_print(*c)) {
-                out.push_str(&format!(" '{c}'"));
-            }
+        if let Some(c) = u32::try_from(u).ok().and_then(char::from_u32).filter(|c| self.f.sharp && is_print(*c)) {
+            out.push_str(&format!(" '{c}'"));
         }
         self.pad_no_zero(out.as_bytes());
     }
