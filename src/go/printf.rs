@@ -847,6 +847,20 @@ mod tests {
         assert!(failures.is_empty(), "{} of {n} cases differ from Go:\n{}", failures.len(), failures.iter().take(40).cloned().collect::<Vec<_>>().join("\n"));
     }
 
+    /// The kube-prometheus-stack chart's values (200 KB of YAML) as JSON
+    /// decoded into `interface{}`, printed with `%v`, `%#v` and `%q`.
+    #[test]
+    fn a_real_sized_value_prints_what_go_prints() {
+        let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/go/printf-large.json")).expect("the table");
+        let cases: Vec<Value> = serde_json::from_str(&text).expect("JSON");
+        for case in &cases {
+            let args: Vec<Value> = case["args"].as_array().expect("args").iter().map(|a| a["v"].clone()).collect();
+            let got = sprintf(case["format"].as_str().expect("format"), &args).expect("printable");
+            let want = case["go"]["output"].as_str().expect("output");
+            assert!(got == want, "{}: {} bytes, Go printed {}; first difference at byte {:?}", case["name"], got.len(), want.len(), got.bytes().zip(want.bytes()).position(|(a, b)| a != b));
+        }
+    }
+
     #[test]
     fn unprintable_values_are_errors_not_guesses() {
         let t = Arg::Stringer("time.Time".into(), "x".into(), None);

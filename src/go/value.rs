@@ -187,3 +187,18 @@ pub trait GoTyped: Sized {
     /// The value as `fmt` sees it through `reflect`.
     fn go_typed(&self) -> Result<Typed<'_, Self>, Unprintable>;
 }
+
+/// JSON as `encoding/json` decodes it into `interface{}`: every number a
+/// float64, objects `map[string]interface {}`, arrays `[]interface {}`.
+impl GoTyped for Value {
+    fn go_typed(&self) -> Result<Typed<'_, Value>, Unprintable> {
+        Ok(match self {
+            Value::Null => Typed::Nil,
+            Value::Bool(b) => Typed::Bool(*b),
+            Value::Number(n) => Typed::Float(super::json::go_float64(n), false),
+            Value::String(s) => Typed::Str(s.into()),
+            Value::Array(items) => Typed::List("[]interface {}".into(), items.iter().map(Typed::Of).collect()),
+            Value::Object(map) => Typed::Map("map[string]interface {}".into(), map.iter().map(|(k, v)| (Typed::Str(k.into()), Typed::Of(v))).collect()),
+        })
+    }
+}

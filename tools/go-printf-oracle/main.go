@@ -24,6 +24,7 @@
 //	{"t": "map[K]E", "v": [[ARG, ARG]...]}        K, E: a basic type or interface {}
 //	{"t": "struct", "v": [["Name", ARG]...]}      a struct of interface{} fields
 //	{"t": "ptr", "v": ARG}                        a pointer to a list, map or struct
+//	{"t": "json", "v": JSON}                      JSON as encoding/json decodes it into interface{}
 //	{"t": "time.Time", "v": RFC3339, "text": String(), "gostring": GoString()}
 //	    (text and gostring are for releasex, which does not compute them;
 //	     the tool checks them)
@@ -148,6 +149,12 @@ func build(a arg) interface{} {
 		var s string
 		json.Unmarshal(a.V, &s)
 		return []byte(s)
+	case "json":
+		var x interface{}
+		if err := json.Unmarshal(a.V, &x); err != nil {
+			panic(err)
+		}
+		return x
 	case "time.Time":
 		var s string
 		json.Unmarshal(a.V, &s)
