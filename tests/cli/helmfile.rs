@@ -229,7 +229,7 @@ fn release_values_template_text() {
 fn template_errors_name_the_position_and_are_not_skipped() {
     let hf = "tests/fixtures/helmfile/templates/missing.yaml";
     let err = fails(&["explain", "--helmfile", hf]);
-    assert!(err.contains("env/missing.yaml.gotmpl:2:7: template: map has no entry for key \"nope\""), "{err}");
+    assert!(err.contains("env/missing.yaml.gotmpl:2:14: template: map has no entry for key \"nope\""), "{err}");
     // helmfile fails here too: --skip-templated skips only what releasex cannot evaluate.
     let err = fails(&["explain", "--helmfile", hf, "--skip-templated"]);
     assert!(err.contains("map has no entry"), "{err}");
