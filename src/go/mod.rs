@@ -12,11 +12,13 @@
 pub mod csv;
 pub mod duration;
 pub mod fmt;
+pub mod ftoa;
 pub mod json;
 pub mod json_decode;
 pub mod json_pretty;
 pub mod os;
 pub mod path;
+pub mod printf;
 pub mod quote;
 pub mod slog;
 pub mod sort;

@@ -30,13 +30,16 @@ pub fn is_print(c: char) -> bool {
         .is_err()
 }
 
-fn push_escaped(out: &mut String, c: char, quote: char) {
+/// strconv's appendEscapedRune (graphicOnly false): `c` as it appears
+/// inside `quote`s; with `ascii_only` (QuoteToASCII, fmt's `%+q`) every
+/// non-ASCII rune is escaped too.
+fn push_escaped(out: &mut String, c: char, quote: char, ascii_only: bool) {
     if c == quote || c == '\\' {
         out.push('\\');
         out.push(c);
         return;
     }
-    if is_print(c) {
+    if is_print(c) && (!ascii_only || c.is_ascii()) {
         out.push(c);
         return;
     }
@@ -60,12 +63,39 @@ fn push_escaped(out: &mut String, c: char, quote: char) {
     }
 }
 
+/// strconv's appendQuotedWith over bytes that need not be UTF-8 (fmt's
+/// `%q` of a `[]byte`): each invalid byte is `\xNN`; `ascii_only` is
+/// QuoteToASCII.
+pub fn quote_bytes(b: &[u8], quote: char, ascii_only: bool) -> String {
+    let mut out = String::with_capacity(b.len() + 2);
+    out.push(quote);
+    for chunk in b.utf8_chunks() {
+        for c in chunk.valid().chars() {
+            push_escaped(&mut out, c, quote, ascii_only);
+        }
+        for byte in chunk.invalid() {
+            let _ = write!(out, "\\x{byte:02x}");
+        }
+    }
+    out.push(quote);
+    out
+}
+
+/// `strconv.CanBackquote`: whether `%#q` may print `b` as a raw string
+/// (no control character but tab, no backquote, no BOM, valid UTF-8).
+pub fn can_backquote(b: &[u8]) -> bool {
+    b.utf8_chunks().all(|chunk| {
+        chunk.invalid().is_empty()
+            && chunk.valid().chars().all(|c| c != '\u{feff}' && c != '`' && c != '\u{7f}' && (c >= ' ' || c == '\t'))
+    })
+}
+
 /// `strconv.Quote(s)`, i.e. Go's `%q` of a string.
 pub fn quote(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     out.push('"');
     for c in s.chars() {
-        push_escaped(&mut out, c, '"');
+        push_escaped(&mut out, c, '"', false);
     }
     out.push('"');
     out
@@ -75,7 +105,7 @@ pub fn quote(s: &str) -> String {
 pub fn quote_rune(c: char) -> String {
     let mut out = String::with_capacity(4);
     out.push('\'');
-    push_escaped(&mut out, c, '\'');
+    push_escaped(&mut out, c, '\'', false);
     out.push('\'');
     out
 }

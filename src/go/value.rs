@@ -96,3 +96,109 @@ pub(crate) fn write_joined<I, E>(
     out.push(close);
     Ok(())
 }
+
+/// A Go integer type (`%T`, and how `fmt` prints it: a signed type's value
+/// is an `i64`, an unsigned one's a `u64`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IntType {
+    Int,
+    Int8,
+    Int16,
+    Int32,
+    Int64,
+    Uint,
+    Uint8,
+    Uint16,
+    Uint32,
+    Uint64,
+    Uintptr,
+}
+
+impl IntType {
+    /// The type's name as `reflect.Type.String` spells it (`rune` is
+    /// `int32`, `byte` is `uint8`).
+    pub fn name(self) -> &'static str {
+        match self {
+            IntType::Int => "int",
+            IntType::Int8 => "int8",
+            IntType::Int16 => "int16",
+            IntType::Int32 => "int32",
+            IntType::Int64 => "int64",
+            IntType::Uint => "uint",
+            IntType::Uint8 => "uint8",
+            IntType::Uint16 => "uint16",
+            IntType::Uint32 => "uint32",
+            IntType::Uint64 => "uint64",
+            IntType::Uintptr => "uintptr",
+        }
+    }
+
+    pub fn is_signed(self) -> bool {
+        matches!(self, IntType::Int | IntType::Int8 | IntType::Int16 | IntType::Int32 | IntType::Int64)
+    }
+}
+
+/// A Go value with its static type, as `fmt`'s `Sprintf`, `Sprint` and
+/// `Sprintln` ([`super::printf`]) see an operand: what `reflect` tells
+/// them. One level at a time; an element of a list or map that is itself a
+/// value of the caller's type is [`Typed::Of`], looked at when printed.
+#[derive(Debug, Clone)]
+pub enum Typed<'a, T> {
+    /// A nil `interface{}` (at the top, or an element of `[]interface{}`).
+    Nil,
+    Bool(bool),
+    /// An integer of the given type; an unsigned type's value is the bits
+    /// of `u64` in the `i64` (`-1` of `Uint64` is `18446744073709551615`).
+    Int(IntType, i64),
+    /// A float64 (`false`) or float32 (`true`, the value a float32 holds).
+    Float(f64, bool),
+    Str(std::borrow::Cow<'a, str>),
+    /// `[]byte`.
+    Bytes(&'a [u8]),
+    /// A slice: its Go type (`[]interface {}`, `[]string`) and elements.
+    List(std::borrow::Cow<'a, str>, Vec<Typed<'a, T>>),
+    /// A map: its Go type (`map[string]interface {}`) and entries in any
+    /// order (`fmt` sorts them by key, internal/fmtsort).
+    Map(std::borrow::Cow<'a, str>, Vec<(Typed<'a, T>, Typed<'a, T>)>),
+    /// A value of a type with a `String()` method (`time.Time`,
+    /// `*semver.Version`): its type, `String()`, and `GoString()` if it has
+    /// one. `fmt` prints nothing else of it without reflecting on its
+    /// fields, which this model leaves out.
+    Stringer { go_type: std::borrow::Cow<'a, str>, text: String, go_syntax: Option<String> },
+    /// A struct: its Go type and its fields in order (`%v` prints the
+    /// values, `%+v` names them, `%#v` both and the type).
+    Struct(std::borrow::Cow<'a, str>, Vec<(&'a str, Typed<'a, T>)>),
+    /// A pointer (its Go type, `*map[string]interface {}`) to a value:
+    /// `fmt` prints `&` and the value at the top of an operand, an address
+    /// below it.
+    Ptr(std::borrow::Cow<'a, str>, Box<Typed<'a, T>>),
+    /// An element that is itself a value of the caller's type.
+    Of(&'a T),
+}
+
+/// What a Go printer cannot print from the value model (a struct's fields,
+/// a pointer's address).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("printing {0} is not supported")]
+pub struct Unprintable(pub String);
+
+/// A value type `fmt`'s printers ([`super::printf`]) take operands of.
+pub trait GoTyped: Sized {
+    /// The value as `fmt` sees it through `reflect`.
+    fn go_typed(&self) -> Result<Typed<'_, Self>, Unprintable>;
+}
+
+/// JSON as `encoding/json` decodes it into `interface{}`: every number a
+/// float64, objects `map[string]interface {}`, arrays `[]interface {}`.
+impl GoTyped for Value {
+    fn go_typed(&self) -> Result<Typed<'_, Value>, Unprintable> {
+        Ok(match self {
+            Value::Null => Typed::Nil,
+            Value::Bool(b) => Typed::Bool(*b),
+            Value::Number(n) => Typed::Float(super::json::go_float64(n), false),
+            Value::String(s) => Typed::Str(s.into()),
+            Value::Array(items) => Typed::List("[]interface {}".into(), items.iter().map(Typed::Of).collect()),
+            Value::Object(map) => Typed::Map("map[string]interface {}".into(), map.iter().map(|(k, v)| (Typed::Str(k.into()), Typed::Of(v))).collect()),
+        })
+    }
+}
