@@ -342,19 +342,20 @@ pub(super) fn sprint(args: &[Tv]) -> Result<String, FnError> {
     Ok(out)
 }
 
+/// text/template's `print`, `println` and `printf` are fmt's Sprint,
+/// Sprintln and Sprintf (funcs.go builtins).
 fn print(_: &Call<'_>, args: Vec<Tv>) -> Res {
-    Ok(Tv::new(Val::Str(sprint(&args)?)))
+    Ok(Tv::new(Val::Str(crate::go::printf::sprint(&args).map_err(|e| unsupported(e.0))?)))
 }
 
 fn println(_: &Call<'_>, args: Vec<Tv>) -> Res {
-    let parts: Result<Vec<String>, FnError> = args.iter().map(|a| go_sprint(a).map_err(unsupported)).collect();
-    Ok(Tv::new(Val::Str(parts?.join(" ") + "\n")))
+    Ok(Tv::new(Val::Str(crate::go::printf::sprintln(&args).map_err(|e| unsupported(e.0))?)))
 }
 
 fn printf(_: &Call<'_>, args: Vec<Tv>) -> Res {
     let Some((format, rest)) = args.split_first() else { return Err(go_err("printf without a format")) };
     let Val::Str(format) = &format.val else { return Err(go_err("printf format is not a string")) };
-    Ok(Tv::new(Val::Str(super::printf_standin::sprintf(format, rest).map_err(unsupported)?)))
+    Ok(Tv::new(Val::Str(crate::go::printf::sprintf(format, rest).map_err(|e| unsupported(e.0))?)))
 }
 
 /// funcs.go `evalArgs`: one string as it is, anything else as `fmt.Sprint`

@@ -31,7 +31,6 @@ mod mask;
 mod funcs;
 mod lex;
 mod parse;
-mod printf_standin;
 pub mod sprig;
 mod value;
 

@@ -168,6 +168,35 @@ impl GoValue for Tv {
     }
 }
 
+/// A template value as `fmt`'s Sprintf/Sprint/Sprintln see it
+/// ([`crate::go::printf`]): its Go type and value.
+impl crate::go::value::GoTyped for Tv {
+    fn go_typed(&self) -> Result<crate::go::value::Typed<'_, Tv>, crate::go::value::Unprintable> {
+        use crate::go::value::{IntType, Typed, Unprintable};
+        Ok(match &self.val {
+            Val::Nil => Typed::Nil,
+            Val::Bool(b) => Typed::Bool(*b),
+            Val::Int(i) => Typed::Int(IntType::Int, *i),
+            Val::Int64(i) => Typed::Int(IntType::Int64, *i),
+            Val::Float(f) => Typed::Float(*f, false),
+            Val::Str(s) => Typed::Str(s.into()),
+            Val::Bytes(b) => Typed::Bytes(b),
+            Val::List(l) => Typed::List("[]interface {}".into(), l.iter().map(Typed::Of).collect()),
+            Val::TypedList(elem, l) => Typed::List(format!("[]{elem}").into(), l.iter().map(Typed::Of).collect()),
+            Val::Map(m) => Typed::Map("map[string]interface {}".into(), m.iter().map(|(k, v)| (Typed::Str(k.into()), Typed::Of(v))).collect()),
+            Val::StrMap(m) => Typed::Map("map[string]string".into(), m.iter().map(|(k, v)| (Typed::Str(k.into()), Typed::Str(v.into()))).collect()),
+            Val::Struct(ty, fields) => {
+                if fields.iter().any(|(_, f)| matches!(&f.val, Val::Str(s) if s == super::UNMODELLED)) {
+                    return Err(Unprintable("a struct with fields releasex does not model".into()));
+                }
+                Typed::Struct((*ty).into(), fields.iter().map(|(name, f)| (*name, Typed::Of(f))).collect())
+            }
+            Val::Ptr(p) => Typed::Ptr("*map[string]interface {}".into(), Box::new(Typed::Of(p))),
+            Val::Object(o) => Typed::Stringer { go_type: o.type_name().into(), text: o.go_string(), go_syntax: None },
+        })
+    }
+}
+
 /// `fmt.Sprint` of one value (`%v`): maps with sorted keys, lists in
 /// brackets, nil inside a container as `<nil>`, structs as `{f1 f2}`, a
 /// pointer to a map as `&map[...]` (fmt print.go `printValue`), objects by
