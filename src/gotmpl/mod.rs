@@ -31,6 +31,7 @@ use crate::values::tree::Origin;
 mod encode;
 mod exec;
 pub mod func;
+pub mod helmfile;
 mod funcs;
 mod lex;
 mod parse;

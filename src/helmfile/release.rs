@@ -22,6 +22,8 @@ pub struct Spec {
     pub version: String,
     /// `kubeContext:` (`.Release.KubeContext`).
     pub kube_context: String,
+    /// `missingFileHandler:` (empty: the state's, else Error).
+    pub missing_file_handler: String,
     /// `labels:` (mergo without override: a template's label beats the release's).
     pub labels: std::collections::BTreeMap<String, String>,
     pub values: Vec<V>,
@@ -56,6 +58,7 @@ fn spec_of(m: &VMap) -> Spec {
         namespace: scalar(m, "namespace"),
         version: scalar(m, "version"),
         kube_context: scalar(m, "kubeContext"),
+        missing_file_handler: scalar(m, "missingFileHandler"),
         labels: match m.get("labels").map(|v| &v.kind) {
             Some(Kind::Map(l)) => l.iter().map(|(k, v)| (k.clone(), text_of(&v.kind).unwrap_or_default())).collect(),
             _ => Default::default(),
@@ -86,6 +89,9 @@ fn absorb(dst: &mut Spec, src: Spec) {
     }
     if dst.kube_context.is_empty() {
         dst.kube_context = src.kube_context;
+    }
+    if dst.missing_file_handler.is_empty() {
+        dst.missing_file_handler = src.missing_file_handler;
     }
     for (k, v) in src.labels {
         dst.labels.entry(k).or_insert(v);
@@ -184,7 +190,7 @@ pub fn release_values(req: &Request, io: &dyn Io, loaded: &state::Loaded, name: 
     for e in &entries {
         let layer = match &e.kind {
             Kind::Str(f) => {
-                for p in state::resolve(&cx, &part.dir, f, part)? {
+                for p in release_files(&mut cx, part, &spec, f, "values")? {
                     if let Some(m) = values_file(&mut cx, &p, "release-values", false, &data)? {
                         merge_maps(&mut user, to_helm(m), &root, rec);
                     }
@@ -198,7 +204,7 @@ pub fn release_values(req: &Request, io: &dyn Io, loaded: &state::Loaded, name: 
     }
     for s in &spec.secrets {
         let Kind::Str(f) = &s.kind else { continue };
-        for p in state::resolve(&cx, &part.dir, f, part)? {
+        for p in release_files(&mut cx, part, &spec, f, "secrets")? {
             if let Some(m) = state::secret_file(&mut cx, &p, "release-secrets")? {
                 merge_maps(&mut user, to_helm(m), &root, rec);
             }
@@ -248,6 +254,34 @@ pub fn release_values(req: &Request, io: &dyn Io, loaded: &state::Loaded, name: 
     skipped.extend(cx.skipped);
     vals_refs(&user, &Path::root(), skipped);
     Ok(ReleaseValues { chart: spec.chart, user, dir: part.dir.clone() })
+}
+
+/// The files a release's `values:` / `secrets:` entry names, with helmfile's
+/// missing-file rule (pkg/state/storage.go `resolveFile`; the handler is the
+/// release's, else the state's `missingFileHandler`, else Error:
+/// state.go `getReleaseMissingFileHandler`): Warn, Info and Debug skip a
+/// missing file, and releasex says so in a note.
+fn release_files(cx: &mut Ctx, part: &Part, spec: &Spec, name: &str, tpe: &str) -> Result<Vec<std::path::PathBuf>, HelmfileError> {
+    let files = match state::resolve(cx, &part.dir, name, part) {
+        Err(HelmfileError::Read { .. }) => Vec::new(),
+        r => r?,
+    };
+    if !files.is_empty() {
+        return Ok(files);
+    }
+    let handler = if spec.missing_file_handler.is_empty() { scalar(&part.doc, "missingFileHandler") } else { spec.missing_file_handler.clone() };
+    let dir = part.dir.to_string_lossy();
+    match handler.as_str() {
+        "" | "Error" => Err(HelmfileError::State { file: part.file.clone(), message: format!("release {:?}: {tpe} file matching {name:?} does not exist in {dir:?}", spec.name) }),
+        "Warn" | "Info" | "Debug" => {
+            cx.skipped.push(format!("{}: release {}: skipping missing {tpe} file matching {name:?} (missingFileHandler: {handler})", part.file, spec.name));
+            Ok(Vec::new())
+        }
+        other => Err(HelmfileError::State {
+            file: part.file.clone(),
+            message: format!("invalid missing file handler {other:?} while processing {name:?}: it must be one of [Error Warn Info Debug]"),
+        }),
+    }
 }
 
 /// `ExecuteTemplates` (pkg/state/state_exec_tmpl.go) and
