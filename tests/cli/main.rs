@@ -16,6 +16,7 @@ mod explain_cmd;
 mod help_layout;
 mod helm_diff;
 mod helmfile;
+mod helmfile_templates;
 mod history;
 mod json_contracts;
 mod patch_cmd;
