@@ -26,6 +26,16 @@ for a in "$@"; do
 done
 "#;
 
+/// helmfile 0.166.0 (`RELEASEX_HELMFILE`, as `.ci/run` exports it from scripts/real-binaries.sh).
+fn real_helmfile() -> std::path::PathBuf {
+    let path = std::env::var_os("RELEASEX_HELMFILE")
+        .map(std::path::PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".cache/real-helm-binaries/helmfile/helmfile")))
+        .expect("HOME or RELEASEX_HELMFILE");
+    assert!(path.is_file(), "no real helmfile at {}: run scripts/real-binaries.sh", path.display());
+    path
+}
+
 fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).expect("mkdir");
     for e in std::fs::read_dir(from).expect("fixture") {
@@ -67,7 +77,7 @@ fn helmfile_hands_helm(work: &Path, file: &str, env: &str, v1: bool, tag: Option
     let rec = work.join("rec");
     let _ = std::fs::remove_dir_all(&rec);
     std::fs::create_dir_all(&rec).expect("mkdir");
-    let mut cmd = std::process::Command::new(real_helm("helmfile"));
+    let mut cmd = std::process::Command::new(real_helmfile());
     cmd.args(["--helm-binary", "./stand-in-helm", "-f", file, "-e", env, "template"]).current_dir(work).env("REC", &rec).env("HELMFILE_V1MODE", v1_mode(v1));
     cmd.env_remove("RELEASEX_HF_TAG");
     if let Some(t) = tag {
