@@ -392,10 +392,15 @@ fn parse_schema(f: &BufferedFile) -> (Option<serde_json::Value>, Option<String>)
     }
     // santhosh-tekuri/jsonschema v6 `UnmarshalJSON` (loader.go): one value
     // from Go's json.Decoder (a document cut short is io.ErrUnexpectedEOF,
-    // `unexpected EOF`), then anything but the end of input is
-    // `invalid character after top-level value`; Helm prints the bare text.
-    // Go's other syntax errors are worded by its scanner, which we do not
-    // reproduce: those keep serde_json's words after the file's name.
+    // `unexpected EOF`; a syntax error is the scanner's `invalid character
+    // ...`), then anything but the end of input is `invalid character after
+    // top-level value`; Helm prints the bare text. The value itself is read
+    // with serde_json (v6 keeps json.Number, so integers stay integers).
+    if let Ok(text) = std::str::from_utf8(&f.data)
+        && let Err(crate::go::json_decode::JsonError::Syntax(message)) = crate::go::json_decode::decode_prefix(text)
+    {
+        return (None, Some(message));
+    }
     let mut values = serde_json::Deserializer::from_slice(&f.data).into_iter::<serde_json::Value>();
     match values.next() {
         Some(Ok(_)) if values.next().is_some() => (None, Some("invalid character after top-level value".into())),

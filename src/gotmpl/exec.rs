@@ -1,176 +1,714 @@
-//! The executor: walks the node tree with `.` and `$`, evaluates pipelines,
-//! field chains (`missingkey=error`) and arguments, and prints each
-//! action's value as text/template does, recording which template text or
-//! action produced every output byte.
+//! The executor: Go's text/template exec.go (Go 1.19) over the parsed
+//! trees. It keeps Go's state machine where messages depend on it: the
+//! node it is "at" (`s.at`) names the error's place and context, values
+//! taken out of a map or a list are `interface{}` values until a pipeline
+//! ends (which is why Go says `can't evaluate field x in type interface {}`
+//! there), and function arguments are converted and checked against each
+//! function's Go signature as `evalCall`/`evalArg`/`validateType` do. Every
+//! output byte is recorded in a [`Span`] with the origin and taint of what
+//! printed it.
 
-use super::parse::{Arg, Cmd, Node, Pipe};
+use std::rc::Rc;
+
+use super::func::{Call, Derive, FnError, FuncDef, FuncMap, Host, Param, RenderRequest};
+use super::parse::{Arg, Branch, Cmd, List, Node, Number, Pipe, Trees};
 use super::value::{go_sprint, go_type, truth};
-use super::{Environ, MAX_TEMPLATE_STRING, Rendered, Span, TmplError, Tv, UNMODELLED, Val, line_col};
-use crate::values::tree::Origin;
+use super::{MAX_TEMPLATE_STRING, MissingKey, Rendered, Span, TmplError, Tv, UNMODELLED, Val, line_col};
 
-/// The executor: the output so far, its spans, `$` and the environment.
-pub(super) struct Exec<'a> {
-    file: &'a str,
-    src: &'a str,
-    out: String,
-    spans: Vec<Span>,
-    root: &'a Tv,
-    pub(super) environ: Option<&'a Environ>,
+/// How many `{{template}}` calls may nest (Go allows 100,000, more than
+/// this engine's stack holds; real templates nest a handful).
+pub(super) const MAX_TEMPLATE_DEPTH: usize = 1000;
+
+/// A value as the executor holds it: `iface` when its static Go type is
+/// `interface{}` (an element of a map or list); a `Nil` without `iface`
+/// is Go's invalid value (missing key, untyped nil).
+#[derive(Debug, Clone)]
+pub(super) struct Ev {
+    pub(super) tv: Tv,
+    pub(super) iface: bool,
 }
 
-impl<'a> Exec<'a> {
-    pub(super) fn new(file: &'a str, src: &'a str, root: &'a Tv, environ: Option<&'a Environ>) -> Exec<'a> {
-        Exec { file, src, out: String::new(), spans: Vec::new(), root, environ }
+impl Ev {
+    fn concrete(tv: Tv) -> Ev {
+        Ev { tv, iface: false }
+    }
+    fn invalid() -> Ev {
+        Ev::concrete(Tv::new(Val::Nil))
+    }
+    fn is_invalid(&self) -> bool {
+        !self.iface && matches!(self.tv.val, Val::Nil)
+    }
+    /// `reflect.Value.Type()` as Go's messages print it.
+    fn type_name(&self) -> &'static str {
+        if self.iface { "interface {}" } else { go_type(&self.tv.val) }
+    }
+}
+
+/// Where the executor is (Go's `s.node`), for error messages.
+#[derive(Clone, Copy)]
+enum At<'t> {
+    Node(&'t Node),
+    Pipe(&'t Pipe),
+    Cmd(&'t Cmd),
+    Arg(&'t Arg),
+}
+
+impl At<'_> {
+    fn pos(&self) -> usize {
+        match self {
+            At::Node(Node::Text { pos, .. } | Node::Action { pos, .. } | Node::Branch { pos, .. } | Node::Template { pos, .. } | Node::Break { pos } | Node::Continue { pos }) => *pos,
+            At::Pipe(p) => p.pos,
+            At::Cmd(c) => c.pos,
+            At::Arg(a) => a.pos(),
+        }
+    }
+    fn context(&self) -> String {
+        match self {
+            At::Node(n) => n.to_string(),
+            At::Pipe(p) => p.to_string(),
+            At::Cmd(c) => c.to_string(),
+            At::Arg(a) => a.to_string(),
+        }
+    }
+}
+
+/// `break` and `continue` unwind to their `range` as Go's panics do.
+pub(super) enum Flow {
+    Err(TmplError),
+    Break,
+    Continue,
+}
+
+impl From<TmplError> for Flow {
+    fn from(e: TmplError) -> Flow {
+        Flow::Err(e)
+    }
+}
+
+type R<X> = Result<X, TmplError>;
+
+/// What one execution shares with the templates it calls.
+#[derive(Clone, Copy)]
+pub(super) struct Env<'t> {
+    pub(super) parse_name: &'t str,
+    pub(super) src: &'t str,
+    pub(super) trees: &'t Trees,
+    pub(super) funcs: &'t FuncMap,
+    pub(super) host: &'t dyn Host,
+    pub(super) missingkey: MissingKey,
+}
+
+pub(super) struct Exec<'t> {
+    env: Env<'t>,
+    /// The running template's name (`executing "NAME"`).
+    name: String,
+    out: String,
+    spans: Vec<Span>,
+    vars: Vec<(String, Ev)>,
+    at: Option<At<'t>>,
+    depth: usize,
+}
+
+impl<'t> Exec<'t> {
+    pub(super) fn new(env: Env<'t>, name: &str, depth: usize) -> Exec<'t> {
+        Exec { env, name: name.to_string(), out: String::new(), spans: Vec::new(), vars: Vec::new(), at: None, depth }
     }
 
-    /// The rendered text and its spans.
-    pub(super) fn finish(self) -> Rendered {
-        Rendered { text: self.out, spans: self.spans }
+    /// Runs the template `name` with `data` as dot and `$`.
+    pub(super) fn run(mut self, data: &Tv) -> R<Rendered> {
+        let Some(tree) = self.env.trees.trees.get(&self.name) else {
+            return Err(self.errorf(format!("{} is an incomplete or empty template", crate::go::quote::quote(&self.name))));
+        };
+        let tree: &'t List = tree_ref(tree);
+        let dot = Ev::concrete(data.clone());
+        self.vars.push(("$".into(), dot.clone()));
+        match self.walk_list(&dot, tree) {
+            Ok(()) => Ok(Rendered { text: self.out, spans: self.spans }),
+            Err(Flow::Err(e)) => Err(e),
+            // The parser allows break/continue only inside range.
+            Err(Flow::Break | Flow::Continue) => Err(self.errorf("break or continue outside range".into())),
+        }
     }
 
-    pub(super) fn err(&self, at: usize, message: impl Into<String>) -> TmplError {
-        let (line, column) = line_col(self.src, at);
-        TmplError::Exec { file: self.file.into(), line, column, message: message.into() }
+    /// Go's `state.errorf`: `template: t:1:5: executing "t" at <.x>: MSG`.
+    fn errorf(&self, message: String) -> TmplError {
+        let name = &self.name;
+        let Some(at) = self.at else {
+            let go = format!("template: {name}: {message}");
+            return TmplError::Exec { file: self.env.parse_name.into(), line: 1, column: 1, message, go };
+        };
+        let pos = at.pos().min(self.env.src.len());
+        let before = &self.env.src[..pos];
+        let go_col = before.rfind('\n').map_or(pos, |nl| pos - nl - 1);
+        let (line, column) = line_col(self.env.src, pos);
+        let go = format!("template: {}:{line}:{go_col}: executing {} at <{}>: {message}", self.env.parse_name, crate::go::quote::quote(name), at.context());
+        TmplError::Exec { file: self.env.parse_name.into(), line, column, message, go }
     }
 
-    pub(super) fn unsupported(&self, at: usize, construct: impl Into<String>) -> TmplError {
-        let (line, column) = line_col(self.src, at);
-        TmplError::Unsupported { file: self.file.into(), line, column, construct: construct.into() }
+    fn unsupported(&self, construct: String) -> TmplError {
+        let (line, column) = line_col(self.env.src, self.at.map_or(0, |a| a.pos()));
+        TmplError::Unsupported { file: self.env.parse_name.into(), line, column, construct }
     }
 
-    /// [`TmplError::TooLarge`] when a string of `bytes` would pass [`MAX_TEMPLATE_STRING`].
-    pub(super) fn check_size(&self, at: usize, bytes: usize, what: impl FnOnce() -> String) -> Result<(), TmplError> {
+    fn check_size(&self, bytes: usize, what: impl FnOnce() -> String) -> R<()> {
         if bytes <= MAX_TEMPLATE_STRING {
             return Ok(());
         }
-        let (line, column) = line_col(self.src, at);
-        Err(TmplError::TooLarge { file: self.file.into(), line, column, what: what(), bytes })
+        let (line, column) = line_col(self.env.src, self.at.map_or(0, |a| a.pos()));
+        Err(TmplError::TooLarge { file: self.env.parse_name.into(), line, column, what: what(), bytes })
     }
 
-    fn emit(&mut self, text: &str, src: usize, action: Option<Option<Origin>>, secret: bool) -> Result<(), TmplError> {
+    fn emit(&mut self, text: &str, src: usize, printed: Option<&Tv>) -> R<()> {
         if text.is_empty() {
             return Ok(());
         }
-        self.check_size(src, self.out.len() + text.len(), || "the template's output".into())?;
+        self.check_size(self.out.len() + text.len(), || "the template's output".into())?;
         let start = self.out.len();
         self.out.push_str(text);
-        self.spans.push(Span { out: start..self.out.len(), src, action, secret });
+        let (action, secret, nondeterministic) = match printed {
+            Some(v) => (Some(v.origin.clone()), v.holds_secret(), v.holds_nondeterministic()),
+            None => (None, false, false),
+        };
+        self.spans.push(Span { out: start..self.out.len(), src, action, secret, nondeterministic });
         Ok(())
     }
 
-    pub(super) fn walk(&mut self, nodes: &[Node], dot: &Tv) -> Result<(), TmplError> {
-        for n in nodes {
-            match n {
-                Node::Text { text, src } => self.emit(text, *src, None, false)?,
-                Node::Action { pipe, open } => {
-                    let v = self.pipe(pipe, dot)?;
-                    let text = self.print(&v, pipe.pos)?;
-                    self.emit(&text, *open, Some(v.origin.clone()), v.holds_secret())?;
-                }
-                Node::If { pipe, then, els } => {
-                    let v = self.pipe(pipe, dot)?;
-                    if truth(&v.val) { self.walk(then, dot)? } else { self.walk(els, dot)? }
-                }
-                Node::With { pipe, then, els } => {
-                    let v = self.pipe(pipe, dot)?;
-                    if truth(&v.val) { self.walk(then, &v)? } else { self.walk(els, dot)? }
-                }
-                Node::Range { pipe, body, els } => {
-                    let v = self.pipe(pipe, dot)?;
-                    let items: Vec<Tv> = match &v.val {
-                        Val::List(l) => l.clone(),
-                        Val::Map(m) => m.values().cloned().collect(),
-                        Val::StrMap(m) => m.values().map(|s| Tv::str(s)).collect(),
-                        Val::Nil => Vec::new(),
-                        _ => return Err(self.unsupported(pipe.pos, format!("range over {}", go_type(&v.val)))),
-                    };
-                    if items.is_empty() {
-                        self.walk(els, dot)?;
-                    }
-                    for item in &items {
-                        self.walk(body, item)?;
-                    }
+    fn walk_list(&mut self, dot: &Ev, list: &'t List) -> Result<(), Flow> {
+        for n in list {
+            self.walk(dot, n)?;
+        }
+        Ok(())
+    }
+
+    fn walk(&mut self, dot: &Ev, node: &'t Node) -> Result<(), Flow> {
+        self.at = Some(At::Node(node));
+        match node {
+            Node::Text { pos, text } => self.emit(text, *pos, None)?,
+            Node::Action { pos, pipe } => {
+                let v = self.eval_pipeline(dot, pipe)?;
+                if pipe.decl.is_empty() {
+                    self.at = Some(At::Node(node));
+                    let text = self.printable(&v)?;
+                    // The span starts at the action's `{{`, as before.
+                    let open = self.env.src[..*pos].rfind("{{").unwrap_or(*pos);
+                    self.emit(&text, open, Some(&v.tv))?;
                 }
             }
+            Node::Branch { kind: Branch::Range, .. } => self.walk_range(dot, node)?,
+            Node::Branch { kind, pipe, list, els, .. } => {
+                let mark = self.vars.len();
+                let v = self.eval_pipeline(dot, pipe)?;
+                let r = if is_true(&v) {
+                    if *kind == Branch::With { self.walk_list(&v, list) } else { self.walk_list(dot, list) }
+                } else if let Some(els) = els {
+                    self.walk_list(dot, els)
+                } else {
+                    Ok(())
+                };
+                self.vars.truncate(mark);
+                r?;
+            }
+            Node::Template { name, pipe, .. } => self.walk_template(dot, node, name, pipe.as_ref())?,
+            Node::Break { .. } => return Err(Flow::Break),
+            Node::Continue { .. } => return Err(Flow::Continue),
         }
         Ok(())
     }
 
-    /// `printValue`: nil prints `<no value>`, everything else as `fmt.Sprint`.
-    fn print(&self, v: &Tv, at: usize) -> Result<String, TmplError> {
-        match &v.val {
-            Val::Nil => Ok("<no value>".into()),
-            Val::Ptr(_) => Err(self.unsupported(at, "printing a pointer (`.StateValues` prints a memory address)")),
-            _ => go_sprint(v).map_err(|what| self.unsupported(at, what)),
+    fn walk_range(&mut self, dot: &Ev, node: &'t Node) -> Result<(), Flow> {
+        let Node::Branch { pipe, list, els, .. } = node else { return Ok(()) };
+        let mark0 = self.vars.len();
+        let v = self.eval_pipeline(dot, pipe)?;
+        let v = indirect(v);
+        let mark = self.vars.len();
+        // (index, element) pairs: map keys in Go's sorted order (fmtsort).
+        let items: Vec<(Ev, Ev)> = match &v.tv.val {
+            Val::List(l) => l.iter().enumerate().map(|(i, x)| (int(i), Ev { tv: x.clone(), iface: true })).collect(),
+            Val::TypedList(_, l) => l.iter().enumerate().map(|(i, x)| (int(i), Ev::concrete(x.clone()))).collect(),
+            Val::Bytes(b) => b.iter().enumerate().map(|(i, x)| (int(i), Ev::concrete(Tv::new(Val::Int(i64::from(*x)))))).collect(),
+            Val::Map(m) => m.iter().map(|(k, x)| (Ev::concrete(Tv::str(k)), Ev { tv: x.clone(), iface: true })).collect(),
+            Val::StrMap(m) => m.iter().map(|(k, x)| (Ev::concrete(Tv::str(k)), Ev::concrete(Tv::str(x)))).collect(),
+            Val::Nil => Vec::new(),
+            _ => {
+                let shown = go_sprint(&v.tv).map_err(|w| self.unsupported(w))?;
+                return Err(self.errorf(format!("range can't iterate over {shown}")).into());
+            }
+        };
+        let empty = items.is_empty();
+        for (index, elem) in items {
+            if !pipe.decl.is_empty() {
+                let n = self.vars.len();
+                self.vars[n - 1].1 = elem.clone();
+                if pipe.decl.len() > 1 {
+                    self.vars[n - 2].1 = index;
+                }
+            }
+            let r = self.walk_list(&elem, list);
+            self.vars.truncate(mark);
+            match r {
+                Ok(()) | Err(Flow::Continue) => {}
+                Err(Flow::Break) => break,
+                Err(e) => return Err(e),
+            }
+        }
+        if empty && let Some(els) = els {
+            self.walk_list(dot, els)?;
+        }
+        self.vars.truncate(mark0);
+        Ok(())
+    }
+
+    fn walk_template(&mut self, dot: &Ev, node: &'t Node, name: &str, pipe: Option<&'t Pipe>) -> Result<(), Flow> {
+        self.at = Some(At::Node(node));
+        let Some(tree) = self.env.trees.trees.get(name) else {
+            return Err(self.errorf(format!("template {} not defined", crate::go::quote::quote(name))).into());
+        };
+        let tree: &'t List = tree_ref(tree);
+        if self.depth >= MAX_TEMPLATE_DEPTH {
+            let (line, column) = line_col(self.env.src, self.at.map_or(0, |a| a.pos()));
+            return Err(TmplError::TooDeep { file: self.env.parse_name.into(), line, column, limit: MAX_TEMPLATE_DEPTH }.into());
+        }
+        let dot = match pipe {
+            Some(p) => self.eval_pipeline(dot, p)?,
+            None => Ev::invalid(),
+        };
+        // No dynamic scoping: the called template sees only `$` (exec.go walkTemplate).
+        let saved_vars = std::mem::replace(&mut self.vars, vec![("$".into(), dot.clone())]);
+        let saved_name = std::mem::replace(&mut self.name, name.to_string());
+        self.depth += 1;
+        let r = self.walk_list(&dot, tree);
+        self.depth -= 1;
+        self.name = saved_name;
+        self.vars = saved_vars;
+        r
+    }
+
+    /// exec.go `printableValue` then `fmt.Fprint`: pointers followed, an invalid value is `<no value>`.
+    fn printable(&self, v: &Ev) -> R<String> {
+        let v = indirect(v.clone());
+        if v.is_invalid() || matches!(v.tv.val, Val::Nil) {
+            return Ok("<no value>".into());
+        }
+        go_sprint(&v.tv).map_err(|w| self.unsupported(w))
+    }
+
+    fn eval_pipeline(&mut self, dot: &Ev, pipe: &'t Pipe) -> R<Ev> {
+        self.at = Some(At::Pipe(pipe));
+        let mut value: Option<Ev> = None;
+        for cmd in &pipe.cmds {
+            let mut v = self.eval_command(dot, cmd, value.take())?;
+            // An interface{} value is unwrapped between commands (exec.go evalPipeline).
+            if v.iface {
+                v.iface = false;
+            }
+            value = Some(v);
+        }
+        let value = value.unwrap_or_else(Ev::invalid);
+        for name in &pipe.decl {
+            if pipe.is_assign {
+                match self.vars.iter_mut().rev().find(|(n, _)| n == name) {
+                    Some(slot) => slot.1 = value.clone(),
+                    None => return Err(self.errorf(format!("undefined variable: {name}"))),
+                }
+            } else {
+                self.vars.push((name.clone(), value.clone()));
+            }
+        }
+        Ok(value)
+    }
+
+    fn not_a_function(&self, args: &[Arg], fin: &Option<Ev>) -> R<()> {
+        if args.len() > 1 || fin.is_some() {
+            return Err(self.errorf(format!("can't give argument to non-function {}", args[0])));
+        }
+        Ok(())
+    }
+
+    fn eval_command(&mut self, dot: &Ev, cmd: &'t Cmd, fin: Option<Ev>) -> R<Ev> {
+        let first = &cmd.args[0];
+        match first {
+            Arg::Field { ident, .. } => {
+                self.at = Some(At::Arg(first));
+                return self.eval_field_chain(dot, dot.clone(), first, ident, &cmd.args, fin);
+            }
+            Arg::Chain { .. } => return self.eval_chain(dot, first, &cmd.args, fin),
+            Arg::Ident { name, .. } => {
+                self.at = Some(At::Arg(first));
+                return self.eval_function(dot, name, At::Cmd(cmd), &cmd.args, fin);
+            }
+            Arg::Pipe(p) => {
+                self.not_a_function(&cmd.args, &fin)?;
+                return self.eval_pipeline(dot, p);
+            }
+            Arg::Var { .. } => return self.eval_variable(dot, first, &cmd.args, fin),
+            _ => {}
+        }
+        self.at = Some(At::Arg(first));
+        self.not_a_function(&cmd.args, &fin)?;
+        match first {
+            Arg::Bool { val, .. } => Ok(Ev::concrete(Tv::new(Val::Bool(*val)))),
+            Arg::Dot { .. } => Ok(dot.clone()),
+            Arg::Nil { .. } => Err(self.errorf("nil is not a command".into())),
+            Arg::Number { num, .. } => self.ideal_constant(first, num),
+            Arg::Str { text, .. } => Ok(Ev::concrete(Tv::str(text))),
+            _ => Err(self.errorf(format!("can't evaluate command {}", crate::go::quote::quote(&first.to_string())))),
         }
     }
 
-    fn pipe(&self, p: &Pipe, dot: &Tv) -> Result<Tv, TmplError> {
-        let mut value: Option<Tv> = None;
-        for c in &p.cmds {
-            value = Some(self.command(c, dot, value)?);
+    /// exec.go `idealConstant`: a number with no parameter type to convert to.
+    fn ideal_constant(&mut self, node: &'t Arg, num: &Number) -> R<Ev> {
+        self.at = Some(At::Arg(node));
+        if num.complex {
+            return Err(self.unsupported(format!("the complex number `{}` (releasex has no complex values)", num.text)));
         }
-        value.ok_or_else(|| self.unsupported(p.pos, "an empty pipeline"))
+        let t = &num.text;
+        let hex_int = t.len() > 2 && t.starts_with('0') && matches!(t.as_bytes()[1], b'x' | b'X') && !t.contains(['p', 'P']);
+        if let Some(f) = num.float
+            && !hex_int
+            && !t.starts_with('\'')
+            && t.contains(['.', 'e', 'E', 'p', 'P'])
+        {
+            return Ok(Ev::concrete(Tv::new(Val::Float(f))));
+        }
+        if let Some(i) = num.int {
+            return Ok(Ev::concrete(Tv::new(Val::Int(i))));
+        }
+        if num.uint.is_some() {
+            return Err(self.errorf(format!("{t} overflows int")));
+        }
+        Ok(Ev::invalid())
     }
 
-    fn command(&self, c: &Cmd, dot: &Tv, fin: Option<Tv>) -> Result<Tv, TmplError> {
-        let (first, rest) = c.args.split_first().ok_or_else(|| self.unsupported(c.pos, "an empty command"))?;
-        if let Arg::Func(name, at) = first {
-            let mut args = Vec::new();
-            for a in rest {
-                args.push(self.arg(a, dot)?);
+    fn eval_chain(&mut self, dot: &Ev, chain: &'t Arg, args: &'t [Arg], fin: Option<Ev>) -> R<Ev> {
+        self.at = Some(At::Arg(chain));
+        let Arg::Chain { node, fields, .. } = chain else { return Ok(Ev::invalid()) };
+        if let Arg::Nil { .. } = node.as_ref() {
+            return Err(self.errorf(format!("indirection through explicit nil in {chain}")));
+        }
+        let recv = self.eval_arg(dot, None, node)?;
+        self.eval_field_chain(dot, recv, chain, fields, args, fin)
+    }
+
+    fn eval_variable(&mut self, dot: &Ev, var: &'t Arg, args: &'t [Arg], fin: Option<Ev>) -> R<Ev> {
+        self.at = Some(At::Arg(var));
+        let Arg::Var { ident, .. } = var else { return Ok(Ev::invalid()) };
+        let value = match self.vars.iter().rev().find(|(n, _)| *n == ident[0]) {
+            Some((_, v)) => v.clone(),
+            None => return Err(self.errorf(format!("undefined variable: {}", ident[0]))),
+        };
+        if ident.len() == 1 {
+            self.not_a_function(args, &fin)?;
+            return Ok(value);
+        }
+        self.eval_field_chain(dot, value, var, &ident[1..], args, fin)
+    }
+
+    fn eval_field_chain(&mut self, dot: &Ev, mut recv: Ev, node: &'t Arg, ident: &[String], args: &'t [Arg], fin: Option<Ev>) -> R<Ev> {
+        let n = ident.len();
+        for name in &ident[..n - 1] {
+            recv = self.eval_field(dot, name, node, &[], None, recv)?;
+        }
+        self.eval_field(dot, &ident[n - 1], node, args, fin, recv)
+    }
+
+    /// exec.go `evalField`: a method, a struct field or a map key.
+    fn eval_field(&mut self, dot: &Ev, name: &str, node: &'t Arg, args: &'t [Arg], fin: Option<Ev>, recv: Ev) -> R<Ev> {
+        if recv.is_invalid() {
+            if self.env.missingkey == MissingKey::Error {
+                return Err(self.errorf(format!("nil data; no entry for key {}", crate::go::quote::quote(name))));
+            }
+            return Ok(Ev::invalid());
+        }
+        let typ = recv.type_name();
+        if recv.iface && matches!(recv.tv.val, Val::Nil) {
+            return Err(self.errorf(format!("nil pointer evaluating {typ}.{name}")));
+        }
+        let recv = indirect(recv);
+        let has_args = args.len() > 1 || fin.is_some();
+        match &recv.tv.val {
+            Val::Object(o) => {
+                let o = Rc::clone(o);
+                let mut argv = Vec::new();
+                for a in args.iter().skip(1) {
+                    argv.push(self.eval_arg(dot, Some(Param::Any), a)?.tv);
+                }
+                if let Some(f) = fin {
+                    argv.push(f.tv);
+                }
+                if let Some(r) = o.member(name, &argv) {
+                    self.at = Some(At::Arg(node));
+                    return r.map(Ev::concrete).map_err(|m| self.errorf(format!("error calling {name}: {m}")));
+                }
+            }
+            Val::Struct(_, fields) => {
+                if let Some((_, v)) = fields.iter().find(|(n, _)| *n == name) {
+                    if matches!(&v.val, Val::Str(s) if s == UNMODELLED) {
+                        return Err(self.unsupported(format!("the field `.{name}` (not modelled by releasex)")));
+                    }
+                    if has_args {
+                        return Err(self.errorf(format!("{name} has arguments but cannot be invoked as function")));
+                    }
+                    return Ok(Ev::concrete(v.clone()));
+                }
+            }
+            Val::Map(m) => {
+                if has_args {
+                    return Err(self.errorf(format!("{name} is not a method but has arguments")));
+                }
+                return match m.get(name) {
+                    Some(v) => Ok(Ev { tv: v.clone(), iface: true }),
+                    None => self.missing_key(name, Ev { tv: Tv::new(Val::Nil), iface: true }),
+                };
+            }
+            Val::StrMap(m) => {
+                if has_args {
+                    return Err(self.errorf(format!("{name} is not a method but has arguments")));
+                }
+                return match m.get(name) {
+                    Some(v) => Ok(Ev::concrete(Tv::str(v))),
+                    None => self.missing_key(name, Ev::concrete(Tv::str(""))),
+                };
+            }
+            _ => {}
+        }
+        Err(self.errorf(format!("can't evaluate field {name} in type {typ}")))
+    }
+
+    fn missing_key(&self, name: &str, zero: Ev) -> R<Ev> {
+        match self.env.missingkey {
+            MissingKey::Default => Ok(Ev::invalid()),
+            MissingKey::Zero => Ok(zero),
+            MissingKey::Error => Err(self.errorf(format!("map has no entry for key {}", crate::go::quote::quote(name)))),
+        }
+    }
+
+    fn eval_function(&mut self, dot: &Ev, name: &str, node: At<'t>, args: &'t [Arg], fin: Option<Ev>) -> R<Ev> {
+        let funcs = self.env.funcs;
+        let Some(def) = funcs.get(name) else {
+            return Err(self.errorf(format!("{} is not a defined function", crate::go::quote::quote(name))));
+        };
+        self.eval_call(dot, def, name, node, args, fin)
+    }
+
+    /// exec.go `evalCall`: counts, converts and checks the arguments against
+    /// the function's signature, calls it, and words its error as Go does.
+    fn eval_call(&mut self, dot: &Ev, def: &FuncDef, name: &str, node: At<'t>, args: &'t [Arg], fin: Option<Ev>) -> R<Ev> {
+        let args = args.get(1..).unwrap_or(&[]);
+        let params = def.sig.params;
+        let num_in = args.len() + usize::from(fin.is_some());
+        let num_fixed = if def.sig.variadic.is_some() { params.len() } else { args.len() };
+        if def.sig.variadic.is_some() {
+            if num_in < params.len() {
+                return Err(self.errorf(format!("wrong number of args for {name}: want at least {} got {}", params.len(), args.len())));
+            }
+        } else if num_in != params.len() {
+            return Err(self.errorf(format!("wrong number of args for {name}: want {} got {num_in}", params.len())));
+        }
+        // The builtins `and` and `or` stop at the first argument that decides (Go 1.18+).
+        if super::builtins::is_short_circuit(name, def) {
+            let mut v = Ev::invalid();
+            for a in args {
+                v = self.eval_arg(dot, Some(Param::Any), a)?;
+                if is_true(&v) == (name == "or") {
+                    return Ok(v);
+                }
             }
             if let Some(f) = fin {
-                args.push(f);
+                v = f;
             }
-            return self.call(name, args, *at);
+            return Ok(v);
         }
-        if !rest.is_empty() || fin.is_some() {
-            let at = match first {
-                Arg::Dot(_, at) | Arg::Root(_, at) => *at,
-                _ => c.pos,
+        let mut argv: Vec<Tv> = Vec::with_capacity(num_in);
+        for (i, a) in args.iter().enumerate() {
+            let param = if i < num_fixed { params[i] } else { def.sig.variadic.unwrap_or(Param::Any) };
+            argv.push(self.eval_arg(dot, Some(param), a)?.tv);
+        }
+        if let Some(f) = fin {
+            let param = match def.sig.variadic {
+                Some(rest) if num_in - 1 >= num_fixed => rest,
+                _ => params.get(num_in - 1).copied().unwrap_or(Param::Any),
             };
-            return Err(self.err(at, "can't give argument to non-function"));
+            argv.push(self.validate(f, param)?.tv);
         }
-        self.arg(first, dot)
-    }
-
-    fn arg(&self, a: &Arg, dot: &Tv) -> Result<Tv, TmplError> {
-        match a {
-            Arg::Dot(chain, at) => self.chain(dot, chain, *at),
-            Arg::Root(chain, at) => self.chain(self.root, chain, *at),
-            Arg::Lit(v) => Ok(Tv::new(v.clone())),
-            Arg::Sub(p) => self.pipe(p, dot),
-            Arg::Func(name, at) => self.call(name, Vec::new(), *at),
-        }
-    }
-
-    /// `evalFieldChain` with `missingkey=error`.
-    fn chain(&self, start: &Tv, chain: &[String], at: usize) -> Result<Tv, TmplError> {
-        let mut cur = start.clone();
-        for f in chain {
-            cur = self.field(&cur, f, at)?;
-        }
-        Ok(cur)
-    }
-
-    fn field(&self, recv: &Tv, name: &str, at: usize) -> Result<Tv, TmplError> {
-        let recv = match &recv.val {
-            Val::Ptr(inner) => inner.as_ref(),
-            _ => recv,
+        let secret = def.derive == Derive::Made && argv.iter().any(Tv::holds_secret);
+        let nondeterministic = def.nondeterministic || (def.derive == Derive::Made && argv.iter().any(Tv::holds_nondeterministic));
+        let result = {
+            let env = self.env;
+            let depth = self.depth;
+            let current = self.name.clone();
+            let render = move |req: RenderRequest<'_>| sub_render(env, &current, depth, req);
+            let call = Call { name, host: self.env.host, render: &render };
+            (def.f)(&call, argv)
         };
-        match &recv.val {
-            Val::Struct(ty, fields) => match fields.iter().find(|(n, _)| *n == name) {
-                Some((_, v)) => match &v.val {
-                    Val::Str(s) if s == UNMODELLED => Err(self.unsupported(at, format!("the field `.{name}` (not modelled by releasex)"))),
-                    _ => Ok(v.clone()),
-                },
-                None => Err(self.err(at, format!("can't evaluate field {name} in type {ty}"))),
-            },
-            Val::Map(m) => m.get(name).cloned().ok_or_else(|| self.err(at, format!("map has no entry for key {name:?}"))),
-            Val::StrMap(m) => m.get(name).map(|s| Tv::str(s)).ok_or_else(|| self.err(at, format!("map has no entry for key {name:?}"))),
-            Val::Nil => Err(self.err(at, format!("nil pointer evaluating interface {{}}.{name}"))),
-            _ => Err(self.err(at, format!("can't evaluate field {name} in type interface {{}}"))),
+        self.at = Some(node);
+        let mut tv = match result {
+            Ok(tv) => tv,
+            Err(FnError::Go(m)) => return Err(self.errorf(format!("error calling {name}: {m}"))),
+            Err(FnError::Exec(m)) => return Err(self.errorf(m)),
+            Err(FnError::Unsupported(w)) => return Err(self.unsupported(w)),
+            Err(FnError::TooLarge(bytes)) => {
+                let (line, column) = line_col(self.env.src, self.at.map_or(0, |a| a.pos()));
+                return Err(TmplError::TooLarge { file: self.env.parse_name.into(), line, column, what: format!("the result of `{name}`"), bytes });
+            }
+        };
+        if let Val::Str(s) = &tv.val {
+            self.check_size(s.len(), || format!("the result of `{name}`"))?;
         }
+        tv.secret |= secret;
+        tv.nondeterministic |= nondeterministic;
+        Ok(Ev::concrete(tv))
+    }
+
+    /// exec.go `validateType`: a computed value against a parameter type.
+    fn validate(&self, v: Ev, param: Param) -> R<Ev> {
+        if v.is_invalid() {
+            return match zero_of(param) {
+                Some(z) => Ok(Ev::concrete(z)),
+                None => Err(self.errorf(format!("invalid value; expected {}", param_type(param)))),
+            };
+        }
+        if param == Param::Any {
+            return Ok(v);
+        }
+        let v = if v.iface && !matches!(v.tv.val, Val::Nil) { Ev::concrete(v.tv) } else { v };
+        let ok = !v.iface
+            && match (param, &v.tv.val) {
+                (Param::String, Val::Str(_)) | (Param::Int, Val::Int(_)) | (Param::Int64, Val::Int64(_)) | (Param::Float64, Val::Float(_)) | (Param::Bool, Val::Bool(_)) => true,
+                (Param::List, Val::List(_)) | (Param::Map, Val::Map(_)) => true,
+                (Param::Strings, Val::TypedList(elem, _)) => *elem == "string",
+                _ => false,
+            };
+        if ok {
+            return Ok(v);
+        }
+        // One dereference: `*map[string]interface{}` where a map is wanted.
+        if let (Param::Map, Val::Ptr(p)) = (param, &v.tv.val)
+            && matches!(p.val, Val::Map(_))
+        {
+            return Ok(Ev::concrete((**p).clone()));
+        }
+        Err(self.errorf(format!("wrong type for value; expected {}; got {}", param_type(param), v.type_name())))
+    }
+
+    /// exec.go `evalArg`: `param` `None` is Go's nil type (a chain's receiver).
+    fn eval_arg(&mut self, dot: &Ev, param: Option<Param>, n: &'t Arg) -> R<Ev> {
+        self.at = Some(At::Arg(n));
+        let check = |s: &Self, v: Ev| match param {
+            Some(p) => s.validate(v, p),
+            None => Ok(v),
+        };
+        match n {
+            Arg::Dot { .. } => return check(self, dot.clone()),
+            Arg::Nil { .. } => {
+                return match param.map_or(Some(Tv::new(Val::Nil)), zero_of) {
+                    Some(z) => Ok(Ev::concrete(z)),
+                    None => Err(self.errorf(format!("cannot assign nil to {}", param_type(param.unwrap_or(Param::Any))))),
+                };
+            }
+            Arg::Field { ident, .. } => {
+                let v = self.eval_field_chain(dot, dot.clone(), n, ident, std::slice::from_ref(n), None)?;
+                return check(self, v);
+            }
+            Arg::Var { .. } => {
+                let v = self.eval_variable(dot, n, &[], None)?;
+                return check(self, v);
+            }
+            Arg::Pipe(p) => {
+                let v = self.eval_pipeline(dot, p)?;
+                return check(self, v);
+            }
+            Arg::Ident { name, .. } => {
+                let v = self.eval_function(dot, name, At::Arg(n), &[], None)?;
+                return check(self, v);
+            }
+            Arg::Chain { .. } => {
+                let v = self.eval_chain(dot, n, &[], None)?;
+                return check(self, v);
+            }
+            _ => {}
+        }
+        let param = param.unwrap_or(Param::Any);
+        let lit = |v: Val| Ok(Ev::concrete(Tv::new(v)));
+        match (param, n) {
+            (Param::Bool, Arg::Bool { val, .. }) => lit(Val::Bool(*val)),
+            (Param::Bool, _) => Err(self.errorf(format!("expected bool; found {n}"))),
+            (Param::Float64, Arg::Number { num, .. }) if num.float.is_some() => lit(Val::Float(num.float.unwrap_or_default())),
+            (Param::Float64, _) => Err(self.errorf(format!("expected float; found {n}"))),
+            (Param::Int, Arg::Number { num, .. }) if num.int.is_some() => lit(Val::Int(num.int.unwrap_or_default())),
+            (Param::Int64, Arg::Number { num, .. }) if num.int.is_some() => lit(Val::Int64(num.int.unwrap_or_default())),
+            (Param::Int | Param::Int64, _) => Err(self.errorf(format!("expected integer; found {n}"))),
+            (Param::String, Arg::Str { text, .. }) => lit(Val::Str(text.clone())),
+            (Param::String, _) => Err(self.errorf(format!("expected string; found {n}"))),
+            (Param::Any, Arg::Bool { val, .. }) => lit(Val::Bool(*val)),
+            (Param::Any, Arg::Number { num, .. }) => self.ideal_constant(n, num),
+            (Param::Any, Arg::Str { text, .. }) => lit(Val::Str(text.clone())),
+            _ => Err(self.errorf(format!("can't handle {n} for arg of type {}", param_type(param)))),
+        }
+    }
+}
+
+/// A tree of the set, borrowed for the execution's lifetime.
+fn tree_ref(tree: &Rc<List>) -> &List {
+    tree.as_ref()
+}
+
+/// Runs a named template or a text for `include`/`tpl` with the engine that is running.
+fn sub_render(env: Env<'_>, current: &str, depth: usize, req: RenderRequest<'_>) -> Result<String, FnError> {
+    if depth + 1 >= MAX_TEMPLATE_DEPTH {
+        return Err(FnError::Unsupported(format!("templates nested more than {MAX_TEMPLATE_DEPTH} deep (releasex's limit)")));
+    }
+    let go_err = |e: TmplError| match e {
+        TmplError::Exec { go, .. } | TmplError::Parse { go, .. } => FnError::Go(go),
+        other => FnError::Unsupported(other.to_string()),
+    };
+    match req {
+        RenderRequest::Named { name, data } => Exec::new(env, name, depth + 1).run(data).map(|r| r.text).map_err(go_err),
+        RenderRequest::Text { text, data } => {
+            let trees = super::parse::parse(current, text, &|f| env.funcs.get(f).is_some()).map_err(|e| FnError::Go(e.go))?;
+            let sub = Env { src: text, trees: &trees, ..env };
+            Exec::new(sub, current, depth + 1).run(data).map(|r| r.text).map_err(go_err)
+        }
+    }
+}
+
+fn int(i: usize) -> Ev {
+    Ev::concrete(Tv::new(Val::Int(i64::try_from(i).unwrap_or(i64::MAX))))
+}
+
+/// Follows a pointer (Go's `indirect`; releasex's pointers are never nil).
+fn indirect(v: Ev) -> Ev {
+    match v.tv.val {
+        Val::Ptr(p) => Ev::concrete(*p),
+        _ => v,
+    }
+}
+
+/// exec.go `isTrue` on the value inside an interface.
+fn is_true(v: &Ev) -> bool {
+    truth(&v.tv.val)
+}
+
+/// `reflect.Zero` of a parameter type that can hold nil (`canBeNil`).
+fn zero_of(p: Param) -> Option<Tv> {
+    match p {
+        Param::Any => Some(Tv::new(Val::Nil)),
+        Param::List => Some(Tv::new(Val::List(Vec::new()))),
+        Param::Strings => Some(Tv::new(Val::TypedList("string", Vec::new()))),
+        Param::Map => Some(Tv::new(Val::Map(Default::default()))),
+        _ => None,
+    }
+}
+
+pub(super) fn param_type(p: Param) -> &'static str {
+    match p {
+        Param::Any => "interface {}",
+        Param::String => "string",
+        Param::Int => "int",
+        Param::Int64 => "int64",
+        Param::Float64 => "float64",
+        Param::Bool => "bool",
+        Param::List => "[]interface {}",
+        Param::Strings => "[]string",
+        Param::Map => "map[string]interface {}",
     }
 }

@@ -71,6 +71,9 @@ pub enum FnError {
     Exec(String),
     /// releasex does not model this (a member, an argument form, a function).
     Unsupported(String),
+    /// The result would be this many bytes, past [`super::MAX_TEMPLATE_STRING`]
+    /// (checked before it is built).
+    TooLarge(usize),
 }
 
 /// What the template's surroundings provide: the process environment,
@@ -146,6 +149,13 @@ impl FuncMap {
 
     pub fn names(&self) -> impl Iterator<Item = &'static str> + '_ {
         self.funcs.keys().copied()
+    }
+
+    /// `other`'s functions laid over these (Go's `Funcs`: later maps win).
+    pub fn extend(&mut self, other: &FuncMap) {
+        for (name, def) in &other.funcs {
+            self.funcs.insert(name, *def);
+        }
     }
 }
 

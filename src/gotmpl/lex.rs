@@ -1,262 +1,527 @@
-//! The lexer: splits a template into text and actions (applying trim
-//! markers and dropping comments) and an action into tokens, with their
-//! byte offsets.
+//! The lexer: Go's text/template scanner (text/template/parse/lex.go, Go
+//! 1.19) run to the end at once. Items keep Go's byte offsets and lines, so
+//! the parser's and executor's messages say what Go's say; a lexing error
+//! is an [`T::Error`] item at the place Go's scanner stops.
 
-use super::{TmplError, line_col};
-
-#[derive(Debug, Clone, PartialEq)]
-pub(super) enum Tok {
-    Field(String),
-    Dot,
-    Dollar,
-    Ident(String),
-    Str(String),
-    Int(i64),
-    Float(f64),
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum T {
+    Error,
+    Bool,
+    /// A printable ASCII character (`,` and the grab bag).
+    Char,
+    CharConstant,
+    Complex,
+    Assign,
+    Declare,
+    Eof,
+    Field,
+    Identifier,
+    LeftDelim,
+    LeftParen,
+    Number,
     Pipe,
-    Open,
-    Close,
-    Other(String),
+    RawString,
+    RightDelim,
+    RightParen,
+    Space,
+    String,
+    Text,
+    Variable,
+    // Keywords (lex.go: everything after itemKeyword prints as `<word>`).
+    Block,
+    Break,
+    Continue,
+    Dot,
+    Define,
+    Else,
+    End,
+    If,
+    Nil,
+    Range,
+    Template,
+    With,
 }
 
-/// One action's tokens, with their byte offsets.
-pub(super) type Toks = Vec<(Tok, usize)>;
-
-pub(super) enum Item {
-    Text(String, usize),
-    /// An action's tokens; the offset of its `{{`.
-    Action(Toks, usize),
+impl T {
+    fn is_keyword(self) -> bool {
+        matches!(self, T::Block | T::Break | T::Continue | T::Dot | T::Define | T::Else | T::End | T::If | T::Nil | T::Range | T::Template | T::With)
+    }
 }
 
-/// Splits `src` (the contents of `file`) into text and actions.
-pub(super) fn items(file: &str, src: &str) -> Result<Vec<Item>, TmplError> {
-    Lexer { file, src, at: 0 }.items()
+#[derive(Debug, Clone)]
+pub(super) struct Item {
+    pub(super) typ: T,
+    pub(super) pos: usize,
+    pub(super) val: String,
+    pub(super) line: usize,
+}
+
+impl std::fmt::Display for Item {
+    /// lex.go `item.String`: how the parser's messages name a token.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.typ {
+            T::Eof => f.write_str("EOF"),
+            T::Error => f.write_str(&self.val),
+            t if t.is_keyword() => write!(f, "<{}>", self.val),
+            _ if self.val.len() > 10 => {
+                // `%.10q...`: the first ten runes, quoted.
+                let head: String = self.val.chars().take(10).collect();
+                write!(f, "{}...", crate::go::quote::quote(&head))
+            }
+            _ => f.write_str(&crate::go::quote::quote(&self.val)),
+        }
+    }
+}
+
+const SPACE: [char; 4] = [' ', '\t', '\r', '\n'];
+
+fn is_space(c: Option<char>) -> bool {
+    matches!(c, Some(' ' | '\t' | '\r' | '\n'))
+}
+
+/// Go's `isAlphaNumeric`: `_`, a Unicode letter or a Unicode digit.
+fn is_alnum(c: Option<char>) -> bool {
+    c.is_some_and(|c| c == '_' || c.is_alphabetic() || go_is_digit(c))
+}
+
+/// `unicode.IsDigit` is category Nd; Rust's `is_numeric` also takes No/Nl.
+fn go_is_digit(c: char) -> bool {
+    c.is_ascii_digit() || (!c.is_ascii() && c.is_numeric() && c.to_digit(10).is_none() && char_is_nd(c))
+}
+
+/// Decimal digits outside ASCII: Rust has no category test; these blocks hold Go's Nd runes people write.
+fn char_is_nd(c: char) -> bool {
+    let u = c as u32;
+    [(0x660, 0x669), (0x6F0, 0x6F9), (0x966, 0x96F), (0xFF10, 0xFF19)].iter().any(|&(a, b)| (a..=b).contains(&u))
+}
+
+fn has_left_trim(s: &str) -> bool {
+    let b = s.as_bytes();
+    b.len() >= 2 && b[0] == b'-' && is_space(Some(b[1] as char))
+}
+
+fn has_right_trim(s: &str) -> bool {
+    let b = s.as_bytes();
+    b.len() >= 2 && is_space(Some(b[0] as char)) && b[1] == b'-'
+}
+
+/// Scans `src` into items, ending with `Eof` or an `Error`.
+/// `break_ok`/`continue_ok`: whether those words are keywords (they are
+/// not when the function map defines them, as in Go).
+pub(super) fn lex(src: &str, break_ok: bool, continue_ok: bool) -> Vec<Item> {
+    let mut l = Lexer { input: src, pos: 0, start: 0, line: 1, start_line: 1, paren_depth: 0, items: Vec::new(), break_ok, continue_ok };
+    let mut state = State::Text;
+    loop {
+        state = match state {
+            State::Text => l.lex_text(),
+            State::LeftDelim => l.lex_left_delim(),
+            State::Comment => l.lex_comment(),
+            State::RightDelim => l.lex_right_delim(),
+            State::Inside => l.lex_inside(),
+            State::Done => break,
+        };
+    }
+    l.items
+}
+
+enum State {
+    Text,
+    LeftDelim,
+    Comment,
+    RightDelim,
+    Inside,
+    Done,
 }
 
 struct Lexer<'a> {
-    file: &'a str,
-    src: &'a str,
-    at: usize,
+    input: &'a str,
+    pos: usize,
+    start: usize,
+    line: usize,
+    start_line: usize,
+    paren_depth: i64,
+    items: Vec<Item>,
+    break_ok: bool,
+    continue_ok: bool,
 }
 
 impl Lexer<'_> {
-    fn unsupported(&self, at: usize, construct: impl Into<String>) -> TmplError {
-        let (line, column) = line_col(self.src, at);
-        TmplError::Unsupported { file: self.file.into(), line, column, construct: construct.into() }
+    fn next(&mut self) -> Option<char> {
+        let c = self.input[self.pos..].chars().next()?;
+        self.pos += c.len_utf8();
+        if c == '\n' {
+            self.line += 1;
+        }
+        Some(c)
     }
 
-    /// Splits the source into text and actions, applying trim markers and dropping comments.
-    fn items(&mut self) -> Result<Vec<Item>, TmplError> {
-        let src = self.src;
-        let mut items: Vec<Item> = Vec::new();
-        let mut text_start = 0usize;
-        while let Some(rel) = src[self.at..].find("{{") {
-            let open = self.at + rel;
-            let mut text = &src[text_start..open];
-            let mut inner = open + 2;
-            let trim_left = src[inner..].starts_with('-') && src[inner + 1..].starts_with([' ', '\t', '\r', '\n']);
-            if trim_left {
-                text = text.trim_end_matches([' ', '\t', '\r', '\n']);
-                inner += 2;
-            }
-            if !text.is_empty() {
-                items.push(Item::Text(text.to_string(), text_start));
-            }
-            if !src[inner..].contains("}}") {
-                return Err(self.unsupported(open, "an unclosed action"));
-            }
-            // A `}}` inside a string or comment: find the real end by lexing.
-            let (toks, end, trim_right) = if src[inner..].starts_with("/*") {
-                let Some(c) = src[inner + 2..].find("*/") else { return Err(self.unsupported(open, "an unclosed comment")) };
-                let after = inner + 2 + c + 2;
-                let (end, trim_right) = if src[after..].starts_with("}}") {
-                    (after + 2, false)
-                } else if src[after..].starts_with(" -}}") {
-                    (after + 4, true)
-                } else {
-                    return Err(self.unsupported(open, "a comment not closed by `*/}}`"));
-                };
-                (None, end, trim_right)
-            } else {
-                let (toks, end, trim_right) = self.lex_action(inner, open)?;
-                (Some(toks), end, trim_right)
-            };
-            if let Some(toks) = toks {
-                items.push(Item::Action(toks, open));
-            }
-            self.at = end;
-            text_start = end;
-            if trim_right {
-                let rest = &src[end..];
-                let trimmed = rest.trim_start_matches([' ', '\t', '\r', '\n']);
-                text_start = end + (rest.len() - trimmed.len());
-                self.at = text_start;
-            }
-        }
-        if text_start < src.len() {
-            items.push(Item::Text(src[text_start..].to_string(), text_start));
-        }
-        Ok(items)
+    fn peek(&self) -> Option<char> {
+        self.input[self.pos..].chars().next()
     }
 
-    /// The tokens of the action whose body starts at `i`; the offset after its `}}`, and whether it trims right.
-    fn lex_action(&self, mut i: usize, open: usize) -> Result<(Toks, usize, bool), TmplError> {
-        let src = self.src;
-        let b = src.as_bytes();
-        let mut toks = Vec::new();
+    /// Steps back over `c`, the rune `next` returned (nothing at EOF).
+    fn backup(&mut self, c: Option<char>) {
+        if let Some(c) = c {
+            self.pos -= c.len_utf8();
+            if c == '\n' {
+                self.line -= 1;
+            }
+        }
+    }
+
+    fn emit(&mut self, typ: T) {
+        self.items.push(Item { typ, pos: self.start, val: self.input[self.start..self.pos].to_string(), line: self.start_line });
+        self.start = self.pos;
+        self.start_line = self.line;
+    }
+
+    fn ignore(&mut self) {
+        self.line += self.input[self.start..self.pos].matches('\n').count();
+        self.start = self.pos;
+        self.start_line = self.line;
+    }
+
+    fn accept(&mut self, valid: &str) -> bool {
+        match self.peek() {
+            Some(c) if valid.contains(c) => {
+                self.next();
+                true
+            }
+            _ => false,
+        }
+    }
+
+    fn accept_run(&mut self, valid: &str) {
+        while self.accept(valid) {}
+    }
+
+    fn errorf(&mut self, msg: String) -> State {
+        self.items.push(Item { typ: T::Error, pos: self.start, val: msg, line: self.start_line });
+        State::Done
+    }
+
+    fn lex_text(&mut self) -> State {
+        let rest = &self.input[self.pos..];
+        if let Some(x) = rest.find("{{") {
+            self.pos += x;
+            let mut trim = 0;
+            if has_left_trim(&self.input[self.pos + 2..]) {
+                let text = &self.input[self.start..self.pos];
+                trim = text.len() - text.trim_end_matches(SPACE).len();
+            }
+            self.pos -= trim;
+            if self.pos > self.start {
+                self.line += self.input[self.start..self.pos].matches('\n').count();
+                self.emit(T::Text);
+            }
+            self.pos += trim;
+            self.ignore();
+            return State::LeftDelim;
+        }
+        self.pos = self.input.len();
+        if self.pos > self.start {
+            self.line += self.input[self.start..self.pos].matches('\n').count();
+            self.emit(T::Text);
+        }
+        self.emit(T::Eof);
+        State::Done
+    }
+
+    fn at_right_delim(&self) -> (bool, bool) {
+        let rest = &self.input[self.pos..];
+        if has_right_trim(rest) && rest[2..].starts_with("}}") {
+            return (true, true);
+        }
+        (rest.starts_with("}}"), false)
+    }
+
+    fn lex_left_delim(&mut self) -> State {
+        self.pos += 2;
+        let trim = has_left_trim(&self.input[self.pos..]);
+        let after = if trim { 2 } else { 0 };
+        if self.input[self.pos + after..].starts_with("/*") {
+            self.pos += after;
+            self.ignore();
+            return State::Comment;
+        }
+        self.emit(T::LeftDelim);
+        self.pos += after;
+        self.ignore();
+        self.paren_depth = 0;
+        State::Inside
+    }
+
+    fn lex_comment(&mut self) -> State {
+        self.pos += 2;
+        let Some(i) = self.input[self.pos..].find("*/") else { return self.errorf("unclosed comment".into()) };
+        self.pos += i + 2;
+        let (delim, trim) = self.at_right_delim();
+        if !delim {
+            return self.errorf("comment ends before closing delimiter".into());
+        }
+        if trim {
+            self.pos += 2;
+        }
+        self.pos += 2;
+        if trim {
+            let rest = &self.input[self.pos..];
+            self.pos += rest.len() - rest.trim_start_matches(SPACE).len();
+        }
+        self.ignore();
+        State::Text
+    }
+
+    fn lex_right_delim(&mut self) -> State {
+        let trim = has_right_trim(&self.input[self.pos..]);
+        if trim {
+            self.pos += 2;
+            self.ignore();
+        }
+        self.pos += 2;
+        self.emit(T::RightDelim);
+        if trim {
+            let rest = &self.input[self.pos..];
+            self.pos += rest.len() - rest.trim_start_matches(SPACE).len();
+            self.ignore();
+        }
+        State::Text
+    }
+
+    fn lex_inside(&mut self) -> State {
+        let (delim, _) = self.at_right_delim();
+        if delim {
+            if self.paren_depth == 0 {
+                return State::RightDelim;
+            }
+            return self.errorf("unclosed left paren".into());
+        }
+        let r = self.next();
+        match r {
+            None => return self.errorf("unclosed action".into()),
+            Some(' ' | '\t' | '\r' | '\n') => {
+                self.backup(r);
+                return self.lex_space();
+            }
+            Some('=') => self.emit(T::Assign),
+            Some(':') => {
+                if self.next() != Some('=') {
+                    return self.errorf("expected :=".into());
+                }
+                self.emit(T::Declare);
+            }
+            Some('|') => self.emit(T::Pipe),
+            Some('"') => return self.lex_quote(),
+            Some('`') => return self.lex_raw_quote(),
+            Some('$') => return self.lex_variable(),
+            Some('\'') => return self.lex_char(),
+            Some('.') if self.input.as_bytes().get(self.pos).is_some_and(|b| !b.is_ascii_digit()) => return self.lex_field_or_variable(T::Field),
+            Some('.' | '+' | '-' | '0'..='9') => {
+                self.backup(r);
+                return self.lex_number();
+            }
+            c if is_alnum(c) => {
+                self.backup(r);
+                return self.lex_identifier();
+            }
+            Some('(') => {
+                self.emit(T::LeftParen);
+                self.paren_depth += 1;
+            }
+            Some(')') => {
+                self.emit(T::RightParen);
+                self.paren_depth -= 1;
+                if self.paren_depth < 0 {
+                    return self.errorf(format!("unexpected right paren {}", go_u(')')));
+                }
+            }
+            Some(c) if c.is_ascii() && !c.is_ascii_control() => self.emit(T::Char),
+            Some(c) => return self.errorf(format!("unrecognized character in action: {}", go_u(c))),
+        }
+        State::Inside
+    }
+
+    fn lex_space(&mut self) -> State {
+        let mut spaces = 0;
+        while is_space(self.peek()) {
+            self.next();
+            spaces += 1;
+        }
+        let back = &self.input[self.pos - 1..];
+        if has_right_trim(back) && back[2..].starts_with("}}") {
+            self.backup(Some(' '));
+            if spaces == 1 {
+                return State::RightDelim;
+            }
+        }
+        self.emit(T::Space);
+        State::Inside
+    }
+
+    fn lex_identifier(&mut self) -> State {
         loop {
-            let Some(&c) = b.get(i) else { return Err(self.unsupported(open, "an unclosed action")) };
-            match c {
-                b' ' | b'\t' | b'\r' | b'\n' => {
-                    if src[i..].trim_start_matches([' ', '\t', '\r', '\n']).starts_with("-}}") {
-                        let j = src.len() - src[i..].trim_start_matches([' ', '\t', '\r', '\n']).len();
-                        return Ok((toks, j + 3, true));
-                    }
-                    i += 1;
-                }
-                b'}' if src[i..].starts_with("}}") => return Ok((toks, i + 2, false)),
-                b'|' => {
-                    toks.push((Tok::Pipe, i));
-                    i += 1;
-                }
-                b'(' => {
-                    toks.push((Tok::Open, i));
-                    i += 1;
-                }
-                b')' => {
-                    toks.push((Tok::Close, i));
-                    i += 1;
-                }
-                b'"' => {
-                    let (s, end) = self.lex_string(i)?;
-                    toks.push((Tok::Str(s), i));
-                    i = end;
-                }
-                b'`' => {
-                    let Some(e) = src[i + 1..].find('`') else { return Err(self.unsupported(i, "an unclosed raw string")) };
-                    toks.push((Tok::Str(src[i + 1..i + 1 + e].to_string()), i));
-                    i = i + 1 + e + 1;
-                }
-                b'.' => {
-                    let n = ident_len(&src[i + 1..]);
-                    if n == 0 {
-                        if b.get(i + 1).is_some_and(u8::is_ascii_digit) {
-                            return Err(self.unsupported(i, format!("the number `{}`", word(&src[i..]))));
-                        }
-                        toks.push((Tok::Dot, i));
-                        i += 1;
-                    } else {
-                        toks.push((Tok::Field(src[i + 1..i + 1 + n].to_string()), i));
-                        i += 1 + n;
-                    }
-                }
-                b'$' => {
-                    let n = ident_len(&src[i + 1..]);
-                    if n > 0 {
-                        return Err(self.unsupported(i, format!("the variable `${}`", &src[i + 1..i + 1 + n])));
-                    }
-                    toks.push((Tok::Dollar, i));
-                    i += 1;
-                }
-                b'0'..=b'9' | b'-' | b'+' => {
-                    let w = number_word(&src[i..]);
-                    toks.push((parse_number(w).ok_or_else(|| self.unsupported(i, format!("the number `{w}`")))?, i));
-                    i += w.len().max(1);
-                }
-                c if c == b'_' || c.is_ascii_alphabetic() => {
-                    let n = ident_len(&src[i..]);
-                    toks.push((Tok::Ident(src[i..i + n].to_string()), i));
-                    i += n;
-                }
-                _ => {
-                    let w: String = src[i..].chars().take_while(|c| !c.is_whitespace() && *c != '}').collect();
-                    let w = if w.is_empty() { src[i..].chars().next().map(String::from).unwrap_or_default() } else { w };
-                    toks.push((Tok::Other(w.clone()), i));
-                    i += w.len();
-                }
+            let r = self.next();
+            if is_alnum(r) {
+                continue;
+            }
+            self.backup(r);
+            let word = &self.input[self.start..self.pos];
+            if !self.at_terminator() {
+                return self.errorf(format!("bad character {}", r.map_or("U+FFFFFFFF".into(), go_u)));
+            }
+            let typ = match word {
+                "block" => T::Block,
+                "break" if self.break_ok => T::Break,
+                "continue" if self.continue_ok => T::Continue,
+                "define" => T::Define,
+                "else" => T::Else,
+                "end" => T::End,
+                "if" => T::If,
+                "range" => T::Range,
+                "nil" => T::Nil,
+                "template" => T::Template,
+                "with" => T::With,
+                "true" | "false" => T::Bool,
+                _ => T::Identifier,
+            };
+            self.emit(typ);
+            return State::Inside;
+        }
+    }
+
+    fn lex_variable(&mut self) -> State {
+        if self.at_terminator() {
+            self.emit(T::Variable);
+            return State::Inside;
+        }
+        self.lex_field_or_variable(T::Variable)
+    }
+
+    fn lex_field_or_variable(&mut self, typ: T) -> State {
+        if self.at_terminator() {
+            self.emit(if typ == T::Variable { T::Variable } else { T::Dot });
+            return State::Inside;
+        }
+        let mut r;
+        loop {
+            r = self.next();
+            if !is_alnum(r) {
+                self.backup(r);
+                break;
             }
         }
+        if !self.at_terminator() {
+            return self.errorf(format!("bad character {}", r.map_or("U+FFFFFFFF".into(), go_u)));
+        }
+        self.emit(typ);
+        State::Inside
     }
 
-    /// A Go interpreted string literal starting at `i` (`"`): its value and the offset after it.
-    fn lex_string(&self, i: usize) -> Result<(String, usize), TmplError> {
-        let src = self.src;
-        let mut out = String::new();
-        let mut chars = src[i + 1..].char_indices();
-        while let Some((k, c)) = chars.next() {
-            match c {
-                '"' => return Ok((out, i + 1 + k + 1)),
-                '\n' => break,
-                '\\' => {
-                    let Some((_, e)) = chars.next() else { break };
-                    let simple = match e {
-                        'n' => Some('\n'),
-                        't' => Some('\t'),
-                        'r' => Some('\r'),
-                        '\\' => Some('\\'),
-                        '"' => Some('"'),
-                        'a' => Some('\x07'),
-                        'b' => Some('\x08'),
-                        'f' => Some('\x0c'),
-                        'v' => Some('\x0b'),
-                        _ => None,
-                    };
-                    match simple {
-                        Some(c) => out.push(c),
-                        None => return Err(self.unsupported(i, format!("the escape `\\{e}` in a string literal"))),
+    fn at_terminator(&self) -> bool {
+        match self.peek() {
+            None => true,
+            c if is_space(c) => true,
+            Some('.' | ',' | '|' | ':' | ')' | '(') => true,
+            _ => self.input[self.pos..].starts_with("}}"),
+        }
+    }
+
+    fn lex_char(&mut self) -> State {
+        loop {
+            match self.next() {
+                Some('\\') => {
+                    if !matches!(self.next(), None | Some('\n')) {
+                        continue;
                     }
+                    return self.errorf("unterminated character constant".into());
                 }
-                c => out.push(c),
+                None | Some('\n') => return self.errorf("unterminated character constant".into()),
+                Some('\'') => break,
+                _ => {}
             }
         }
-        Err(self.unsupported(i, "an unterminated string literal"))
+        self.emit(T::CharConstant);
+        State::Inside
     }
-}
 
-pub(super) fn tok_text(t: &Tok) -> String {
-    match t {
-        Tok::Field(f) => format!("`.{f}`"),
-        Tok::Dot => "`.`".into(),
-        Tok::Dollar => "`$`".into(),
-        Tok::Ident(w) | Tok::Other(w) => format!("`{w}`"),
-        Tok::Str(s) => format!("{s:?}"),
-        Tok::Int(n) => n.to_string(),
-        Tok::Float(f) => f.to_string(),
-        Tok::Pipe => "`|`".into(),
-        Tok::Open => "`(`".into(),
-        Tok::Close => "`)`".into(),
-    }
-}
-
-fn ident_len(s: &str) -> usize {
-    s.char_indices().find(|(_, c)| !(c.is_alphanumeric() || *c == '_')).map_or(s.len(), |(i, _)| i)
-}
-
-fn word(s: &str) -> &str {
-    let n = s.char_indices().find(|(_, c)| c.is_whitespace() || *c == '}' || *c == ')' || *c == '|').map_or(s.len(), |(i, _)| i);
-    &s[..n]
-}
-
-fn number_word(s: &str) -> &str {
-    let n = s.char_indices().skip(1).find(|(_, c)| !(c.is_ascii_alphanumeric() || *c == '.' || *c == '_' || *c == '+' || *c == '-')).map_or(s.len(), |(i, _)| i);
-    &s[..n]
-}
-
-/// Decimal integers and floats (`1`, `-2`, `1.5`, `1e3`); anything else (hex, `_`, imaginary) is refused.
-fn parse_number(w: &str) -> Option<Tok> {
-    let body = w.strip_prefix(['-', '+']).unwrap_or(w);
-    if body.is_empty() || !body.starts_with(|c: char| c.is_ascii_digit()) || body.contains('_') {
-        return None;
-    }
-    if body.bytes().all(|c| c.is_ascii_digit()) {
-        if body.len() > 1 && body.starts_with('0') {
-            return None; // octal
+    fn lex_number(&mut self) -> State {
+        if !self.scan_number() {
+            return self.errorf(format!("bad number syntax: {}", crate::go::quote::quote(&self.input[self.start..self.pos])));
         }
-        return w.parse::<i64>().ok().map(Tok::Int);
+        if matches!(self.peek(), Some('+' | '-')) {
+            if !self.scan_number() || !self.input[..self.pos].ends_with('i') {
+                return self.errorf(format!("bad number syntax: {}", crate::go::quote::quote(&self.input[self.start..self.pos])));
+            }
+            self.emit(T::Complex);
+        } else {
+            self.emit(T::Number);
+        }
+        State::Inside
     }
-    let ok = body.bytes().all(|c| c.is_ascii_digit() || matches!(c, b'.' | b'e' | b'E' | b'+' | b'-'));
-    if !ok || body.starts_with("0x") {
-        return None;
+
+    fn scan_number(&mut self) -> bool {
+        self.accept("+-");
+        let mut digits = "0123456789_";
+        if self.accept("0") {
+            if self.accept("xX") {
+                digits = "0123456789abcdefABCDEF_";
+            } else if self.accept("oO") {
+                digits = "01234567_";
+            } else if self.accept("bB") {
+                digits = "01_";
+            }
+        }
+        self.accept_run(digits);
+        if self.accept(".") {
+            self.accept_run(digits);
+        }
+        if digits.len() == 11 && self.accept("eE") {
+            self.accept("+-");
+            self.accept_run("0123456789_");
+        }
+        if digits.len() == 23 && self.accept("pP") {
+            self.accept("+-");
+            self.accept_run("0123456789_");
+        }
+        self.accept("i");
+        if is_alnum(self.peek()) {
+            self.next();
+            return false;
+        }
+        true
     }
-    w.parse::<f64>().ok().filter(|f| f.is_finite()).map(Tok::Float)
+
+    fn lex_quote(&mut self) -> State {
+        loop {
+            match self.next() {
+                Some('\\') => {
+                    if !matches!(self.next(), None | Some('\n')) {
+                        continue;
+                    }
+                    return self.errorf("unterminated quoted string".into());
+                }
+                None | Some('\n') => return self.errorf("unterminated quoted string".into()),
+                Some('"') => break,
+                _ => {}
+            }
+        }
+        self.emit(T::String);
+        State::Inside
+    }
+
+    fn lex_raw_quote(&mut self) -> State {
+        loop {
+            match self.next() {
+                None => return self.errorf("unterminated raw quoted string".into()),
+                Some('`') => break,
+                _ => {}
+            }
+        }
+        self.emit(T::RawString);
+        State::Inside
+    }
+}
+
+/// `%#U`: `U+0021 '!'`.
+pub(super) fn go_u(c: char) -> String {
+    if c.is_control() { format!("U+{:04X}", c as u32) } else { format!("U+{:04X} '{c}'", c as u32) }
 }

@@ -1,33 +1,29 @@
-//! A safe, exactly-defined subset of Go's `text/template` as helmfile runs
-//! it on `.gotmpl` values files (helmfile pkg/tmpl at ecf604d: sprig's
-//! functions plus helmfile's own, option `missingkey=error`).
-//!
-//! The subset: text; comments `{{/* */}}`; trim markers `{{-` / `-}}`;
-//! `.`, `$` and field chains on them (`.Values.a.b`, `$.Release.Name`);
-//! string, number, `true`/`false`/`nil` literals; parenthesised pipelines;
-//! pipelines of the functions `index`, `get`, `getOrNil`, `env` and
-//! `requiredEnv` (on an environment map the caller gives), `quote`, `squote`,
-//! `default`, `required`, `toYaml`, `toJson`, `indent`, `nindent`, `upper`,
-//! `lower`, `trim`, `not`, `eq`, `ne`, `and`, `or`; `if`/`else if`/`else`/`end`,
-//! `with`/`else`/`end`, and `range` (no variables) over lists and maps.
-//! Anything else (variables, `exec`, `readFile`, other functions, ...)
-//! is [`TmplError::Unsupported`], naming file:line:column and the construct:
+//! Go's `text/template` (Go 1.19, as helmfile and Helm run it): a lexer,
+//! parser and executor that follow Go's source (`lex`, `parse`, `exec`),
+//! its builtin functions (`builtins`), and the function-set contract
+//! (`func`) that sprig's, helmfile's and Helm's functions are written
+//! against. Errors carry Go's exact text (`template: t:1:5: executing "t"
+//! at <.x.y>: map has no entry for key "y"`); what releasex cannot model is
+//! [`TmplError::Unsupported`], naming file:line:column and the construct:
 //! releasex never guesses what a template would print.
 //!
 //! Rendering also returns [`Span`]s: which template text or action produced
 //! each byte of the output, so the rendered YAML's positions map back to the
 //! template, and a scalar printed whole by one action keeps the state
-//! value's own origin.
+//! value's own origin; secret and nondeterministic values are marked.
 //!
-//! Layout: `lex` splits the source into text and action tokens, `parse`
-//! builds the node tree, `exec` walks it, `funcs` holds the template
-//! functions, `value` the values a template sees (and how Go prints and
-//! compares them), `encode` `toYaml` and `toJson`.
+//! Entry points: [`render_with`] (a function map, a host, `missingkey`, a
+//! template name), and [`render`], helmfile's: the functions of `funcs`
+//! (a subset of sprig's and helmfile's) over the builtins, option
+//! `missingkey=error` (helmfile pkg/tmpl at ecf604d).
 
 use std::collections::BTreeMap;
 
 use crate::values::tree::Origin;
 
+pub mod builtins;
+#[cfg(test)]
+mod conformance;
 mod encode;
 mod exec;
 pub mod func;
@@ -35,13 +31,13 @@ pub mod helmfile;
 mod funcs;
 mod lex;
 mod parse;
+mod printf_standin;
 pub mod sprig;
 mod value;
 
-pub use value::{GoObject, Tv, Val};
+pub use value::{GoObject, Tv, Val, go_sprint};
 
-use exec::Exec;
-use parse::Parser;
+use func::{FuncMap, Host};
 
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum TmplError {
@@ -51,9 +47,14 @@ pub enum TmplError {
     /// `if`/`with`/`range` blocks and parentheses nested past [`MAX_NESTING`].
     #[error("{file}:{line}:{column}: template: `if`/`with`/`range` blocks and parentheses nested more than {limit} deep (releasex's limit)")]
     TooDeep { file: String, line: usize, column: usize, limit: usize },
-    /// helmfile fails here too (missing key, `required`, wrong type, ...).
+    /// Go fails here too (missing key, `required`, wrong type, ...):
+    /// `message` is Go's own, `go` Go's whole error text.
     #[error("{file}:{line}:{column}: template: {message}")]
-    Exec { file: String, line: usize, column: usize, message: String },
+    Exec { file: String, line: usize, column: usize, message: String, go: String },
+    /// Go's parser refuses the template: `go` is its whole error text
+    /// (`template: t:1: unexpected "}" in operand`).
+    #[error("{file}:{line}: template: {message}")]
+    Parse { file: String, line: usize, message: String, go: String },
     /// A string past [`MAX_TEMPLATE_STRING`]: helmfile has no such limit (and
     /// needs minutes and gigabytes near it), so releasex gives no answer.
     #[error(
@@ -79,6 +80,8 @@ pub struct Span {
     pub action: Option<Option<Origin>>,
     /// The action printed a secret's value or one derived from it.
     pub secret: bool,
+    /// The action printed a value that differs from run to run.
+    pub nondeterministic: bool,
 }
 
 /// How deep `if`/`with`/`range` blocks and parentheses may nest, together.
@@ -100,13 +103,97 @@ pub struct Rendered {
 /// The process environment `env` and `requiredEnv` read, given by the caller.
 pub type Environ = BTreeMap<String, String>;
 
-/// Renders `src` (the contents of `file`) with `data` as `.` and `$`;
+/// Go's `missingkey` option: what a missing map key gives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum MissingKey {
+    /// `missingkey=default` (or `invalid`): no value, printed `<no value>`.
+    #[default]
+    Default,
+    /// `missingkey=zero`: the map element type's zero value.
+    Zero,
+    /// `missingkey=error`: execution stops with `map has no entry for key`.
+    Error,
+}
+
+/// How to render: the caller's functions (laid over the builtins, later
+/// wins as Go's `Funcs`), the host they reach, `missingkey`, and the
+/// template's name (Go's `template.New(name)`, in every message).
+#[derive(Clone, Copy)]
+pub struct RenderOptions<'a> {
+    pub name: &'a str,
+    pub funcs: &'a FuncMap,
+    pub host: &'a dyn Host,
+    pub missingkey: MissingKey,
+}
+
+/// Parses and runs `src` with `data` as dot, as Go's
+/// `template.New(name).Funcs(funcs).Option(missingkey).Parse(src).Execute(data)`.
+pub fn render_with(src: &str, data: &Tv, opts: &RenderOptions<'_>) -> Result<Rendered, TmplError> {
+    let mut funcs = builtins::func_map();
+    funcs.extend(opts.funcs);
+    run(src, data, opts.name, &funcs, opts.host, opts.missingkey, false)
+}
+
+fn run(src: &str, data: &Tv, name: &str, funcs: &FuncMap, host: &dyn Host, missingkey: MissingKey, unknown_unsupported: bool) -> Result<Rendered, TmplError> {
+    let trees = parse::parse(name, src, &|f| funcs.get(f).is_some()).map_err(|e| parse_error(name, src, e, unknown_unsupported))?;
+    let env = exec::Env { parse_name: name, src, trees: &trees, funcs, host, missingkey };
+    exec::Exec::new(env, name, 0).run(data)
+}
+
+fn parse_error(file: &str, src: &str, e: parse::ParseError, unknown_unsupported: bool) -> TmplError {
+    match e.undefined_function {
+        Some((f, at)) if unknown_unsupported => {
+            let (line, column) = line_col(src, at);
+            TmplError::Unsupported { file: file.into(), line, column, construct: format!("the function `{f}`") }
+        }
+        _ if e.too_deep => TmplError::TooDeep { file: file.into(), line: e.line, column: 1, limit: MAX_NESTING },
+        _ => TmplError::Parse { file: file.into(), line: e.line, message: e.message, go: e.go },
+    }
+}
+
+impl TmplError {
+    /// Go's own error text, when Go fails here too.
+    pub fn go_text(&self) -> Option<&str> {
+        match self {
+            TmplError::Exec { go, .. } | TmplError::Parse { go, .. } => Some(go),
+            _ => None,
+        }
+    }
+}
+
+/// The host `render` gives its functions: the environment the caller passed, nothing else.
+struct EnvironHost<'a>(Option<&'a Environ>);
+
+impl Host for EnvironHost<'_> {
+    fn env(&self, name: &str) -> Option<String> {
+        self.0.and_then(|e| e.get(name).cloned())
+    }
+    fn read_file(&self, path: &str) -> Result<Vec<u8>, String> {
+        Err(format!("reading {path} is not allowed here"))
+    }
+    fn read_dir(&self, path: &str) -> Result<Vec<(String, bool)>, String> {
+        Err(format!("reading {path} is not allowed here"))
+    }
+    fn stat(&self, _: &str) -> Option<bool> {
+        None
+    }
+    fn exec(&self, command: &str, _: &[String], _: Option<&str>) -> Result<String, String> {
+        Err(format!("running `{command}` is not allowed here"))
+    }
+    fn now_unix_nanos(&self) -> i128 {
+        0
+    }
+}
+
+/// Renders `src` (the contents of `file`) with `data` as dot, as helmfile
+/// does (`missingkey=error`), with the functions of `funcs` over the
+/// builtins; a function helmfile has and this set lacks is unsupported.
 /// `environ` is what `env` / `requiredEnv` read (`None`: they are unsupported).
 pub fn render(file: &str, src: &str, data: &Tv, environ: Option<&Environ>) -> Result<Rendered, TmplError> {
-    let nodes = Parser::new(file, src).parse_all()?;
-    let mut ex = Exec::new(file, src, data, environ);
-    ex.walk(&nodes, data)?;
-    Ok(ex.finish())
+    let mut funcs = builtins::func_map();
+    funcs.extend(&funcs::subset(environ.is_some()));
+    let host = EnvironHost(environ);
+    run(src, data, file, &funcs, &host, MissingKey::Error, true)
 }
 
 /// Whether `src` holds any template action or comment.

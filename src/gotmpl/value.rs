@@ -17,6 +17,9 @@ pub struct Tv {
     pub val: Val,
     pub origin: Option<Origin>,
     pub secret: bool,
+    /// The value differs from run to run (made by `uuidv4`, `now`, `randAlpha`
+    /// or derived from such a result): what prints it is marked so.
+    pub nondeterministic: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -68,7 +71,7 @@ pub trait GoObject: std::fmt::Debug {
 
 impl Tv {
     pub fn new(val: Val) -> Tv {
-        Tv { val, origin: None, secret: false }
+        Tv { val, origin: None, secret: false, nondeterministic: false }
     }
 
     pub fn str(s: &str) -> Tv {
@@ -86,17 +89,29 @@ impl Tv {
             Kind::List(l) => Val::List(l.iter().map(Tv::from_v).collect()),
             Kind::Map(m) => return Tv::from_map(m).with_origin(Some(v.origin.clone())),
         };
-        Tv { val, origin: Some(v.origin.clone()), secret: v.origin.is_secret() }
+        Tv { val, origin: Some(v.origin.clone()), secret: v.origin.is_secret(), nondeterministic: false }
     }
 
     /// Whether this value or anything in it is secret.
     pub fn holds_secret(&self) -> bool {
         self.secret
             || match &self.val {
-                Val::List(l) => l.iter().any(Tv::holds_secret),
+                Val::List(l) | Val::TypedList(_, l) => l.iter().any(Tv::holds_secret),
                 Val::Map(m) => m.values().any(Tv::holds_secret),
                 Val::Struct(_, fields) => fields.iter().any(|(_, f)| f.holds_secret()),
                 Val::Ptr(p) => p.holds_secret(),
+                _ => false,
+            }
+    }
+
+    /// Whether this value or anything in it differs from run to run.
+    pub fn holds_nondeterministic(&self) -> bool {
+        self.nondeterministic
+            || match &self.val {
+                Val::List(l) | Val::TypedList(_, l) => l.iter().any(Tv::holds_nondeterministic),
+                Val::Map(m) => m.values().any(Tv::holds_nondeterministic),
+                Val::Struct(_, fields) => fields.iter().any(|(_, f)| f.holds_nondeterministic()),
+                Val::Ptr(p) => p.holds_nondeterministic(),
                 _ => false,
             }
     }
@@ -143,25 +158,84 @@ impl GoValue for Tv {
     }
 }
 
-/// `fmt.Sprint` of a value (top level: a string prints bare).
-pub(super) fn go_sprint(v: &Tv) -> Result<String, String> {
-    crate::go::fmt::try_go_v(v)
+/// `fmt.Sprint` of one value (`%v`): maps with sorted keys, lists in
+/// brackets, nil inside a container as `<nil>`, structs as `{f1 f2}`, a
+/// pointer to a map as `&map[...]` (fmt print.go `printValue`), objects by
+/// their `String` method. A pointer below the top would print an address:
+/// refused.
+pub fn go_sprint(v: &Tv) -> Result<String, String> {
+    let mut out = String::new();
+    write_v(&mut out, v, 0)?;
+    Ok(out)
 }
 
-/// `eq` on basic values: `None` for two basic values of different kinds
-/// (Go: "incompatible types for comparison"); comparing nil with a value,
-/// a map or a list is refused.
-pub(super) fn basic_eq(a: &Val, b: &Val) -> Result<Option<bool>, String> {
-    let basic = |v: &Val| matches!(v, Val::Bool(_) | Val::Int(_) | Val::Float(_) | Val::Str(_));
-    Ok(Some(match (a, b) {
-        (Val::Nil, Val::Nil) => true,
-        (Val::Bool(x), Val::Bool(y)) => x == y,
-        (Val::Int(x), Val::Int(y)) => x == y,
-        (Val::Float(x), Val::Float(y)) => x == y,
-        (Val::Str(x), Val::Str(y)) => x == y,
-        (x, y) if basic(x) && basic(y) => return Ok(None),
-        (x, y) => return Err(format!("eq of {} and {}", go_type(x), go_type(y))),
-    }))
+fn write_v(out: &mut String, v: &Tv, depth: usize) -> Result<(), String> {
+    match &v.val {
+        Val::Nil => out.push_str("<nil>"),
+        Val::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Val::Int(i) | Val::Int64(i) => out.push_str(&i.to_string()),
+        Val::Float(f) => out.push_str(&crate::go::fmt::go_float(*f)),
+        Val::Str(s) => out.push_str(s),
+        Val::Bytes(b) => {
+            out.push('[');
+            out.push_str(&b.iter().map(u8::to_string).collect::<Vec<_>>().join(" "));
+            out.push(']');
+        }
+        Val::List(l) | Val::TypedList(_, l) => {
+            out.push('[');
+            for (i, x) in l.iter().enumerate() {
+                if i > 0 {
+                    out.push(' ');
+                }
+                write_v(out, x, depth + 1)?;
+            }
+            out.push(']');
+        }
+        Val::Map(m) => {
+            out.push_str("map[");
+            for (i, (k, x)) in m.iter().enumerate() {
+                if i > 0 {
+                    out.push(' ');
+                }
+                out.push_str(k);
+                out.push(':');
+                write_v(out, x, depth + 1)?;
+            }
+            out.push(']');
+        }
+        Val::StrMap(m) => {
+            out.push_str("map[");
+            for (i, (k, x)) in m.iter().enumerate() {
+                if i > 0 {
+                    out.push(' ');
+                }
+                out.push_str(k);
+                out.push(':');
+                out.push_str(x);
+            }
+            out.push(']');
+        }
+        Val::Struct(_, fields) => {
+            out.push('{');
+            for (i, (_, x)) in fields.iter().enumerate() {
+                if i > 0 {
+                    out.push(' ');
+                }
+                if matches!(&x.val, Val::Str(s) if s == super::UNMODELLED) {
+                    return Err("printing a struct with fields releasex does not model".into());
+                }
+                write_v(out, x, depth + 1)?;
+            }
+            out.push('}');
+        }
+        Val::Ptr(p) if depth == 0 => {
+            out.push('&');
+            write_v(out, p, depth + 1)?;
+        }
+        Val::Ptr(_) => return Err("printing a pointer inside a value (Go prints its memory address)".into()),
+        Val::Object(o) => out.push_str(&o.go_string()),
+    }
+    Ok(())
 }
 
 /// Go's `isTrue`.

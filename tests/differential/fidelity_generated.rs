@@ -171,10 +171,22 @@ fn schema_case(rng: &mut Rng, dir: &Path) -> Vec<String> {
     write(&chart.join("Chart.yaml"), b"apiVersion: v2\nname: sc\nversion: 0.1.0\n");
     let values: [&[u8]; 6] = [b"a: 1\n", b"a: x\n", b"a: 9\nlong: 1\n", b"a: 2\ny: 1\nz: 2\nq: 1\n", b"a: [1, x]\n", b"a:\n  kk: 1\n"];
     write(&chart.join("values.yaml"), rng.pick::<&[u8]>(&values));
-    // Schema text cut short (Go's `unexpected EOF`) or followed by a second value.
-    let schema = match rng.below(10) {
+    // Schema text cut short (Go's `unexpected EOF`), followed by a second
+    // value, or with one byte replaced so that it is no longer JSON (Go's
+    // scanner words each: `invalid character 'x' after object key`, ...).
+    // A replacement that still parses would be a metaschema failure, which
+    // releasex does not word as v6 does yet (docs/fidelity.md): kept out.
+    let schema = match rng.below(12) {
         0 => schema[..1 + rng.below(schema.len() - 1)].to_string(),
         1 => format!("{schema} {{}}"),
+        2 | 3 => {
+            let at = rng.below(schema.len());
+            let bad = *rng.pick(&[b'x', b',', b':', b'}', b']', b'"', b'-', b'.', b'1', b' ']);
+            let mut bytes = schema.clone().into_bytes();
+            bytes[at] = bad;
+            let broken = String::from_utf8(bytes).expect("ASCII schema");
+            if serde_json::from_str::<Value>(&broken).is_err() { broken } else { schema }
+        }
         _ => schema,
     };
     write(&chart.join("values.schema.json"), schema.as_bytes());
