@@ -55,7 +55,7 @@ fn helmfile(args: &ExplainArgs, ctx: &Ctx) -> anyhow::Result<Outcome> {
         render_plain_yaml: render_plain_yaml(std::env::var("HELMFILE_RENDER_YAML").ok().as_deref(), std::env::var("HELMFILE_V1MODE").ok().as_deref()),
         allow_exec: args.allow_exec,
     };
-    let out = crate::helmfile::explain(&req, &crate::helmfile::SystemIo, args.release.as_deref(), Options { skip_schema_validation: args.skip_schema_validation })?;
+    let out = crate::helmfile::explain(&req, &super::template_host::SystemIo, args.release.as_deref(), Options { skip_schema_validation: args.skip_schema_validation })?;
     let mut outcome = render(args, ctx, out.explanation)?;
     outcome.notes.extend(out.notes);
     Ok(outcome)

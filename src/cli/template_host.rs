@@ -8,6 +8,32 @@ use std::path::{Path, PathBuf};
 
 use crate::gotmpl::func::Host;
 
+/// The real files, `sops --decrypt` from PATH (as helm-secrets runs it),
+/// and [`SystemHost`] for templates.
+pub struct SystemIo;
+
+impl crate::helmfile::Io for SystemIo {
+    fn read(&self, path: &Path) -> Result<String, String> {
+        std::fs::read_to_string(path).map_err(|e| e.to_string())
+    }
+    fn exists(&self, path: &Path) -> bool {
+        path.exists()
+    }
+    fn sops_decrypt(&self, path: &Path) -> Result<String, String> {
+        let out = std::process::Command::new("sops").arg("--decrypt").arg(path).output().map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => "`sops` is not on PATH (install sops to decrypt it)".to_string(),
+            _ => format!("cannot run sops: {e}"),
+        })?;
+        if !out.status.success() {
+            return Err(format!("sops --decrypt failed: {}", String::from_utf8_lossy(&out.stderr).trim()));
+        }
+        String::from_utf8(out.stdout).map_err(|_| "sops printed invalid UTF-8".to_string())
+    }
+    fn template_host(&self, base_dir: &Path, req: &crate::helmfile::Request) -> Box<dyn Host + '_> {
+        Box::new(SystemHost { base_dir: base_dir.to_path_buf(), allow_exec: req.allow_exec })
+    }
+}
+
 pub struct SystemHost {
     /// The state file's directory.
     pub base_dir: PathBuf,
@@ -59,7 +85,8 @@ impl Host for SystemHost {
         use std::io::Write;
         let mut child = std::process::Command::new(command)
             .args(args)
-            .current_dir(&self.base_dir)
+            // A state file named without a directory: the working directory.
+            .current_dir(if self.base_dir.as_os_str().is_empty() { Path::new(".") } else { &self.base_dir })
             .stdin(if input.is_some() { std::process::Stdio::piped() } else { std::process::Stdio::null() })
             .stdout(std::process::Stdio::piped())
             .stderr(std::process::Stdio::piped())

@@ -31,6 +31,29 @@ pub fn func_map() -> FuncMap {
     m
 }
 
+/// The functions a helmfile template runs with here: text/template's
+/// builtins, the subset's sprig functions (until the sprig families are
+/// all in), sprig's, then helmfile's over them.
+fn engine_funcs() -> FuncMap {
+    let mut m = super::builtins::func_map();
+    m.extend(&super::funcs::subset(true));
+    let sprig = super::sprig::func_map();
+    m.extend(&sprig);
+    if let Some(get) = sprig.get("get").copied() {
+        m.add("sprigGet", get.sig, get.derive, get.f);
+    }
+    register(&mut m);
+    m
+}
+
+/// Renders `src` (the contents of `file`) as helmfile renders a state file
+/// or a values file (`missingkey=error`), with helmfile's functions reaching
+/// `host`. A function releasex does not have yet is unsupported (helmfile,
+/// with all of sprig, may have it), not Go's "function not defined".
+pub fn render(file: &str, src: &str, data: &Tv, host: &dyn super::func::Host) -> Result<super::Rendered, super::TmplError> {
+    super::run(src, data, file, &engine_funcs(), host, super::MissingKey::Error, true)
+}
+
 /// helmfile's own functions (`createFuncMap`, plus `include`).
 pub fn register(m: &mut FuncMap) {
     m.add("exec", Sig::variadic(&[S, Param::List], S), Derive::Made, exec).nondeterministic = true;

@@ -52,34 +52,15 @@ pub enum HelmfileError {
 }
 
 /// Reading files and decrypting secrets, supplied by the caller: the CLI
-/// passes [`SystemIo`], tests their own.
+/// passes its `SystemIo` (`cli::template_host`), tests their own.
 pub trait Io {
     fn read(&self, path: &std::path::Path) -> Result<String, String>;
     fn exists(&self, path: &std::path::Path) -> bool;
     /// `sops --decrypt FILE`'s output; `Err` says why it could not run.
     fn sops_decrypt(&self, path: &std::path::Path) -> Result<String, String>;
-}
-
-/// The real files, and `sops --decrypt` from PATH, as helm-secrets runs it.
-pub struct SystemIo;
-
-impl Io for SystemIo {
-    fn read(&self, path: &std::path::Path) -> Result<String, String> {
-        std::fs::read_to_string(path).map_err(|e| e.to_string())
-    }
-    fn exists(&self, path: &std::path::Path) -> bool {
-        path.exists()
-    }
-    fn sops_decrypt(&self, path: &std::path::Path) -> Result<String, String> {
-        let out = std::process::Command::new("sops").arg("--decrypt").arg(path).output().map_err(|e| match e.kind() {
-            std::io::ErrorKind::NotFound => "`sops` is not on PATH (install sops to decrypt it)".to_string(),
-            _ => format!("cannot run sops: {e}"),
-        })?;
-        if !out.status.success() {
-            return Err(format!("sops --decrypt failed: {}", String::from_utf8_lossy(&out.stderr).trim()));
-        }
-        String::from_utf8(out.stdout).map_err(|_| "sops printed invalid UTF-8".to_string())
-    }
+    /// What helmfile's template functions reach (environment, files
+    /// relative to `base_dir`, commands when `req.allow_exec`).
+    fn template_host(&self, base_dir: &std::path::Path, req: &Request) -> Box<dyn crate::gotmpl::func::Host + '_>;
 }
 
 /// What to explain.

@@ -389,8 +389,8 @@ fn render_text(cx: &Ctx, part: &Part, what: &str, text: &str, at: Option<&V>, da
     // Padding in front puts the template's positions at the string's own.
     let pad = format!("{}{}", "\n".repeat(line.saturating_sub(1)), " ".repeat(column.saturating_sub(1)));
     let src = format!("{pad}{text}");
-    let r = tmpl::render(&file, &src, data, cx.req.environ.as_ref()).map_err(|e| match e {
-        tmpl::TmplError::Exec { file, line, column, message } => tmpl::TmplError::Exec { file, line, column, message: format!("{what}: {message}") },
+    let r = state::render_template(cx, &file, &src, data).map_err(|e| match e {
+        tmpl::TmplError::Exec { file, line, column, message, go } => tmpl::TmplError::Exec { file, line, column, message: format!("{what}: {message}"), go },
         e => e,
     })?;
     let out = r.text.get(pad.len()..).unwrap_or("").to_string();

@@ -442,7 +442,7 @@ pub(super) fn values_file(cx: &mut Ctx, path: &FsPath, layer: &str, secret: bool
     let file = path.to_string_lossy().to_string();
     let text = read(cx, path)?;
     if file.ends_with(".gotmpl") && tmpl::has_actions(&text) {
-        let rendered = match tmpl::render(&file, &text, data, cx.req.environ.as_ref()) {
+        let rendered = match render_template(cx, &file, &text, data) {
             Ok(r) => r,
             Err(TmplError::Unsupported { file, line, column, construct }) if cx.req.skip_templated => {
                 cx.skipped.push(format!("{file}:{line}:{column}: {layer} layer skipped: {construct} is not evaluated (--skip-templated)"));
@@ -453,6 +453,15 @@ pub(super) fn values_file(cx: &mut Ctx, path: &FsPath, layer: &str, secret: bool
         return load_rendered(&file, &text, &rendered, layer, secret).map(Some);
     }
     yaml_file(&text, &file, &file, layer, secret).map(Some)
+}
+
+/// `src` (of `file`) rendered with helmfile's functions, which reach the
+/// caller's host with paths relative to the state file's directory
+/// (helmfile's `basePath`).
+pub(super) fn render_template(cx: &Ctx, file: &str, src: &str, data: &Tv) -> Result<tmpl::Rendered, TmplError> {
+    let base = cx.req.file.parent().map(FsPath::to_path_buf).unwrap_or_default();
+    let host = cx.io.template_host(&base, cx.req);
+    tmpl::helmfile::render(file, src, data, host.as_ref())
 }
 
 /// The YAML a template rendered, every position mapped back to the template:
@@ -717,7 +726,7 @@ fn render_doc(cx: &Ctx, chunk: &str, file: &str, first: usize, ctx: &Env) -> Res
         return parse_doc(chunk, file, first, "state");
     }
     let data = env_data_in(&cx.req.environment, ctx, None, &cx.req.namespace);
-    let rendered = tmpl::render(file, &padded, &data, cx.req.environ.as_ref())?;
+    let rendered = render_template(cx, file, &padded, &data)?;
     load_rendered(file, &padded, &rendered, "state", false)
 }
 

@@ -103,9 +103,13 @@ fn helmfile_hands_helm(work: &Path, file: &str, env: &str, v1: bool, tag: Option
 
 /// releasex's explanation of one release, as JSON (stdout), or its stderr.
 fn releasex_explains(work: &Path, file: &str, env: &str, release: &str, v1: bool, tag: Option<&str>) -> Result<serde_json::Value, String> {
+    releasex_explains_with(work, file, env, release, v1, tag, &[])
+}
+
+fn releasex_explains_with(work: &Path, file: &str, env: &str, release: &str, v1: bool, tag: Option<&str>, extra: &[&str]) -> Result<serde_json::Value, String> {
     let hf = work.join(file);
     let mut cmd = releasex();
-    cmd.args(["explain", "--helmfile"]).arg(&hf).args(["-e", env, "--release", release, "-o", "json"]).env("HELMFILE_V1MODE", v1_mode(v1));
+    cmd.args(["explain", "--helmfile"]).arg(&hf).args(["-e", env, "--release", release, "-o", "json"]).args(extra).env("HELMFILE_V1MODE", v1_mode(v1));
     if let Some(t) = tag {
         cmd.env("RELEASEX_HF_TAG", t);
     }
@@ -118,12 +122,16 @@ fn releasex_explains(work: &Path, file: &str, env: &str, release: &str, v1: bool
 
 /// Every release real helmfile hands to Helm has the same `.Values` in releasex.
 fn same_values_as_helmfile(file: &str, env: &str, v1: bool) -> BTreeMap<String, serde_json::Value> {
+    same_values_as_helmfile_with(file, env, v1, &[])
+}
+
+fn same_values_as_helmfile_with(file: &str, env: &str, v1: bool, extra: &[&str]) -> BTreeMap<String, serde_json::Value> {
     let w = work();
     let real = helmfile_hands_helm(w.path(), file, env, v1, Some("v9")).expect("helmfile succeeds");
     assert!(!real.is_empty());
     let mut ours = BTreeMap::new();
     for (release, values) in &real {
-        let doc = releasex_explains(w.path(), file, env, release, v1, Some("v9")).unwrap_or_else(|e| panic!("{file} {env} {release}: {e}"));
+        let doc = releasex_explains_with(w.path(), file, env, release, v1, Some("v9"), extra).unwrap_or_else(|e| panic!("{file} {env} {release}: {e}"));
         assert_eq!(&normalized(doc["values"].clone()), values, "{file} -e {env} --release {release} (v1 mode: {v1})");
         ours.insert(release.clone(), doc);
     }
@@ -138,7 +146,7 @@ fn entry<'a>(doc: &'a serde_json::Value, path: &str) -> &'a serde_json::Value {
 fn environments_ranges_bases_and_inherit_render_as_real_helmfile_in_v0_mode() {
     for env in ["default", "prod"] {
         let ours = same_values_as_helmfile("v0.yaml", env, false);
-        let expected: &[&str] = if env == "prod" { &["api", "tagged", "web", "worker"] } else { &["api", "tagged", "web"] };
+        let expected: &[&str] = if env == "prod" { &["api", "filed", "tagged", "web", "worker"] } else { &["api", "filed", "tagged", "web"] };
         assert_eq!(ours.keys().map(String::as_str).collect::<Vec<_>>(), expected);
     }
 }
@@ -166,7 +174,7 @@ fn a_plain_state_file_is_not_rendered_in_v1_mode_but_its_release_templates_are()
     let real = helmfile_hands_helm(w.path(), "plain-v1.yaml", "default", false, None).expect_err("helmfile fails in v0 mode");
     assert!(real.contains("can't evaluate field Release"), "{real}");
     let ours = releasex_explains(w.path(), "plain-v1.yaml", "default", "plain", false, None).expect_err("releasex fails too");
-    assert!(ours.contains("plain-v1.yaml:11:14") && ours.contains("Release"), "{ours}");
+    assert!(ours.contains("plain-v1.yaml:11:22") && ours.contains("Release"), "{ours}");
 }
 
 #[test]
@@ -184,4 +192,23 @@ fn missing_values_files_of_a_warn_handler_are_skipped_and_said() {
     let r = run(releasex().args(["explain", "--helmfile"]).arg(w.path().join("v0.yaml")).args(["--release", "web"]).env("HELMFILE_V1MODE", "false").env("RELEASEX_HF_TAG", "v9"));
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(r.stderr.contains("release web: skipping missing values file matching \"values/web.yaml\" (missingFileHandler: Warn)"), "{}", r.stderr);
+}
+
+#[test]
+fn exec_runs_only_with_allow_exec_and_then_prints_what_helmfile_prints() {
+    // helmfile runs the command unasked; releasex only with --allow-exec.
+    let ours = same_values_as_helmfile_with("exec.yaml.gotmpl", "default", true, &["--allow-exec"]);
+    assert_eq!(ours["execd"]["values"]["greeting"], "hello world");
+    let w = work();
+    let err = releasex_explains(w.path(), "exec.yaml.gotmpl", "default", "execd", true, None).expect_err("refused without the flag");
+    assert!(err.contains("exec.yaml.gotmpl:10:") && err.contains("`echo hello world`") && err.contains("--allow-exec"), "{err}");
+}
+
+#[test]
+fn read_file_and_is_file_read_relative_to_the_state_file() {
+    let w = work();
+    // Run from elsewhere: paths are the state file's directory's, as helmfile's basePath.
+    let doc = releasex_explains(w.path(), "helmfile.yaml.gotmpl", "default", "filed", true, Some("v9")).expect("explained");
+    assert_eq!(doc["values"]["motd"], "hello from a file");
+    assert_eq!(doc["values"]["exists"], true);
 }
