@@ -4,9 +4,9 @@
 //! helmfile at commit ecf604d (see README "values explain --helmfile").
 //!
 //! `.gotmpl` values files (environment, root `values:`, release `values:`)
-//! are rendered by [`crate::gotmpl`], a safe, exactly-defined subset of Go templates;
-//! a construct outside it stops with [`crate::gotmpl::TmplError::Unsupported`] (or the
-//! layer is skipped and reported). State files are rendered part by part as
+//! are rendered by [`crate::gotmpl`] with helmfile's function set
+//! ([`crate::gotmpl::helmfile`]); what releasex does not model stops with
+//! [`crate::gotmpl::TmplError::Unsupported`] (or the layer is skipped and reported). State files are rendered part by part as
 //! helmfile renders them (`.gotmpl`, or every file in v0 mode), and so are
 //! a release's templated fields (`valuesTemplate`, `setTemplate`, ...).
 
