@@ -15,11 +15,12 @@ use crate::support::{real_helm, releasex, run};
 const FIXTURE: &str = "tests/fixtures/helmfile/templated-states";
 
 /// Records `helm ARGS` as `$REC/N/args` (one per line), every `--values
-/// FILE` copied to `$REC/N/` and named so in the recorded arguments.
+/// FILE` copied to `$REC/N/` and named so in the recorded arguments, and
+/// the directory helmfile ran it in (a sub-helmfile's own) as `$REC/N/cwd`.
 const STAND_IN_HELM: &str = r#"#!/bin/sh
 [ "$1" = version ] && { echo 'version.BuildInfo{Version:"v3.15.3"}'; exit 0; }
 [ "$1" = template ] || exit 0
-d="$REC/$(ls "$REC" | wc -l)"; mkdir -p "$d"; i=0; prev=
+d="$REC/$(ls "$REC" | wc -l)"; mkdir -p "$d"; pwd > "$d/cwd"; i=0; prev=
 for a in "$@"; do
   if [ "$prev" = --values ]; then cp "$a" "$d/values.$i.yaml"; a="$d/values.$i.yaml"; i=$((i+1)); fi
   printf '%s\n' "$a" >> "$d/args"; prev=$a
@@ -78,7 +79,7 @@ fn helmfile_hands_helm(work: &Path, file: &str, env: &str, v1: bool, tag: Option
     let _ = std::fs::remove_dir_all(&rec);
     std::fs::create_dir_all(&rec).expect("mkdir");
     let mut cmd = std::process::Command::new(real_helmfile());
-    cmd.args(["--helm-binary", "./stand-in-helm", "-f", file, "-e", env, "template"]).current_dir(work).env("REC", &rec).env("HELMFILE_V1MODE", v1_mode(v1));
+    cmd.arg("--helm-binary").arg(work.join("stand-in-helm")).args(["-f", file, "-e", env, "template"]).current_dir(work).env("REC", &rec).env("HELMFILE_V1MODE", v1_mode(v1));
     cmd.env_remove("RELEASEX_HF_TAG");
     if let Some(t) = tag {
         cmd.env("RELEASEX_HF_TAG", t);
@@ -92,7 +93,8 @@ fn helmfile_hands_helm(work: &Path, file: &str, env: &str, v1: bool, tag: Option
     let mut out = BTreeMap::new();
     for call in calls {
         let args: Vec<String> = std::fs::read_to_string(call.join("args")).expect("args").lines().map(String::from).collect();
-        let helm = std::process::Command::new(real_helm("helm4")).args(&args).current_dir(work).env("HOME", work).output().expect("run helm");
+        let cwd = std::fs::read_to_string(call.join("cwd")).expect("cwd");
+        let helm = std::process::Command::new(real_helm("helm4")).args(&args).current_dir(cwd.trim()).env("HOME", work).output().expect("run helm");
         assert!(helm.status.success(), "helm {args:?}: {}", String::from_utf8_lossy(&helm.stderr));
         let text = String::from_utf8_lossy(&helm.stdout).into_owned();
         let values = text.lines().find_map(|l| l.strip_prefix("values: ")).unwrap_or_else(|| panic!("no values in {text}"));
@@ -211,4 +213,14 @@ fn read_file_and_is_file_read_relative_to_the_state_file() {
     let doc = releasex_explains(w.path(), "helmfile.yaml.gotmpl", "default", "filed", true, Some("v9")).expect("explained");
     assert_eq!(doc["values"]["motd"], "hello from a file");
     assert_eq!(doc["values"]["exists"], true);
+}
+
+#[test]
+fn sub_helmfiles_get_their_entrys_templated_values_as_real_helmfile_passes_them() {
+    let ours = same_values_as_helmfile("parent.yaml.gotmpl", "default", true);
+    // The release's name was templated in the sub-helmfile from the entry's values.
+    let owner = &entry(&ours["sub-payments"], "owner")["source"];
+    assert_eq!((owner["layer"].as_str(), owner["line"].as_u64()), (Some("release-values"), Some(9)));
+    assert_eq!((owner["via"]["layer"].as_str(), owner["via"]["line"].as_u64()), (Some("sub-helmfile-values"), Some(11)));
+    assert_eq!((owner["via"]["via"]["layer"].as_str(), owner["via"]["via"]["line"].as_u64()), (Some("environment"), Some(5)));
 }
