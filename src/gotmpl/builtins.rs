@@ -5,7 +5,7 @@
 //! caller's map may replace any of them (Go's `Funcs`).
 
 use super::func::{Call, Derive, FnError, FuncDef, FuncMap, Param, Sig};
-use super::value::{go_sprint, go_type, truth};
+use super::value::{go_sprint, go_sprint_s, go_type, truth};
 use super::{Tv, Val};
 
 const ANY: &[Param] = &[Param::Any];
@@ -40,6 +40,11 @@ pub fn func_map() -> FuncMap {
 /// lazily (exec.go evalCall's special case applies only to the builtins).
 pub(super) fn is_short_circuit(name: &str, def: &FuncDef) -> bool {
     (name == "and" && std::ptr::fn_addr_eq(def.f, and as super::func::GoFn)) || (name == "or" && std::ptr::fn_addr_eq(def.f, or as super::func::GoFn))
+}
+
+/// Whether `def` is the builtin `len`.
+pub(super) fn is_len(name: &str, def: &FuncDef) -> bool {
+    name == "len" && std::ptr::fn_addr_eq(def.f, len as super::func::GoFn)
 }
 
 type Res = Result<Tv, FnError>;
@@ -232,18 +237,27 @@ fn eq_pair(a: &Val, b: &Val) -> Result<bool, FnError> {
         (Val::Float(x), Val::Float(y)) => x == y,
         (Val::Str(x), Val::Str(y)) => x == y,
         (Val::Nil, _) | (_, Val::Nil) => matches!(a, Val::Nil) && matches!(b, Val::Nil),
-        (Val::List(_) | Val::TypedList(..) | Val::Bytes(_), _) if same_shape(a, b) => return Err(non_comparable(b)),
-        (Val::Map(_) | Val::StrMap(_), _) if same_shape(a, b) => return Err(non_comparable(b)),
+        // Slices and maps: the same reflect kind is "not comparable", different kinds "non-comparable types".
+        _ if go_kind(a).is_some() && go_kind(a) == go_kind(b) => return Err(non_comparable(b)),
+        _ if go_kind(a).is_some() && go_kind(b).is_some() => {
+            let (sa, sb) = (go_sprint_s(&Tv::new(a.clone())).map_err(unsupported)?, go_sprint(&Tv::new(b.clone())).map_err(unsupported)?);
+            return Err(go_err(format!("non-comparable types {sa}: {}, {}: {sb}", go_type(a), go_type(b))));
+        }
         _ => return Err(FnError::Unsupported(format!("eq of {} and {}", go_type(a), go_type(b)))),
     })
 }
 
-fn same_shape(a: &Val, b: &Val) -> bool {
-    std::mem::discriminant(a) == std::mem::discriminant(b)
+/// The reflect kind of a slice or map value.
+fn go_kind(v: &Val) -> Option<&'static str> {
+    match v {
+        Val::List(_) | Val::TypedList(..) | Val::Bytes(_) => Some("slice"),
+        Val::Map(_) | Val::StrMap(_) => Some("map"),
+        _ => None,
+    }
 }
 
 fn non_comparable(v: &Val) -> FnError {
-    match go_sprint(&Tv::new(v.clone())) {
+    match go_sprint_s(&Tv::new(v.clone())) {
         Ok(s) => go_err(format!("non-comparable type {s}: {}", go_type(v))),
         Err(w) => FnError::Unsupported(w),
     }

@@ -75,7 +75,12 @@ fn ours(case: &Value) -> Result<Value, String> {
         None => 0,
     };
     let host = FixedHost { now_unix_nanos: now, ..FixedHost::default() };
-    let funcs = super::sprig::func_map();
+    let funcs = match case.get("funcs").and_then(Value::as_str) {
+        None => super::sprig::func_map(),
+        // Only text/template's builtins (sprig replaces some, e.g. `slice`).
+        Some("builtins") => super::func::FuncMap::new(),
+        Some(other) => return Err(format!("unknown funcs {other:?}")),
+    };
     let opts = RenderOptions { name: "t", funcs: &funcs, host: &host, missingkey };
     Ok(match render_with(template, &data, &opts) {
         Ok(r) => serde_json::json!({ "output": r.text }),
@@ -143,4 +148,83 @@ fn a_case_without_a_go_result_fails() {
     std::fs::write(dir.path().join("x.json"), r#"[{"name":"n","template":"a"}]"#).expect("write");
     let (count, failures) = run_tables(dir.path());
     assert_eq!((count, failures.len()), (1, 1));
+}
+
+/// Functions with sprig's Go signatures (sprig 3.2.3 functions.go:
+/// `repeat(count int, str string)`, `ternary(vt, vf interface{}, v bool)`,
+/// `hasKey(map[string]interface{}, string)`, `round(a interface{}, p int,
+/// rOpt ...float64)`, `seq(params ...int)`) and the same small bodies, so
+/// `tests/data/gotmpl/signatures/*.json` (filled by the Go oracle with real
+/// sprig) proves the executor's argument conversion and checking before
+/// the real sprig set is merged.
+fn signature_funcs() -> super::func::FuncMap {
+    use super::func::{Call, Derive, FnError, FuncMap, Param, Sig};
+    fn int_of(v: &Tv) -> i64 {
+        match v.val {
+            Val::Int(i) | Val::Int64(i) => i,
+            _ => 0,
+        }
+    }
+    fn repeat(_: &Call<'_>, a: Vec<Tv>) -> Result<Tv, FnError> {
+        let Val::Str(s) = &a[1].val else { return Err(FnError::Go("not a string".into())) };
+        Ok(Tv::str(&s.repeat(usize::try_from(int_of(&a[0])).unwrap_or(0))))
+    }
+    fn ternary(_: &Call<'_>, a: Vec<Tv>) -> Result<Tv, FnError> {
+        Ok(if matches!(a[2].val, Val::Bool(true)) { a[0].clone() } else { a[1].clone() })
+    }
+    fn has_key(_: &Call<'_>, a: Vec<Tv>) -> Result<Tv, FnError> {
+        let (Val::Map(m), Val::Str(k)) = (&a[0].val, &a[1].val) else { return Err(FnError::Go("bad".into())) };
+        Ok(Tv::new(Val::Bool(m.contains_key(k))))
+    }
+    fn round(_: &Call<'_>, a: Vec<Tv>) -> Result<Tv, FnError> {
+        let val = match a[0].val {
+            Val::Float(f) => f,
+            Val::Int(i) => i as f64,
+            _ => 0.0,
+        };
+        let round_on = match a.get(2).map(|v| &v.val) {
+            Some(Val::Float(f)) => *f,
+            _ => 0.5,
+        };
+        let pow = 10f64.powi(i32::try_from(int_of(&a[1])).unwrap_or(0));
+        let digit = pow * val;
+        let r = if digit.fract() >= round_on { digit.ceil() } else { digit.floor() };
+        Ok(Tv::new(Val::Float(r / pow)))
+    }
+    fn seq(_: &Call<'_>, a: Vec<Tv>) -> Result<Tv, FnError> {
+        let (from, to) = match a.as_slice() {
+            [] => return Ok(Tv::str("")),
+            [n] => (1, int_of(n)),
+            [a, b, ..] => (int_of(a), int_of(b)),
+        };
+        Ok(Tv::str(&(from..=to).map(|i| i.to_string()).collect::<Vec<_>>().join(" ")))
+    }
+    let mut m = FuncMap::new();
+    m.add("repeat", Sig::fixed(&[Param::Int, Param::String]), Derive::Made, repeat);
+    m.add("ternary", Sig::fixed(&[Param::Any, Param::Any, Param::Bool]), Derive::Passed, ternary);
+    m.add("hasKey", Sig::fixed(&[Param::Map, Param::String]), Derive::Made, has_key);
+    m.add("round", Sig::variadic(&[Param::Any, Param::Int], Param::Float64), Derive::Made, round);
+    m.add("seq", Sig::variadic(&[], Param::Int), Derive::Made, seq);
+    m
+}
+
+#[test]
+fn arguments_are_converted_and_checked_against_go_signatures_as_go_does() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/gotmpl/signatures/core-signatures.json");
+    let cases: Vec<Value> = serde_json::from_str(&std::fs::read_to_string(&path).expect("table")).expect("json");
+    let funcs = signature_funcs();
+    let host = FixedHost::default();
+    let mut failures = Vec::new();
+    for case in &cases {
+        let opts = RenderOptions { name: "t", funcs: &funcs, host: &host, missingkey: MissingKey::Default };
+        let template = case["template"].as_str().unwrap_or_default();
+        let ours = match render_with(template, &data_of(&case["data"]), &opts) {
+            Ok(r) => serde_json::json!({ "output": r.text }),
+            Err(e) => serde_json::json!({ "error": e.go_text().map_or_else(|| e.to_string(), str::to_string) }),
+        };
+        if ours != case["go"] {
+            failures.push(format!("{template}\n  ours: {ours}\n  go:   {}", case["go"]));
+        }
+    }
+    assert!(failures.is_empty(), "{} of {} differ:\n{}", failures.len(), cases.len(), failures.join("\n"));
 }

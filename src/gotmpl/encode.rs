@@ -9,11 +9,51 @@ use crate::go::quote::quote as go_quote;
 /// sprig's `toJson` (`encoding/json`: keys sorted, `<`, `>`, `&`, U+2028 and U+2029 escaped).
 pub(super) fn to_json(v: &Tv) -> Result<String, String> {
     let mut out = String::new();
-    write_json(&mut out, v, GoNumbers::default()).map_err(|e| match e {
+    let ready = json_ready(v)?;
+    write_json(&mut out, ready.as_ref(), GoNumbers::default()).map_err(|e| match e {
         JsonError::NonFinite(_) => "a NaN or infinite number".to_string(),
         JsonError::Value(what) => what,
     })?;
     Ok(out)
+}
+
+/// The value with what `encoding/json` writes specially made plain: a
+/// `[]byte` is its base64 text (encode.go `encodeByteSlice`), an object its
+/// `MarshalJSON` text (spliced back in through a placeholder string is not
+/// possible, so an object's JSON must itself be a JSON string or number).
+fn json_ready(v: &Tv) -> Result<std::borrow::Cow<'_, Tv>, String> {
+    use base64::Engine as _;
+    use std::borrow::Cow;
+    fn needs(v: &Tv) -> bool {
+        match &v.val {
+            Val::Bytes(_) | Val::Object(_) => true,
+            Val::List(l) | Val::TypedList(_, l) => l.iter().any(needs),
+            Val::Map(m) => m.values().any(needs),
+            Val::Ptr(p) => needs(p),
+            _ => false,
+        }
+    }
+    if !needs(v) {
+        return Ok(Cow::Borrowed(v));
+    }
+    let val = match &v.val {
+        Val::Bytes(b) => Val::Str(base64::engine::general_purpose::STANDARD.encode(b)),
+        Val::Object(o) => {
+            let text = o.json().ok_or_else(|| format!("a {}", o.type_name()))?;
+            match serde_json::from_str::<serde_json::Value>(&text) {
+                Ok(serde_json::Value::String(s)) => Val::Str(s),
+                Ok(serde_json::Value::Number(n)) if n.is_i64() => Val::Int64(n.as_i64().unwrap_or_default()),
+                Ok(serde_json::Value::Number(n)) => Val::Float(n.as_f64().unwrap_or_default()),
+                _ => return Err(format!("a {} (its JSON is not a string or a number)", o.type_name())),
+            }
+        }
+        Val::List(l) => Val::List(l.iter().map(|x| json_ready(x).map(Cow::into_owned)).collect::<Result<_, _>>()?),
+        Val::TypedList(e, l) => Val::TypedList(e, l.iter().map(|x| json_ready(x).map(Cow::into_owned)).collect::<Result<_, _>>()?),
+        Val::Map(m) => Val::Map(m.iter().map(|(k, x)| json_ready(x).map(|x| (k.clone(), x.into_owned()))).collect::<Result<_, _>>()?),
+        Val::Ptr(p) => return json_ready(p).map(|x| Cow::Owned(x.into_owned())),
+        other => other.clone(),
+    };
+    Ok(Cow::Owned(Tv { val, ..v.clone() }))
 }
 
 /// helmfile's `toYaml` (yaml.v3's encoder, indent 2, trailing newline kept),
@@ -24,7 +64,7 @@ pub(super) fn to_yaml(v: &Tv) -> Result<String, String> {
     match &v.val {
         Val::Map(m) if !m.is_empty() => yaml_map(m.iter().map(|(k, x)| (k.as_str(), x.clone())).collect(), 0, &mut out)?,
         Val::StrMap(m) if !m.is_empty() => yaml_map(m.iter().map(|(k, x)| (k.as_str(), Tv::str(x))).collect(), 0, &mut out)?,
-        Val::List(l) if !l.is_empty() => yaml_list(l, 0, &mut out)?,
+        Val::List(l) | Val::TypedList(_, l) if !l.is_empty() => yaml_list(l, 0, &mut out)?,
         Val::Ptr(p) => return to_yaml(p),
         _ => {
             out.push_str(&yaml_inline(v)?);
@@ -38,7 +78,7 @@ fn yaml_inline(v: &Tv) -> Result<String, String> {
     Ok(match &v.val {
         Val::Nil => "null".into(),
         Val::Bool(b) => b.to_string(),
-        Val::Int(i) => i.to_string(),
+        Val::Int(i) | Val::Int64(i) => i.to_string(),
         Val::Float(f) => {
             let s = crate::go::fmt::go_float(*f);
             match s.as_str() {
@@ -51,8 +91,10 @@ fn yaml_inline(v: &Tv) -> Result<String, String> {
         Val::Str(s) => yaml_plain(s)?.to_string(),
         Val::Map(m) if m.is_empty() => "{}".into(),
         Val::StrMap(m) if m.is_empty() => "{}".into(),
-        Val::List(l) if l.is_empty() => "[]".into(),
+        Val::List(l) | Val::TypedList(_, l) if l.is_empty() => "[]".into(),
         Val::Struct(ty, _) => return Err(format!("a struct ({ty})")),
+        Val::Bytes(_) => return Err("a []byte".into()),
+        Val::Object(o) => return Err(format!("a {}", o.type_name())),
         _ => return Err("a nested value in this position".into()),
     })
 }
@@ -182,7 +224,7 @@ fn yaml_value(v: &Tv, indent: usize, out: &mut String) -> Result<(), String> {
             out.push('\n');
             yaml_map(m.iter().map(|(k, x)| (k.as_str(), Tv::str(x))).collect(), indent + 2, out)
         }
-        Val::List(l) if !l.is_empty() => {
+        Val::List(l) | Val::TypedList(_, l) if !l.is_empty() => {
             out.push('\n');
             yaml_list(l, indent + 2, out)
         }
@@ -206,7 +248,7 @@ fn yaml_list(l: &[Tv], indent: usize, out: &mut String) -> Result<(), String> {
         out.push_str("- ");
         match &x.val {
             Val::Map(m) if !m.is_empty() => yaml_map(m.iter().map(|(k, y)| (k.as_str(), y.clone())).collect(), indent + 2, out)?,
-            Val::List(inner) if !inner.is_empty() => yaml_list(inner, indent + 2, out)?,
+            Val::List(inner) | Val::TypedList(_, inner) if !inner.is_empty() => yaml_list(inner, indent + 2, out)?,
             _ => {
                 out.push_str(&yaml_inline(x)?);
                 out.push('\n');

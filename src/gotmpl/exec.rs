@@ -11,7 +11,7 @@
 use std::rc::Rc;
 
 use super::func::{Call, Derive, FnError, FuncDef, FuncMap, Host, Param, RenderRequest};
-use super::parse::{Arg, Branch, Cmd, List, Node, Number, Pipe, Trees};
+use super::parse::{Arg, Branch, BranchNode, Cmd, List, Node, Number, Pipe, Trees};
 use super::value::{go_sprint, go_type, truth};
 use super::{MAX_TEMPLATE_STRING, MissingKey, Rendered, Span, TmplError, Tv, UNMODELLED, Val, line_col};
 
@@ -56,7 +56,8 @@ enum At<'t> {
 impl At<'_> {
     fn pos(&self) -> usize {
         match self {
-            At::Node(Node::Text { pos, .. } | Node::Action { pos, .. } | Node::Branch { pos, .. } | Node::Template { pos, .. } | Node::Break { pos } | Node::Continue { pos }) => *pos,
+            At::Node(Node::Text { pos, .. } | Node::Action { pos, .. } | Node::Template { pos, .. } | Node::Break { pos } | Node::Continue { pos }) => *pos,
+            At::Node(Node::Branch(b)) => b.pos,
             At::Pipe(p) => p.pos,
             At::Cmd(c) => c.pos,
             At::Arg(a) => a.pos(),
@@ -74,18 +75,19 @@ impl At<'_> {
 
 /// `break` and `continue` unwind to their `range` as Go's panics do.
 pub(super) enum Flow {
-    Err(TmplError),
+    Err(Box<TmplError>),
     Break,
     Continue,
 }
 
-impl From<TmplError> for Flow {
-    fn from(e: TmplError) -> Flow {
+impl From<Box<TmplError>> for Flow {
+    fn from(e: Box<TmplError>) -> Flow {
         Flow::Err(e)
     }
 }
 
-type R<X> = Result<X, TmplError>;
+/// Errors are boxed: a deeply nested template holds one result per level on the stack.
+type R<X> = Result<X, Box<TmplError>>;
 
 /// What one execution shares with the templates it calls.
 #[derive(Clone, Copy)]
@@ -115,7 +117,11 @@ impl<'t> Exec<'t> {
     }
 
     /// Runs the template `name` with `data` as dot and `$`.
-    pub(super) fn run(mut self, data: &Tv) -> R<Rendered> {
+    pub(super) fn run(self, data: &Tv) -> Result<Rendered, TmplError> {
+        self.run_boxed(data).map_err(|e| *e)
+    }
+
+    fn run_boxed(mut self, data: &Tv) -> R<Rendered> {
         let Some(tree) = self.env.trees.trees.get(&self.name) else {
             return Err(self.errorf(format!("{} is an incomplete or empty template", crate::go::quote::quote(&self.name))));
         };
@@ -131,23 +137,23 @@ impl<'t> Exec<'t> {
     }
 
     /// Go's `state.errorf`: `template: t:1:5: executing "t" at <.x>: MSG`.
-    fn errorf(&self, message: String) -> TmplError {
+    fn errorf(&self, message: String) -> Box<TmplError> {
         let name = &self.name;
         let Some(at) = self.at else {
             let go = format!("template: {name}: {message}");
-            return TmplError::Exec { file: self.env.parse_name.into(), line: 1, column: 1, message, go };
+            return Box::new(TmplError::Exec { file: self.env.parse_name.into(), line: 1, column: 1, message, go });
         };
         let pos = at.pos().min(self.env.src.len());
         let before = &self.env.src[..pos];
         let go_col = before.rfind('\n').map_or(pos, |nl| pos - nl - 1);
         let (line, column) = line_col(self.env.src, pos);
         let go = format!("template: {}:{line}:{go_col}: executing {} at <{}>: {message}", self.env.parse_name, crate::go::quote::quote(name), at.context());
-        TmplError::Exec { file: self.env.parse_name.into(), line, column, message, go }
+        Box::new(TmplError::Exec { file: self.env.parse_name.into(), line, column, message, go })
     }
 
-    fn unsupported(&self, construct: String) -> TmplError {
+    fn unsupported(&self, construct: String) -> Box<TmplError> {
         let (line, column) = line_col(self.env.src, self.at.map_or(0, |a| a.pos()));
-        TmplError::Unsupported { file: self.env.parse_name.into(), line, column, construct }
+        Box::new(TmplError::Unsupported { file: self.env.parse_name.into(), line, column, construct })
     }
 
     fn check_size(&self, bytes: usize, what: impl FnOnce() -> String) -> R<()> {
@@ -155,7 +161,7 @@ impl<'t> Exec<'t> {
             return Ok(());
         }
         let (line, column) = line_col(self.env.src, self.at.map_or(0, |a| a.pos()));
-        Err(TmplError::TooLarge { file: self.env.parse_name.into(), line, column, what: what(), bytes })
+        Err(Box::new(TmplError::TooLarge { file: self.env.parse_name.into(), line, column, what: what(), bytes }))
     }
 
     fn emit(&mut self, text: &str, src: usize, printed: Option<&Tv>) -> R<()> {
@@ -194,8 +200,9 @@ impl<'t> Exec<'t> {
                     self.emit(&text, open, Some(&v.tv))?;
                 }
             }
-            Node::Branch { kind: Branch::Range, .. } => self.walk_range(dot, node)?,
-            Node::Branch { kind, pipe, list, els, .. } => {
+            Node::Branch(b) if b.kind == Branch::Range => self.walk_range(dot, b)?,
+            Node::Branch(b) => {
+                let BranchNode { kind, pipe, list, els, .. } = b.as_ref();
                 let mark = self.vars.len();
                 let v = self.eval_pipeline(dot, pipe)?;
                 let r = if is_true(&v) {
@@ -215,8 +222,8 @@ impl<'t> Exec<'t> {
         Ok(())
     }
 
-    fn walk_range(&mut self, dot: &Ev, node: &'t Node) -> Result<(), Flow> {
-        let Node::Branch { pipe, list, els, .. } = node else { return Ok(()) };
+    fn walk_range(&mut self, dot: &Ev, node: &'t BranchNode) -> Result<(), Flow> {
+        let BranchNode { pipe, list, els, .. } = node;
         let mark0 = self.vars.len();
         let v = self.eval_pipeline(dot, pipe)?;
         let v = indirect(v);
@@ -266,7 +273,7 @@ impl<'t> Exec<'t> {
         let tree: &'t List = tree_ref(tree);
         if self.depth >= MAX_TEMPLATE_DEPTH {
             let (line, column) = line_col(self.env.src, self.at.map_or(0, |a| a.pos()));
-            return Err(TmplError::TooDeep { file: self.env.parse_name.into(), line, column, limit: MAX_TEMPLATE_DEPTH }.into());
+            return Err(Box::new(TmplError::TooDeep { file: self.env.parse_name.into(), line, column, limit: MAX_TEMPLATE_DEPTH }).into());
         }
         let dot = match pipe {
             Some(p) => self.eval_pipeline(dot, p)?,
@@ -518,18 +525,25 @@ impl<'t> Exec<'t> {
             }
             return Ok(v);
         }
-        let mut argv: Vec<Tv> = Vec::with_capacity(num_in);
+        let mut evs: Vec<Ev> = Vec::with_capacity(num_in);
         for (i, a) in args.iter().enumerate() {
             let param = if i < num_fixed { params[i] } else { def.sig.variadic.unwrap_or(Param::Any) };
-            argv.push(self.eval_arg(dot, Some(param), a)?.tv);
+            evs.push(self.eval_arg(dot, Some(param), a)?);
         }
         if let Some(f) = fin {
             let param = match def.sig.variadic {
-                Some(rest) if num_in - 1 >= num_fixed => rest,
+                Some(rest) if num_in > num_fixed => rest,
                 _ => params.get(num_in - 1).copied().unwrap_or(Param::Any),
             };
-            argv.push(self.validate(f, param)?.tv);
+            evs.push(self.validate(f, param)?);
         }
+        // `len` is the one builtin whose message tells a nil interface (a nil
+        // element) from no value at all (funcs.go length: `len of nil pointer`).
+        if super::builtins::is_len(name, def) && evs.first().is_some_and(|e| e.iface && matches!(e.tv.val, Val::Nil)) {
+            self.at = Some(node);
+            return Err(self.errorf("error calling len: len of nil pointer".into()));
+        }
+        let argv: Vec<Tv> = evs.into_iter().map(|e| e.tv).collect();
         let secret = def.derive == Derive::Made && argv.iter().any(Tv::holds_secret);
         let nondeterministic = def.nondeterministic || (def.derive == Derive::Made && argv.iter().any(Tv::holds_nondeterministic));
         let result = {
@@ -540,7 +554,10 @@ impl<'t> Exec<'t> {
             let call = Call { name, host: self.env.host, render: &render };
             (def.f)(&call, argv)
         };
-        self.at = Some(node);
+        // Only an error moves the place to the call (exec.go evalCall `s.at(node)`).
+        if result.is_err() {
+            self.at = Some(node);
+        }
         let mut tv = match result {
             Ok(tv) => tv,
             Err(FnError::Go(m)) => return Err(self.errorf(format!("error calling {name}: {m}"))),
@@ -548,7 +565,7 @@ impl<'t> Exec<'t> {
             Err(FnError::Unsupported(w)) => return Err(self.unsupported(w)),
             Err(FnError::TooLarge(bytes)) => {
                 let (line, column) = line_col(self.env.src, self.at.map_or(0, |a| a.pos()));
-                return Err(TmplError::TooLarge { file: self.env.parse_name.into(), line, column, what: format!("the result of `{name}`"), bytes });
+                return Err(Box::new(TmplError::TooLarge { file: self.env.parse_name.into(), line, column, what: format!("the result of `{name}`"), bytes }));
             }
         };
         if let Val::Str(s) = &tv.val {

@@ -105,25 +105,34 @@ fn has_right_trim(s: &str) -> bool {
     b.len() >= 2 && is_space(Some(b[0] as char)) && b[1] == b'-'
 }
 
-/// Scans `src` into items, ending with `Eof` or an `Error`.
+/// A scanner over `src` that the parser pulls items from, one at a time
+/// (as Go's parser reads its lexer's channel), so a huge template is never
+/// held as items all at once. After `Eof` or an `Error` it yields `Eof`.
 /// `break_ok`/`continue_ok`: whether those words are keywords (they are
 /// not when the function map defines them, as in Go).
-pub(super) fn lex(src: &str, break_ok: bool, continue_ok: bool) -> Vec<Item> {
-    let mut l = Lexer { input: src, pos: 0, start: 0, line: 1, start_line: 1, paren_depth: 0, items: Vec::new(), break_ok, continue_ok };
-    let mut state = State::Text;
-    loop {
-        state = match state {
-            State::Text => l.lex_text(),
-            State::LeftDelim => l.lex_left_delim(),
-            State::Comment => l.lex_comment(),
-            State::RightDelim => l.lex_right_delim(),
-            State::Inside => l.lex_inside(),
-            State::Done => break,
-        };
-    }
-    l.items
+pub(super) fn lex(src: &str, break_ok: bool, continue_ok: bool) -> Lexer<'_> {
+    Lexer { input: src, pos: 0, start: 0, line: 1, start_line: 1, paren_depth: 0, items: std::collections::VecDeque::new(), state: State::Text, break_ok, continue_ok }
 }
 
+impl Lexer<'_> {
+    pub(super) fn next_item(&mut self) -> Item {
+        loop {
+            if let Some(item) = self.items.pop_front() {
+                return item;
+            }
+            self.state = match self.state {
+                State::Text => self.lex_text(),
+                State::LeftDelim => self.lex_left_delim(),
+                State::Comment => self.lex_comment(),
+                State::RightDelim => self.lex_right_delim(),
+                State::Inside => self.lex_inside(),
+                State::Done => return Item { typ: T::Eof, pos: self.input.len(), val: String::new(), line: self.line },
+            };
+        }
+    }
+}
+
+#[derive(Clone, Copy)]
 enum State {
     Text,
     LeftDelim,
@@ -133,14 +142,15 @@ enum State {
     Done,
 }
 
-struct Lexer<'a> {
+pub(super) struct Lexer<'a> {
     input: &'a str,
     pos: usize,
     start: usize,
     line: usize,
     start_line: usize,
     paren_depth: i64,
-    items: Vec<Item>,
+    items: std::collections::VecDeque<Item>,
+    state: State,
     break_ok: bool,
     continue_ok: bool,
 }
@@ -170,7 +180,7 @@ impl Lexer<'_> {
     }
 
     fn emit(&mut self, typ: T) {
-        self.items.push(Item { typ, pos: self.start, val: self.input[self.start..self.pos].to_string(), line: self.start_line });
+        self.items.push_back(Item { typ, pos: self.start, val: self.input[self.start..self.pos].to_string(), line: self.start_line });
         self.start = self.pos;
         self.start_line = self.line;
     }
@@ -196,7 +206,7 @@ impl Lexer<'_> {
     }
 
     fn errorf(&mut self, msg: String) -> State {
-        self.items.push(Item { typ: T::Error, pos: self.start, val: msg, line: self.start_line });
+        self.items.push_back(Item { typ: T::Error, pos: self.start, val: msg, line: self.start_line });
         State::Done
     }
 

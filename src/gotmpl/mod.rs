@@ -135,7 +135,7 @@ pub fn render_with(src: &str, data: &Tv, opts: &RenderOptions<'_>) -> Result<Ren
 }
 
 fn run(src: &str, data: &Tv, name: &str, funcs: &FuncMap, host: &dyn Host, missingkey: MissingKey, unknown_unsupported: bool) -> Result<Rendered, TmplError> {
-    let trees = parse::parse(name, src, &|f| funcs.get(f).is_some()).map_err(|e| parse_error(name, src, e, unknown_unsupported))?;
+    let trees = parse::parse(name, src, &|f| funcs.get(f).is_some()).map_err(|e| parse_error(name, src, *e, unknown_unsupported))?;
     let env = exec::Env { parse_name: name, src, trees: &trees, funcs, host, missingkey };
     exec::Exec::new(env, name, 0).run(data)
 }
@@ -146,7 +146,14 @@ fn parse_error(file: &str, src: &str, e: parse::ParseError, unknown_unsupported:
             let (line, column) = line_col(src, at);
             TmplError::Unsupported { file: file.into(), line, column, construct: format!("the function `{f}`") }
         }
-        _ if e.too_deep => TmplError::TooDeep { file: file.into(), line: e.line, column: 1, limit: MAX_NESTING },
+        _ if let Some((what, at)) = e.unsupported => {
+            let (line, column) = line_col(src, at);
+            TmplError::Unsupported { file: file.into(), line, column, construct: what }
+        }
+        _ if let Some(at) = e.too_deep => {
+            let (line, column) = line_col(src, at);
+            TmplError::TooDeep { file: file.into(), line, column, limit: MAX_NESTING }
+        }
         _ => TmplError::Parse { file: file.into(), line: e.line, message: e.message, go: e.go },
     }
 }

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use std::fmt::{self, Display, Write};
 use std::rc::Rc;
 
-use super::lex::{Item, T, lex};
+use super::lex::{Item, Lexer, T, lex};
 
 pub(super) type List = Vec<Node>;
 
@@ -22,11 +22,20 @@ pub(super) enum Branch {
 #[derive(Debug)]
 pub(super) enum Node {
     Text { pos: usize, text: String },
-    Action { pos: usize, pipe: Pipe },
-    Branch { kind: Branch, pos: usize, pipe: Pipe, list: List, els: Option<List> },
+    Action { pos: usize, pipe: Box<Pipe> },
+    Branch(Box<BranchNode>),
     Template { pos: usize, name: String, pipe: Option<Pipe> },
     Break { pos: usize },
     Continue { pos: usize },
+}
+
+#[derive(Debug)]
+pub(super) struct BranchNode {
+    pub(super) kind: Branch,
+    pub(super) pos: usize,
+    pub(super) pipe: Pipe,
+    pub(super) list: List,
+    pub(super) els: Option<List>,
 }
 
 #[derive(Debug)]
@@ -94,16 +103,19 @@ pub(super) struct ParseError {
     pub(super) line: usize,
     /// An undefined function's name and offset.
     pub(super) undefined_function: Option<(String, usize)>,
-    pub(super) too_deep: bool,
+    /// Something Go accepts that releasex does not model, and its offset.
+    pub(super) unsupported: Option<(String, usize)>,
+    /// Nesting past the limit, at this offset (the block's `{{` or the `(`).
+    pub(super) too_deep: Option<usize>,
 }
 
-type PResult<X> = Result<X, ParseError>;
+type PResult<X> = Result<X, Box<ParseError>>;
 
 /// Parses `src` as the template `name` (Go's `template.New(name).Parse(src)`);
 /// `has_function` says which identifiers are functions.
 pub(super) fn parse(name: &str, src: &str, has_function: &dyn Fn(&str) -> bool) -> PResult<Trees> {
-    let items = lex(src, !has_function("break"), !has_function("continue"));
-    let mut p = Parser { name, items, at: 0, token: [None, None, None], peek_count: 0, vars: vec!["$".into()], range_depth: 0, action_line: 0, has_function, depth: 0, trees: Trees::default() };
+    let lexer = lex(src, !has_function("break"), !has_function("continue"));
+    let mut p = Parser { name, lexer, token: [None, None, None], peek_count: 0, vars: vec!["$".into()], range_depth: 0, action_line: 0, action_pos: 0, has_function, depth: 0, trees: Trees::default() };
     let root = p.parse_top()?;
     p.add(name, root)?;
     Ok(p.trees)
@@ -111,13 +123,14 @@ pub(super) fn parse(name: &str, src: &str, has_function: &dyn Fn(&str) -> bool) 
 
 struct Parser<'a> {
     name: &'a str,
-    items: Vec<Item>,
-    at: usize,
+    lexer: Lexer<'a>,
     token: [Option<Item>; 3],
     peek_count: usize,
     vars: Vec<String>,
     range_depth: usize,
     action_line: usize,
+    /// The offset of the current action's `{{`.
+    action_pos: usize,
     has_function: &'a dyn Fn(&str) -> bool,
     depth: usize,
     trees: Trees,
@@ -131,11 +144,7 @@ enum Stop {
 
 impl Parser<'_> {
     fn lex_next(&mut self) -> Item {
-        let item = self.items.get(self.at).cloned().unwrap_or_else(|| Item { typ: T::Eof, pos: 0, val: String::new(), line: 0 });
-        if self.at < self.items.len() {
-            self.at += 1;
-        }
-        item
+        self.lexer.next_item()
     }
 
     fn tok(&self, i: usize) -> Item {
@@ -191,12 +200,12 @@ impl Parser<'_> {
     }
 
     /// parse.go `errorf`: the line is that of the last token read.
-    fn errorf(&self, message: String) -> ParseError {
+    fn errorf(&self, message: String) -> Box<ParseError> {
         let line = self.token[0].as_ref().map_or(1, |t| t.line);
-        ParseError { go: format!("template: {}:{line}: {message}", self.name), message, line, undefined_function: None, too_deep: false }
+        Box::new(ParseError { go: format!("template: {}:{line}: {message}", self.name), message, line, undefined_function: None, unsupported: None, too_deep: None })
     }
 
-    fn unexpected(&self, token: &Item, context: &str) -> ParseError {
+    fn unexpected(&self, token: &Item, context: &str) -> Box<ParseError> {
         if token.typ == T::Error {
             let mut extra = String::new();
             if self.action_line != 0 && self.action_line != token.line {
@@ -219,11 +228,11 @@ impl Parser<'_> {
     }
 
     /// One more nested block or parenthesis; past [`super::MAX_NESTING`] an error.
-    fn enter(&mut self) -> PResult<()> {
+    fn enter(&mut self, at: usize) -> PResult<()> {
         self.depth += 1;
         if self.depth > super::MAX_NESTING {
             let mut e = self.errorf(format!("nested more than {} deep", super::MAX_NESTING));
-            e.too_deep = true;
+            e.too_deep = Some(at);
             return Err(e);
         }
         Ok(())
@@ -297,6 +306,7 @@ impl Parser<'_> {
             T::Text => Ok(Ok(Node::Text { pos: token.pos, text: token.val })),
             T::LeftDelim => {
                 self.action_line = token.line;
+                self.action_pos = token.pos;
                 let r = self.action();
                 self.action_line = 0;
                 r
@@ -339,7 +349,7 @@ impl Parser<'_> {
             _ => {
                 self.backup();
                 let pos = self.peek().pos;
-                Node::Action { pos, pipe: self.pipeline("command", T::RightDelim)? }
+                Node::Action { pos, pipe: Box::new(self.pipeline("command", T::RightDelim)?) }
             }
         };
         Ok(Ok(node))
@@ -351,7 +361,7 @@ impl Parser<'_> {
             Branch::Range => "range",
             Branch::With => "with",
         };
-        self.enter()?;
+        self.enter(self.action_pos)?;
         let nvars = self.vars.len();
         let pipe = self.pipeline(context, T::RightDelim)?;
         if kind == Branch::Range {
@@ -379,7 +389,7 @@ impl Parser<'_> {
         };
         self.vars.truncate(nvars);
         self.depth -= 1;
-        Ok(Node::Branch { kind, pos: pipe.pos, pipe, list, els })
+        Ok(Node::Branch(Box::new(BranchNode { kind, pos: pipe.pos, pipe, list, els })))
     }
 
     fn template_name(&mut self, token: &Item, context: &str) -> PResult<String> {
@@ -550,13 +560,25 @@ impl Parser<'_> {
             T::Bool => Arg::Bool { pos, val: token.val == "true" },
             T::CharConstant | T::Complex | T::Number => Arg::Number { pos, num: number(&token.val, token.typ).map_err(|m| self.errorf(m))? },
             T::LeftParen => {
-                self.enter()?;
+                self.enter(pos)?;
                 let p = self.pipeline("parenthesized pipeline", T::RightParen)?;
                 self.depth -= 1;
                 Arg::Pipe(Box::new(p))
             }
             T::String | T::RawString => {
-                let text = unquote(&token.val).ok_or_else(|| self.errorf("invalid syntax".into()))?;
+                let text = match unquote_bytes(&token.val) {
+                    None => return Err(self.errorf("invalid syntax".into())),
+                    Some(bytes) => match String::from_utf8(bytes) {
+                        Ok(text) => text,
+                        Err(_) => {
+                            // `"\xff"`: a Go string holds bytes that are not UTF-8; releasex's strings cannot.
+                            let what = "a string literal with bytes that are not UTF-8";
+                            let mut e = self.errorf(what.into());
+                            e.unsupported = Some((what.into(), pos));
+                            return Err(e);
+                        }
+                    },
+                };
                 Arg::Str { pos, quoted: token.val, text }
             }
             _ => {
@@ -723,36 +745,31 @@ fn hex_float(s: &str) -> Option<f64> {
     Some(v * 2f64.powi(exp))
 }
 
-/// `strconv.Unquote` of a string token (`"..."` or a raw string); `None` is Go's "invalid syntax".
+/// `strconv.Unquote` of a name token that must be text (`define`, `template`).
 pub(super) fn unquote(s: &str) -> Option<String> {
+    String::from_utf8(unquote_bytes(s)?).ok()
+}
+
+/// `strconv.Unquote` of a string token (`"..."` or a raw string), as the
+/// bytes a Go string holds (`\xff` is one byte); `None` is Go's "invalid syntax".
+fn unquote_bytes(s: &str) -> Option<Vec<u8>> {
     if let Some(raw) = s.strip_prefix('`') {
         let raw = raw.strip_suffix('`')?;
         if raw.contains('`') {
             return None;
         }
-        return Some(raw.replace('\r', ""));
+        return Some(raw.replace('\r', "").into_bytes());
     }
     let mut rest = s.strip_prefix('"')?.strip_suffix('"')?;
-    let mut out = String::new();
+    let mut out = Vec::new();
     while !rest.is_empty() {
         if rest.starts_with('"') {
             return None;
         }
         let (c, tail) = unquote_char(rest, '"')?;
         match c {
-            Unq::Char(c) => out.push(c),
-            Unq::Byte(b) => {
-                // A `\x` or octal byte: Go strings hold bytes; a lone byte that is not UTF-8 becomes U+FFFD here.
-                let mut bytes = vec![b];
-                let mut t = tail;
-                while let Some((Unq::Byte(b2), t2)) = unquote_char(t, '"').filter(|_| t.starts_with('\\')) {
-                    bytes.push(b2);
-                    t = t2;
-                }
-                out.push_str(&String::from_utf8_lossy(&bytes));
-                rest = t;
-                continue;
-            }
+            Unq::Char(c) => out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes()),
+            Unq::Byte(b) => out.push(b),
         }
         rest = tail;
     }
@@ -876,7 +893,8 @@ impl Display for Node {
         match self {
             Node::Text { text, .. } => f.write_str(text),
             Node::Action { pipe, .. } => write!(f, "{{{{{pipe}}}}}"),
-            Node::Branch { kind, pipe, list, els, .. } => {
+            Node::Branch(b) => {
+                let BranchNode { kind, pipe, list, els, .. } = b.as_ref();
                 let word = match kind {
                     Branch::If => "if",
                     Branch::Range => "range",

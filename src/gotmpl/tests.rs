@@ -267,3 +267,122 @@ fn strings_past_the_size_cap_are_an_error_naming_the_call() {
     let e = err("{{ indent 20000000 \"a\" }}");
     assert!(matches!(&e, TmplError::TooLarge { what, bytes, .. } if what == "the result of `indent`" && *bytes == 20_000_002), "{e:?}");
 }
+
+mod function_maps {
+    use super::super::func::{Call, Derive, FixedHost, FnError, FuncMap, Param, Sig};
+    use super::super::*;
+    use std::rc::Rc;
+
+    /// A `time.Duration`-like object: `String()` and one method with an argument.
+    #[derive(Debug)]
+    struct Dur(i64);
+
+    impl GoObject for Dur {
+        fn type_name(&self) -> &'static str {
+            "time.Duration"
+        }
+        fn kind(&self) -> &'static str {
+            "int64"
+        }
+        fn go_string(&self) -> String {
+            format!("{}s", self.0)
+        }
+        fn member(&self, name: &str, args: &[Tv]) -> Option<Result<Tv, String>> {
+            match (name, args) {
+                ("Seconds", []) => Some(Ok(Tv::new(Val::Float(self.0 as f64)))),
+                ("Times", [Tv { val: Val::Int(n), .. }]) => Some(Ok(Tv::new(Val::Int64(self.0 * n)))),
+                ("Times", _) => Some(Err("Times wants one int".into())),
+                _ => None,
+            }
+        }
+        fn as_any(&self) -> &dyn std::any::Any {
+            self
+        }
+    }
+
+    fn mk_secret(_: &Call<'_>, _: Vec<Tv>) -> Result<Tv, FnError> {
+        Ok(Tv { secret: true, ..Tv::str("s3cret") })
+    }
+    fn upper(_: &Call<'_>, a: Vec<Tv>) -> Result<Tv, FnError> {
+        let Val::Str(s) = &a[0].val else { return Err(FnError::Go("no".into())) };
+        Ok(Tv::str(&s.to_uppercase()))
+    }
+    fn first(_: &Call<'_>, a: Vec<Tv>) -> Result<Tv, FnError> {
+        Ok(a[0].clone())
+    }
+    fn random(_: &Call<'_>, _: Vec<Tv>) -> Result<Tv, FnError> {
+        Ok(Tv::str("r4nd"))
+    }
+    fn dur(_: &Call<'_>, _: Vec<Tv>) -> Result<Tv, FnError> {
+        Ok(Tv::new(Val::Object(Rc::new(Dur(90)))))
+    }
+    fn len_override(_: &Call<'_>, _: Vec<Tv>) -> Result<Tv, FnError> {
+        Ok(Tv::str("mine"))
+    }
+    fn include(c: &Call<'_>, a: Vec<Tv>) -> Result<Tv, FnError> {
+        let Val::Str(name) = &a[0].val else { return Err(FnError::Go("name".into())) };
+        Ok(Tv::str(&(c.render)(func::RenderRequest::Named { name, data: &a[1] })?))
+    }
+
+    fn funcs() -> FuncMap {
+        let mut m = FuncMap::new();
+        m.add("secret", Sig::fixed(&[]), Derive::Made, mk_secret);
+        m.add("upper", Sig::fixed(&[Param::String]), Derive::Made, upper);
+        m.add("first", Sig::variadic(&[Param::Any], Param::Any), Derive::Passed, first);
+        m.add("random", Sig::fixed(&[]), Derive::Made, random).nondeterministic = true;
+        m.add("dur", Sig::fixed(&[]), Derive::Made, dur);
+        m.add("len", Sig::fixed(&[Param::Any]), Derive::Made, len_override);
+        m.add("include", Sig::fixed(&[Param::String, Param::Any]), Derive::Made, include);
+        m
+    }
+
+    fn run(t: &str) -> Result<Rendered, TmplError> {
+        let funcs = funcs();
+        let host = FixedHost::default();
+        render_with(t, &Tv::new(Val::Nil), &RenderOptions { name: "t", funcs: &funcs, host: &host, missingkey: MissingKey::Default })
+    }
+
+    #[test]
+    fn a_result_made_from_a_secret_is_secret_and_one_passed_through_keeps_its_own_mark() {
+        let r = run("a{{ secret | upper }}b{{ upper \"x\" }}{{ first \"y\" secret }}").expect("renders");
+        assert_eq!(r.text, "aS3CRETbXy");
+        let marked: Vec<(&str, bool)> = r.spans.iter().map(|s| (&r.text[s.out.clone()], s.secret)).collect();
+        assert_eq!(marked, [("a", false), ("S3CRET", true), ("b", false), ("X", false), ("y", false)]);
+    }
+
+    #[test]
+    fn nondeterministic_results_and_what_is_made_from_them_are_marked() {
+        let r = run("{{ random }} {{ random | upper }} {{ upper \"k\" }}").expect("renders");
+        let marked: Vec<bool> = r.spans.iter().filter(|s| s.action.is_some()).map(|s| s.nondeterministic).collect();
+        assert_eq!(marked, [true, true, false]);
+    }
+
+    #[test]
+    fn the_callers_map_replaces_a_builtin_as_gos_funcs_does() {
+        assert_eq!(run("{{ len 1 }}").expect("renders").text, "mine");
+    }
+
+    #[test]
+    fn objects_print_by_their_string_method_and_answer_members() {
+        assert_eq!(run("{{ dur }} {{ dur.Seconds }} {{ (dur).Times 2 }} {{ print (dur) }}").expect("renders").text, "90s 90 180 90s");
+        let e = run("{{ (dur).Times \"x\" }}").expect_err("wrong argument");
+        assert_eq!(e.go_text(), Some("template: t:1:8: executing \"t\" at <(dur).Times>: error calling Times: Times wants one int"));
+        let e = run("{{ (dur).Nope }}").expect_err("no member");
+        // Go is still "at" the receiver's last node when the field fails (exec.go evalChainNode).
+        assert_eq!(e.go_text(), Some("template: t:1:4: executing \"t\" at <dur>: can't evaluate field Nope in type time.Duration"));
+    }
+
+    #[test]
+    fn include_renders_a_defined_template_with_the_running_engine() {
+        assert_eq!(run("{{ define \"d\" }}<{{ . }}>{{ end }}{{ include \"d\" 5 | upper }}").expect("renders").text, "<5>");
+        let e = run("{{ define \"d\" }}{{ .x.y }}{{ end }}{{ include \"d\" 5 }}").expect_err("fails inside");
+        assert_eq!(e.go_text(), Some("template: t:1:38: executing \"t\" at <include \"d\" 5>: error calling include: template: t:1:21: executing \"d\" at <.x.y>: can't evaluate field x in type int"));
+    }
+
+    #[test]
+    fn endless_template_recursion_stops_at_releasexs_depth_limit() {
+        let e = crate::parallel::on_deep_stack(|| run("{{ define \"r\" }}{{ template \"r\" . }}{{ end }}{{ template \"r\" . }}").map(|r| r.text).map_err(|e| e.to_string()));
+        let e = e.expect_err("too deep");
+        assert!(e.contains("nested more than 1000 deep"), "{e}");
+    }
+}

@@ -67,6 +67,16 @@ pub trait GoObject: std::fmt::Debug {
     fn member(&self, name: &str, args: &[Tv]) -> Option<Result<Tv, String>>;
     /// For functions that take this type back (`semverCompare`, `date`).
     fn as_any(&self) -> &dyn std::any::Any;
+    /// `encoding/json`'s encoding (its `MarshalJSON` or struct encoding);
+    /// `None`: releasex does not model it, and `toJson` refuses it.
+    fn json(&self) -> Option<String> {
+        None
+    }
+    /// Go's `isTrue`: a struct is always true; an integer kind (a
+    /// `time.Duration`) is true unless zero: such a type overrides this.
+    fn truth(&self) -> bool {
+        true
+    }
 }
 
 impl Tv {
@@ -169,7 +179,33 @@ pub fn go_sprint(v: &Tv) -> Result<String, String> {
     Ok(out)
 }
 
+/// `fmt.Sprintf("%s", v)`: as `%v`, but a number or bool is a bad verb
+/// (`%!s(int=1)`) at any depth.
+pub(super) fn go_sprint_s(v: &Tv) -> Result<String, String> {
+    let mut out = String::new();
+    write_verb(&mut out, v, 0, true)?;
+    Ok(out)
+}
+
 fn write_v(out: &mut String, v: &Tv, depth: usize) -> Result<(), String> {
+    write_verb(out, v, depth, false)
+}
+
+fn write_verb(out: &mut String, v: &Tv, depth: usize, s_verb: bool) -> Result<(), String> {
+    let write_v = |out: &mut String, v: &Tv, depth: usize| write_verb(out, v, depth, s_verb);
+    if s_verb {
+        let bad = match &v.val {
+            Val::Bool(b) => Some(format!("bool={b}")),
+            Val::Int(i) => Some(format!("int={i}")),
+            Val::Int64(i) => Some(format!("int64={i}")),
+            Val::Float(f) => Some(format!("float64={}", crate::go::fmt::go_float(*f))),
+            _ => None,
+        };
+        if let Some(b) = bad {
+            out.push_str(&format!("%!s({b})"));
+            return Ok(());
+        }
+    }
     match &v.val {
         Val::Nil => out.push_str("<nil>"),
         Val::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
@@ -248,7 +284,7 @@ pub(super) fn truth(v: &Val) -> bool {
         Val::Str(s) => !s.is_empty(),
         Val::Bytes(b) => !b.is_empty(),
         Val::List(l) | Val::TypedList(_, l) => !l.is_empty(),
-        Val::Object(_) => true,
+        Val::Object(o) => o.truth(),
         Val::Map(m) => !m.is_empty(),
         Val::StrMap(m) => !m.is_empty(),
         Val::Struct(..) | Val::Ptr(_) => true,
@@ -308,5 +344,38 @@ mod taint_tests {
             let r = super::super::render("t", src, &state(false), None).unwrap();
             assert!(!r.spans.iter().any(|s| s.secret), "{src}");
         }
+    }
+}
+
+/// Values no JSON table can hold (the Go types sprig's functions make),
+/// printed as Go's fmt prints them (print.go printValue: `%v` of []byte is
+/// its numbers, a struct its fields in braces, a pointer to a map `&map[...]`
+/// at the top and an address below, which is refused) and encoded as
+/// encoding/json does ([]byte as base64).
+#[cfg(test)]
+mod go_typed_printing {
+    use super::*;
+
+    fn s(v: Val) -> Result<String, String> {
+        go_sprint(&Tv::new(v))
+    }
+
+    #[test]
+    fn go_typed_values_print_as_fmt_prints_them() {
+        assert_eq!(s(Val::Int64(-5)).as_deref(), Ok("-5"));
+        assert_eq!(s(Val::Bytes(b"hi".to_vec())).as_deref(), Ok("[104 105]"));
+        assert_eq!(s(Val::TypedList("string", vec![Tv::str("a"), Tv::str("b c")])).as_deref(), Ok("[a b c]"));
+        assert_eq!(s(Val::TypedList("int", vec![Tv::new(Val::Int(1)), Tv::new(Val::Int(2))])).as_deref(), Ok("[1 2]"));
+        assert_eq!(s(Val::Struct("T", vec![("A", Tv::str("x")), ("B", Tv::new(Val::Int(1)))])).as_deref(), Ok("{x 1}"));
+        let m: BTreeMap<String, Tv> = [("a".to_string(), Tv::new(Val::Int(1)))].into();
+        assert_eq!(s(Val::Ptr(Box::new(Tv::new(Val::Map(m.clone()))))).as_deref(), Ok("&map[a:1]"));
+        assert!(s(Val::List(vec![Tv::new(Val::Ptr(Box::new(Tv::new(Val::Map(m)))))])).is_err());
+        assert_eq!(go_sprint_s(&Tv::new(Val::List(vec![Tv::str("a"), Tv::new(Val::Int(1)), Tv::new(Val::Nil)]))).as_deref(), Ok("[a %!s(int=1) <nil>]"));
+    }
+
+    #[test]
+    fn to_json_encodes_bytes_as_base64_and_typed_lists_as_arrays() {
+        let v = Tv::new(Val::List(vec![Tv::new(Val::Bytes(b"hi".to_vec())), Tv::new(Val::TypedList("string", vec![Tv::str("a")])), Tv::new(Val::Int64(7))]));
+        assert_eq!(super::super::encode::to_json(&v).as_deref(), Ok(r#"["aGk=",["a"],7]"#));
     }
 }

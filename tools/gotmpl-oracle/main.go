@@ -16,7 +16,8 @@
 // "data" is dot: JSON numbers that are integers become Go int (as go-yaml
 // decodes YAML integers), other numbers float64. "missingkey" is the
 // template's option (default, zero, error). "now" fixes sprig's clock. The
-// template is parsed under the name "t". The tool rewrites "go" in place
+// template is parsed under the name "t". "funcs": "builtins" leaves sprig out
+// (only text/template's own functions). The tool rewrites "go" in place
 // and keeps every other field.
 package main
 
@@ -70,6 +71,14 @@ func run(c map[string]json.RawMessage) (res result) {
 		data = typed(data)
 	}
 	funcs := sprig.TxtFuncMap()
+	if raw, ok := c["funcs"]; ok {
+		var which string
+		json.Unmarshal(raw, &which)
+		if which == "builtins" {
+			// Only text/template's builtins (sprig replaces some, e.g. slice).
+			funcs = template.FuncMap{}
+		}
+	}
 	if raw, ok := c["now"]; ok {
 		var s string
 		json.Unmarshal(raw, &s)
