@@ -527,6 +527,46 @@ mod tests {
         go_sprint(&v.expect("call succeeds")).expect("printable")
     }
 
+    /// A table value as the oracle decodes it (integers are Go `int`).
+    fn from_json(v: &serde_json::Value) -> Tv {
+        use serde_json::Value;
+        Tv::new(match v {
+            Value::Null => Val::Nil,
+            Value::Bool(b) => Val::Bool(*b),
+            Value::Number(n) => match n.as_i64() {
+                Some(i) if !n.to_string().contains(['.', 'e', 'E']) => Val::Int(i),
+                _ => Val::Float(n.as_f64().unwrap_or_default()),
+            },
+            Value::String(s) => Val::Str(s.clone()),
+            Value::Array(a) => Val::List(a.iter().map(from_json).collect()),
+            Value::Object(m) => Val::Map(m.iter().map(|(k, v)| (k.clone(), from_json(v))).collect()),
+        })
+    }
+
+    /// tests/data/gotmpl/helmfile/functions.json: what real Go text/template
+    /// with sprig and helmfile's own `get`, `getOrNil`, `setValueAtPath`,
+    /// `required`, `fromYaml` (tools/gotmpl-oracle/helmfile.go, copied from
+    /// helmfile's source) printed, byte for byte, errors included.
+    #[test]
+    fn helmfile_functions_print_what_real_go_and_helmfile_print() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/gotmpl/helmfile/functions.json");
+        let cases: Vec<serde_json::Value> = serde_json::from_str(&std::fs::read_to_string(path).expect("table")).expect("json");
+        let funcs = engine_funcs();
+        let host = FixedHost::default();
+        let mut failures = Vec::new();
+        for case in &cases {
+            let opts = super::super::RenderOptions { name: "t", funcs: &funcs, host: &host, missingkey: super::super::MissingKey::Error };
+            let ours = match super::super::render_with(case["template"].as_str().unwrap_or_default(), &from_json(&case["data"]), &opts) {
+                Ok(r) => serde_json::json!({ "output": r.text }),
+                Err(e) => serde_json::json!({ "error": e.go_text().map_or_else(|| e.to_string(), str::to_string) }),
+            };
+            if ours != case["go"] {
+                failures.push(format!("{}: ours {ours}, Go {}", case["name"], case["go"]));
+            }
+        }
+        assert!(failures.is_empty(), "{} of {} cases differ:\n{}", failures.len(), cases.len(), failures.join("\n"));
+    }
+
     #[test]
     fn helmfile_functions_replace_sprigs_and_sprig_get_stays_reachable() {
         let m = func_map();
