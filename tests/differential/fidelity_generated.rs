@@ -159,6 +159,15 @@ fn schema_case(rng: &mut Rng, dir: &Path) -> Vec<String> {
         r#""a":{"propertyNames":{"maxLength":1}}"#,
         r#""a":{"allOf":[{"items":{"type":"string"}},{"maxItems":1}]}"#,
         r#""a":{"allOf":[{"additionalProperties":{"type":"string"}},{"required":["kk"]}]}"#,
+        // Two or more failures of one subschema: v6's `validation failed` group.
+        r#""a":{"maxLength":1,"pattern":"^z"}"#,
+        r#""a":{"type":"array","maxItems":1,"items":{"type":"string","minLength":2}}"#,
+        r##""a":{"$ref":"#/properties/b"},"b":{"maxLength":1,"pattern":"^z"}"##,
+        r#""a":{"allOf":[{"allOf":[{"maxLength":1},{"pattern":"^z"}]},{"minLength":5}]}"#,
+        r#""a":{"properties":{"kk":{"maximum":0,"multipleOf":2}},"required":["zz"]}"#,
+        r#""a":{"anyOf":[{"type":"string","maxLength":0,"pattern":"^z"},{"minimum":5,"multipleOf":2}]}"#,
+        // A failed type/const/enum stops its subschema inside anyOf causes too.
+        r#""a":{"anyOf":[{"enum":[7],"minimum":9},{"const":8,"maximum":0,"type":"string"}]}"#,
     ];
     let top = [r#""allOf":[{"properties":{"a":{"type":"string"}}},{"required":["q"]}]"#, r#""dependentRequired":{"a":["y","z"]}"#, r#""propertyNames":{"maxLength":2}"#, r#""required":["q"]"#, r#""type":"object""#];
     // Keywords mixed at the root (v6's evaluation order across keywords). Only `a` has
@@ -169,7 +178,7 @@ fn schema_case(rng: &mut Rng, dir: &Path) -> Vec<String> {
         _ => format!("{{{},\"properties\":{{{}}}}}", rng.pick(&top), rng.pick(&rules)),
     };
     write(&chart.join("Chart.yaml"), b"apiVersion: v2\nname: sc\nversion: 0.1.0\n");
-    let values: [&[u8]; 6] = [b"a: 1\n", b"a: x\n", b"a: 9\nlong: 1\n", b"a: 2\ny: 1\nz: 2\nq: 1\n", b"a: [1, x]\n", b"a:\n  kk: 1\n"];
+    let values: [&[u8]; 8] = [b"a: 1\n", b"a: x\n", b"a: 9\nlong: 1\n", b"a: 2\ny: 1\nz: 2\nq: 1\n", b"a: [1, x]\n", b"a:\n  kk: 1\n", b"a: xy\n", b"a: 3\nq: 1\n"];
     write(&chart.join("values.yaml"), rng.pick::<&[u8]>(&values));
     // Schema text cut short (Go's `unexpected EOF`), followed by a second
     // value, or with one byte replaced so that it is no longer JSON (Go's
@@ -181,7 +190,7 @@ fn schema_case(rng: &mut Rng, dir: &Path) -> Vec<String> {
         1 => format!("{schema} {{}}"),
         2 | 3 => {
             let at = rng.below(schema.len());
-            let bad = *rng.pick(&[b'x', b',', b':', b'}', b']', b'"', b'-', b'.', b'1', b' ']);
+            let bad = *rng.pick(b"x,:}]\"-.1 ");
             let mut bytes = schema.clone().into_bytes();
             bytes[at] = bad;
             let broken = String::from_utf8(bytes).expect("ASCII schema");

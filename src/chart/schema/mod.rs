@@ -17,11 +17,14 @@
 //! per violation, sorted by path; Helm nests some under a `validation
 //! failed` line and orders them as Go's map iteration falls.
 
+mod tree;
+
 use super::Chart;
 use crate::go::fmt::{go_float, go_v};
 use crate::keypath::{Path, Seg};
 use jsonschema::error::ValidationErrorKind as K;
 use serde_json::Value;
+
 use std::fmt;
 
 /// One failure.
@@ -251,8 +254,6 @@ fn validate_one(schema: &Value, instance: &Value) -> Result<Vec<(String, String,
     let mut found: Vec<(String, String, String)> = Vec::new();
     let mut missing: Vec<(String, Vec<String>, String)> = Vec::new();
     let mut dependent: Vec<(String, String, Vec<String>, String)> = Vec::new();
-    // v6 reports an `allOf` as one failure with its subschemas' failures as causes.
-    let mut all_of: Vec<(String, String, String, String)> = Vec::new();
     // v6 (validator.go, propertyNames) validates each name as an instance of
     // its own, so the failure and its causes are printed `at ''`.
     let mut names: Vec<(String, String, String)> = Vec::new();
@@ -273,7 +274,8 @@ fn validate_one(schema: &Value, instance: &Value) -> Result<Vec<(String, String,
     let kept: Vec<_> = errors.iter().filter(|e| !stopped(e)).collect();
     for e in kept {
         let pointer = e.instance_path().as_str().to_string();
-        let spath = e.schema_path().as_str().to_string();
+        // The path through `$ref`s: v6 nests a referenced schema's failures under the reference.
+        let spath = e.evaluation_path().as_str().to_string();
         if let K::PropertyNames { .. } = e.kind() {
             let msg = message(e.kind(), e.instance(), &e.to_string());
             names.push((pointer.clone(), msg.replace(&format!("- at {}:", quote(&pointer)), "- at '':"), spath));
@@ -287,18 +289,6 @@ fn validate_one(schema: &Value, instance: &Value) -> Result<Vec<(String, String,
                 .map(|(sub, items)| contains_causes(schema, sub, items, &pointer))
                 .unwrap_or_default();
             found.push((pointer, format!("no items match contains schema{lines}"), spath));
-            continue;
-        }
-        if let Some((key, at)) = all_of_place(e.schema_path().as_str(), &pointer) {
-            let msg = match e.kind() {
-                K::Required { property } => format!("missing property {}", quote(property.as_str().unwrap_or_default())),
-                kind => message(kind, e.instance(), &e.to_string()),
-            };
-            let line = format!("\n  - at {}: {}", quote(&pointer), msg.replace("\n  ", "\n    "));
-            match all_of.iter_mut().find(|(k, _, _, _)| *k == key) {
-                Some((_, _, lines, _)) => lines.push_str(&line),
-                None => all_of.push((key, at, line, spath.split_once("/allOf/").map(|(a, _)| format!("{a}/allOf")).unwrap_or_default())),
-            }
             continue;
         }
         // santhosh-tekuri/jsonschema v6 (kind.go DependentRequired): `properties 'z' required, if 'a' exists`.
@@ -324,7 +314,8 @@ fn validate_one(schema: &Value, instance: &Value) -> Result<Vec<(String, String,
             let p = property
                 .as_str()
                 .map_or_else(|| property.to_string(), str::to_string);
-            match missing.iter_mut().find(|(ptr, _, _)| *ptr == pointer) {
+            // One `required` keyword's missing names are one failure.
+            match missing.iter_mut().find(|(ptr, _, sp)| *ptr == pointer && *sp == spath) {
                 Some((_, list, _)) => list.push(p),
                 None => missing.push((pointer, vec![p], spath)),
             }
@@ -362,17 +353,13 @@ fn validate_one(schema: &Value, instance: &Value) -> Result<Vec<(String, String,
         };
         found.push((pointer, msg, spath));
     }
-    for (_, at, lines, spath) in all_of {
-        found.push((at, format!("'allOf' failed{lines}"), spath));
-    }
     for (pointer, prop, props, spath) in dependent {
         let list: Vec<String> = props.iter().map(|p| quote(p)).collect();
         found.push((pointer, format!("properties {} required, if {} exists", list.join(", "), quote(&prop)), spath));
     }
-    let mut found: Vec<(String, String, String, String)> = found.into_iter().map(|(p, m, s)| (p.clone(), p, m, s)).collect();
-    found.extend(names.into_iter().map(|(p, m, s)| (p, String::new(), m, s)));
-    found.sort_by_cached_key(|a| (v6_order(&a.3, &a.0), pointer_key(&a.0)));
-    Ok(found.into_iter().map(|(p, shown, m, _)| (p, shown, m)).collect())
+    let mut failures: Vec<tree::Failure> = found.into_iter().map(|(pointer, message, schema_path)| tree::Failure { shown: pointer.clone(), pointer, message, schema_path }).collect();
+    failures.extend(names.into_iter().map(|(pointer, message, schema_path)| tree::Failure { pointer, shown: String::new(), message, schema_path }));
+    Ok(tree::v6_tree(failures))
 }
 
 /// Whether `sp` is the first of the short-circuiting failures (type, const,
@@ -468,39 +455,6 @@ fn contains_causes(root: &Value, sub: &Value, items: &[Value], pointer: &str) ->
         }
     }
     out
-}
-
-/// For a failure under an `allOf` (its outermost one): the `allOf`'s schema
-/// path and the instance place it applies to. The keywords between the
-/// `allOf` and the failing keyword say how far below that place the failure
-/// is: v6 (validator.go) descends one instance token through `properties/P`,
-/// `patternProperties/P`, `prefixItems/N`, `items` (and draft 4's `items/N`),
-/// `additionalProperties`, `additionalItems` and the `unevaluated` pair, none
-/// through `dependentSchemas/P`, `if`/`then`/`else`, `not` and `$ref`. Other
-/// keywords are not worked out: those failures stay ungrouped.
-fn all_of_place(schema_path: &str, pointer: &str) -> Option<(String, String)> {
-    let (prefix, rest) = schema_path.split_once("/allOf/")?;
-    let mut segs: Vec<&str> = rest.split('/').skip(1).collect();
-    segs.pop()?; // the failing keyword itself
-    let mut depth = 0;
-    let mut i = 0;
-    while i < segs.len() {
-        let named = segs.get(i + 1).is_some();
-        let indexed = segs.get(i + 1).is_some_and(|s| s.parse::<usize>().is_ok());
-        let (width, tokens) = match segs[i] {
-            "properties" | "patternProperties" | "prefixItems" if named => (2, 1),
-            "items" if indexed => (2, 1),
-            "dependentSchemas" if named => (2, 0),
-            "items" | "additionalProperties" | "additionalItems" | "unevaluatedItems" | "unevaluatedProperties" => (1, 1),
-            "then" | "else" | "if" | "not" | "$ref" => (1, 0),
-            _ => return None,
-        };
-        i += width;
-        depth += tokens;
-    }
-    let tokens: Vec<&str> = pointer.split('/').collect();
-    let at = tokens.get(..tokens.len().checked_sub(depth)?)?.join("/");
-    Some((format!("{prefix}@{at}"), at))
 }
 
 /// Sort key: the pointer's tokens, numbers as numbers.
@@ -709,7 +663,19 @@ fn message(kind: &K, instance: &Value, fallback: &str) -> String {
 
 /// The causes of a failed `anyOf`/`oneOf`, every subschema's errors in order.
 fn causes(context: &[Vec<jsonschema::ValidationError<'static>>], depth: usize) -> String {
-    context.iter().map(|errs| cause_lines(errs, depth, "")).collect()
+    context
+        .iter()
+        .map(|errs| {
+            let failures = errs
+                .iter()
+                .map(|e| {
+                    let pointer = e.instance_path().as_str().to_string();
+                    tree::Failure { shown: pointer.clone(), pointer, message: message(e.kind(), e.instance(), &e.to_string()), schema_path: e.evaluation_path().as_str().to_string() }
+                })
+                .collect();
+            tree::branch_lines(failures, depth)
+        })
+        .collect()
 }
 
 /// `\n  - at 'PTR': MESSAGE` per error, indented two spaces per `depth`; a
@@ -884,8 +850,8 @@ mod tests {
             got,
             [
                 "p|||missing properties 'a', 'b'",
-                "p|/l|l|items at 0 and 2 are equal",
-                "p|/l/1|l[1]|got number, want string",
+                // v6: the two failures of `l`'s schema are one group at `/l` (checked against Helm 4.2.3).
+                "p|/l|l|validation failed\n  - at '/l': items at 0 and 2 are equal\n  - at '/l/1': got number, want string",
                 "p|/n|n|maximum: got 5,000, want 1,000",
                 "p|/o|o|additional properties 'k', 'j' not allowed",
                 "p|/s|s|value must be one of 'x', 'y'",
