@@ -202,7 +202,7 @@ _kubectl__releasex() {
             return 0
             ;;
         kubectl__subcmd__releasex__subcmd__explain)
-            opts="-f -e -n -o -h --values --set --set-string --set-json --set-file --set-literal --key --show-overridden --user --skip-schema-validation --show-secrets --release --revision --release-file --driver --sql-connection --version --devel --repo --username --password --password-stdin --pass-credentials --ca-file --cert-file --key-file --insecure-skip-tls-verify --plain-http --keyring --verify --dependency-update --helmfile --environment --state-values-set --state-values-set-string --state-values-file --skip-secrets --skip-templated --werf --env --secret-values --no-default-values --no-default-secret-values --ignore-secret-key --werf-images --kubeconfig --context --namespace --request-timeout --output --color --timings --help"
+            opts="-f -e -n -o -h --values --set --set-string --set-json --set-file --set-literal --key --show-overridden --user --skip-schema-validation --show-secrets --release --revision --release-file --driver --sql-connection --version --devel --repo --username --password --password-stdin --pass-credentials --ca-file --cert-file --key-file --insecure-skip-tls-verify --plain-http --keyring --verify --dependency-update --helmfile --environment --state-values-set --state-values-set-string --state-values-file --skip-secrets --skip-templated --kube-context --allow-exec --werf --env --secret-values --no-default-values --no-default-secret-values --ignore-secret-key --werf-images --kubeconfig --context --namespace --request-timeout --output --color --timings --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -313,6 +313,10 @@ _kubectl__releasex() {
                     return 0
                     ;;
                 --state-values-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kube-context)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1178,7 +1182,7 @@ _kubectl__releasex() {
             return 0
             ;;
         kubectl__subcmd__releasex__subcmd__values__subcmd__explain)
-            opts="-f -e -n -o -h --values --set --set-string --set-json --set-file --set-literal --key --show-overridden --user --skip-schema-validation --show-secrets --release --revision --release-file --driver --sql-connection --version --devel --repo --username --password --password-stdin --pass-credentials --ca-file --cert-file --key-file --insecure-skip-tls-verify --plain-http --keyring --verify --dependency-update --helmfile --environment --state-values-set --state-values-set-string --state-values-file --skip-secrets --skip-templated --werf --env --secret-values --no-default-values --no-default-secret-values --ignore-secret-key --werf-images --kubeconfig --context --namespace --request-timeout --output --color --timings --help"
+            opts="-f -e -n -o -h --values --set --set-string --set-json --set-file --set-literal --key --show-overridden --user --skip-schema-validation --show-secrets --release --revision --release-file --driver --sql-connection --version --devel --repo --username --password --password-stdin --pass-credentials --ca-file --cert-file --key-file --insecure-skip-tls-verify --plain-http --keyring --verify --dependency-update --helmfile --environment --state-values-set --state-values-set-string --state-values-file --skip-secrets --skip-templated --kube-context --allow-exec --werf --env --secret-values --no-default-values --no-default-secret-values --ignore-secret-key --werf-images --kubeconfig --context --namespace --request-timeout --output --color --timings --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1289,6 +1293,10 @@ _kubectl__releasex() {
                     return 0
                     ;;
                 --state-values-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kube-context)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -294,6 +294,12 @@ pub struct ExplainArgs {
     /// With --helmfile: explain without .gotmpl files that hold template actions (reported as skipped)
     #[arg(long, requires = "helmfile", help_heading = HELMFILE_HEADING)]
     pub skip_templated: bool,
+    /// With --helmfile: as helmfile --kube-context (what templates read as .KubeContext)
+    #[arg(long, value_name = "NAME", requires = "helmfile", help_heading = HELMFILE_HEADING)]
+    pub kube_context: Option<String>,
+    /// With --helmfile: let templates run commands (exec, envExec), as helmfile does; without it they stop naming the command
+    #[arg(long, requires = "helmfile", help_heading = HELMFILE_HEADING)]
+    pub allow_exec: bool,
     #[command(flatten)]
     pub werf: WerfArgs,
 }

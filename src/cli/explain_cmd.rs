@@ -49,11 +49,25 @@ fn helmfile(args: &ExplainArgs, ctx: &Ctx) -> anyhow::Result<Outcome> {
         show_secrets: args.show_secrets,
         // Templates' `env` / `requiredEnv` (variables that are not UTF-8 are left out).
         environ: Some(std::env::vars_os().filter_map(|(k, v)| Some((k.into_string().ok()?, v.into_string().ok()?))).collect()),
+        // helmfile's -n/--namespace is ours (`.Namespace`); only when given.
+        namespace: ctx.global.namespace.clone().unwrap_or_default(),
+        kube_context: args.kube_context.clone().unwrap_or_default(),
+        render_plain_yaml: render_plain_yaml(std::env::var("HELMFILE_RENDER_YAML").ok().as_deref(), std::env::var("HELMFILE_V1MODE").ok().as_deref()),
+        allow_exec: args.allow_exec,
     };
-    let out = crate::helmfile::explain(&req, &crate::helmfile::SystemIo, args.release.as_deref(), Options { skip_schema_validation: args.skip_schema_validation })?;
+    let out = crate::helmfile::explain(&req, &super::template_host::SystemIo, args.release.as_deref(), Options { skip_schema_validation: args.skip_schema_validation })?;
     let mut outcome = render(args, ctx, out.explanation)?;
     outcome.notes.extend(out.notes);
     Ok(outcome)
+}
+
+/// Whether plain `helmfile.yaml` files are rendered as templates: current
+/// helmfile renders only `.gotmpl` files unless `HELMFILE_RENDER_YAML=true`
+/// (pkg/envvar/const.go); helmfile 0.x renders every state file unless
+/// `HELMFILE_V1MODE=true` (pkg/runtime), so `HELMFILE_V1MODE=false` asks for
+/// that v0 behaviour here. Unset, releasex follows current helmfile.
+fn render_plain_yaml(render_yaml: Option<&str>, v1_mode: Option<&str>) -> bool {
+    render_yaml == Some("true") || v1_mode == Some("false")
 }
 
 /// `--release`: the stored chart's values under the release config, as

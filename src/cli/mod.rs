@@ -15,6 +15,7 @@ mod help;
 mod inputs;
 mod patch_cmd;
 mod release_cmd;
+pub mod template_host;
 pub mod rollback_cmd;
 mod upgrade_cmd;
 pub mod views;

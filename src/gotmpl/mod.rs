@@ -27,6 +27,7 @@ mod conformance;
 mod encode;
 mod exec;
 pub mod func;
+pub mod helmfile;
 mod mask;
 mod funcs;
 mod lex;

@@ -74,6 +74,9 @@ impl Io for NoFiles {
     fn sops_decrypt(&self, _: &std::path::Path) -> Result<String, String> {
         Err("no sops in this test".into())
     }
+    fn template_host(&self, _: &std::path::Path, _: &Request) -> Box<dyn crate::gotmpl::func::Host + '_> {
+        Box::new(crate::gotmpl::func::FixedHost::default())
+    }
 }
 
 #[test]

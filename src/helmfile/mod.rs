@@ -4,10 +4,11 @@
 //! helmfile at commit ecf604d (see README "values explain --helmfile").
 //!
 //! `.gotmpl` values files (environment, root `values:`, release `values:`)
-//! are rendered by [`crate::gotmpl`], a safe, exactly-defined subset of Go templates;
-//! a construct outside it stops with [`crate::gotmpl::TmplError::Unsupported`] (or the
-//! layer is skipped and reported). A templated state file and `valuesTemplate`
-//! entries are not evaluated ([`HelmfileError::Templated`]).
+//! are rendered by [`crate::gotmpl`] with helmfile's function set
+//! ([`crate::gotmpl::helmfile`]); what releasex does not model stops with
+//! [`crate::gotmpl::TmplError::Unsupported`] (or the layer is skipped and reported). State files are rendered part by part as
+//! helmfile renders them (`.gotmpl`, or every file in v0 mode), and so are
+//! a release's templated fields (`valuesTemplate`, `setTemplate`, ...).
 
 pub mod hcl;
 #[cfg(test)]
@@ -27,8 +28,6 @@ pub enum HelmfileError {
     Read { file: String, message: String },
     #[error(transparent)]
     Yaml(#[from] crate::yaml::YamlError),
-    #[error("{file}:{line}: template action `{action}`: releasex does not evaluate templates in a state file or in valuesTemplate (use --skip-templated to explain the rest)")]
-    Templated { file: String, line: usize, action: String },
     #[error(transparent)]
     Template(#[from] crate::gotmpl::TmplError),
     #[error("{file}: sops-encrypted, and {message} (use --skip-secrets to explain the rest)")]
@@ -53,34 +52,15 @@ pub enum HelmfileError {
 }
 
 /// Reading files and decrypting secrets, supplied by the caller: the CLI
-/// passes [`SystemIo`], tests their own.
+/// passes its `SystemIo` (`cli::template_host`), tests their own.
 pub trait Io {
     fn read(&self, path: &std::path::Path) -> Result<String, String>;
     fn exists(&self, path: &std::path::Path) -> bool;
     /// `sops --decrypt FILE`'s output; `Err` says why it could not run.
     fn sops_decrypt(&self, path: &std::path::Path) -> Result<String, String>;
-}
-
-/// The real files, and `sops --decrypt` from PATH, as helm-secrets runs it.
-pub struct SystemIo;
-
-impl Io for SystemIo {
-    fn read(&self, path: &std::path::Path) -> Result<String, String> {
-        std::fs::read_to_string(path).map_err(|e| e.to_string())
-    }
-    fn exists(&self, path: &std::path::Path) -> bool {
-        path.exists()
-    }
-    fn sops_decrypt(&self, path: &std::path::Path) -> Result<String, String> {
-        let out = std::process::Command::new("sops").arg("--decrypt").arg(path).output().map_err(|e| match e.kind() {
-            std::io::ErrorKind::NotFound => "`sops` is not on PATH (install sops to decrypt it)".to_string(),
-            _ => format!("cannot run sops: {e}"),
-        })?;
-        if !out.status.success() {
-            return Err(format!("sops --decrypt failed: {}", String::from_utf8_lossy(&out.stderr).trim()));
-        }
-        String::from_utf8(out.stdout).map_err(|_| "sops printed invalid UTF-8".to_string())
-    }
+    /// What helmfile's template functions reach (environment, files
+    /// relative to `base_dir`, commands when `req.allow_exec`).
+    fn template_host(&self, base_dir: &std::path::Path, req: &Request) -> Box<dyn crate::gotmpl::func::Host + '_>;
 }
 
 /// What to explain.
@@ -97,6 +77,15 @@ pub struct Request {
     /// What templates' `env` / `requiredEnv` read (the CLI passes the process
     /// environment); `None`: those functions are unsupported.
     pub environ: Option<crate::gotmpl::Environ>,
+    /// helmfile's `--namespace` (`.Namespace`; the releases' OverrideNamespace).
+    pub namespace: String,
+    /// helmfile's `--kube-context` (`.KubeContext` in release templates).
+    pub kube_context: String,
+    /// Render a state file that is not `.gotmpl` too (helmfile 0.x's v0 mode;
+    /// current helmfile's `HELMFILE_RENDER_YAML=true`).
+    pub render_plain_yaml: bool,
+    /// Templates may run commands (`exec`, `envExec`): the user said so.
+    pub allow_exec: bool,
 }
 
 /// Marks what is not a secret's value, for masking: `true` when `origin` is secret.
@@ -121,32 +110,6 @@ fn mask_value(v: &mut V) {
 }
 
 pub const MASK: &str = "<secret>";
-
-/// The text of the first Go template action in `text` (`{{`), and its 1-based line.
-pub fn first_action(text: &str) -> Option<(usize, String)> {
-    let at = text.find("{{")?;
-    let line = text[..at].matches('\n').count() + 1;
-    let rest = &text[at..];
-    let action: String = match rest.find("}}") {
-        Some(e) => rest[..e + 2].to_string(),
-        // An unclosed action: its first 40 characters.
-        None => rest.chars().take(40).collect(),
-    };
-    Some((line, action.lines().next().unwrap_or("").to_string()))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_first_action_and_its_line() {
-        assert_eq!(first_action("a: 1\nb: {{ .Values.x }}\n"), Some((2, "{{ .Values.x }}".into())));
-        assert_eq!(first_action("a: 1\n"), None);
-        let unclosed = format!("x: {{{{ {}", "é".repeat(50));
-        assert_eq!(first_action(&unclosed).map(|(_, a)| a.chars().count()), Some(40));
-    }
-}
 
 /// The explanation of a helmfile's state values or of one release's values.
 #[derive(Debug)]

@@ -20,6 +20,10 @@ pub struct Spec {
     pub chart: String,
     pub namespace: String,
     pub version: String,
+    /// `kubeContext:` (`.Release.KubeContext`).
+    pub kube_context: String,
+    /// `missingFileHandler:` (empty: the state's, else Error).
+    pub missing_file_handler: String,
     /// `labels:` (mergo without override: a template's label beats the release's).
     pub labels: std::collections::BTreeMap<String, String>,
     pub values: Vec<V>,
@@ -53,6 +57,8 @@ fn spec_of(m: &VMap) -> Spec {
         chart: scalar(m, "chart"),
         namespace: scalar(m, "namespace"),
         version: scalar(m, "version"),
+        kube_context: scalar(m, "kubeContext"),
+        missing_file_handler: scalar(m, "missingFileHandler"),
         labels: match m.get("labels").map(|v| &v.kind) {
             Some(Kind::Map(l)) => l.iter().map(|(k, v)| (k.clone(), text_of(&v.kind).unwrap_or_default())).collect(),
             _ => Default::default(),
@@ -80,6 +86,12 @@ fn absorb(dst: &mut Spec, src: Spec) {
     }
     if dst.version.is_empty() {
         dst.version = src.version;
+    }
+    if dst.kube_context.is_empty() {
+        dst.kube_context = src.kube_context;
+    }
+    if dst.missing_file_handler.is_empty() {
+        dst.missing_file_handler = src.missing_file_handler;
     }
     for (k, v) in src.labels {
         dst.labels.entry(k).or_insert(v);
@@ -162,29 +174,23 @@ pub fn release_values(req: &Request, io: &dyn Io, loaded: &state::Loaded, name: 
         _ => Vec::new(),
     };
     let r = r.as_map().cloned().unwrap_or_default();
-    let spec = inherited(part, &r, &default_inherit, &[])?;
-    let mut entries: Vec<V> = Vec::new();
-    // valuesTemplate entries come first (rendered, then prepended to values).
-    for t in &spec.values_template {
-        if let Some(line) = templated_entry(t) {
-            let where_ = source_file(t).unwrap_or_else(|| part.file.clone());
-            if !req.skip_templated {
-                return Err(HelmfileError::Templated { file: where_, line, action: "valuesTemplate".into() });
-            }
-            cx.skipped.push(format!("{where_}:{line}: valuesTemplate entry skipped (--skip-templated)"));
-            continue;
-        }
-        entries.push(t.clone());
+    let mut spec = inherited(part, &r, &default_inherit, &[])?;
+    if spec.kube_context.is_empty() {
+        // ExecuteTemplates: `release.KubeContext = r.HelmDefaults.KubeContext`.
+        spec.kube_context = part.doc.get("helmDefaults").and_then(V::as_map).map(|h| scalar(h, "kubeContext")).unwrap_or_default();
     }
+    let spec = render_spec(&mut cx, &loaded.env, part, spec)?;
+    // valuesTemplate entries come first (rendered, then prepended to values).
+    let mut entries: Vec<V> = spec.values_template.clone();
     entries.extend(spec.values.iter().cloned());
     // One Helm `--values` per entry, then the decrypted secrets; Helm merges them in order.
     let mut user = VMap::default();
     let root = Path::root();
-    let data = release_data(&loaded.env, &req.environment, part, &spec);
+    let data = release_data(&loaded.env, req, part, &spec);
     for e in &entries {
         let layer = match &e.kind {
             Kind::Str(f) => {
-                for p in state::resolve(&cx, &part.dir, f, part)? {
+                for p in release_files(&mut cx, part, &spec, f, "values")? {
                     if let Some(m) = values_file(&mut cx, &p, "release-values", false, &data)? {
                         merge_maps(&mut user, to_helm(m), &root, rec);
                     }
@@ -198,7 +204,7 @@ pub fn release_values(req: &Request, io: &dyn Io, loaded: &state::Loaded, name: 
     }
     for s in &spec.secrets {
         let Kind::Str(f) = &s.kind else { continue };
-        for p in state::resolve(&cx, &part.dir, f, part)? {
+        for p in release_files(&mut cx, part, &spec, f, "secrets")? {
             if let Some(m) = state::secret_file(&mut cx, &p, "release-secrets")? {
                 merge_maps(&mut user, to_helm(m), &root, rec);
             }
@@ -250,16 +256,163 @@ pub fn release_values(req: &Request, io: &dyn Io, loaded: &state::Loaded, name: 
     Ok(ReleaseValues { chart: spec.chart, user, dir: part.dir.clone() })
 }
 
+/// The files a release's `values:` / `secrets:` entry names, with helmfile's
+/// missing-file rule (pkg/state/storage.go `resolveFile`; the handler is the
+/// release's, else the state's `missingFileHandler`, else Error:
+/// state.go `getReleaseMissingFileHandler`): Warn, Info and Debug skip a
+/// missing file, and releasex says so in a note.
+fn release_files(cx: &mut Ctx, part: &Part, spec: &Spec, name: &str, tpe: &str) -> Result<Vec<std::path::PathBuf>, HelmfileError> {
+    let files = match state::resolve(cx, &part.dir, name, part) {
+        Err(HelmfileError::Read { .. }) => Vec::new(),
+        r => r?,
+    };
+    if !files.is_empty() {
+        return Ok(files);
+    }
+    let handler = if spec.missing_file_handler.is_empty() { scalar(&part.doc, "missingFileHandler") } else { spec.missing_file_handler.clone() };
+    let dir = part.dir.to_string_lossy();
+    match handler.as_str() {
+        "" | "Error" => Err(HelmfileError::State { file: part.file.clone(), message: format!("release {:?}: {tpe} file matching {name:?} does not exist in {dir:?}", spec.name) }),
+        "Warn" | "Info" | "Debug" => {
+            cx.skipped.push(format!("{}: release {}: skipping missing {tpe} file matching {name:?} (missingFileHandler: {handler})", part.file, spec.name));
+            Ok(Vec::new())
+        }
+        other => Err(HelmfileError::State {
+            file: part.file.clone(),
+            message: format!("invalid missing file handler {other:?} while processing {name:?}: it must be one of [Error Warn Info Debug]"),
+        }),
+    }
+}
+
+/// `ExecuteTemplates` (pkg/state/state_exec_tmpl.go) and
+/// `ReleaseSpec.ExecuteTemplateExpressions` (pkg/state/release.go): the
+/// release's name, chart, namespace, version and labels are rendered with
+/// the release data until they stop changing (at most 6 rounds, then
+/// helmfile's "recursive references can't be resolved"); then, with the
+/// final data, each `valuesTemplate` map, the file names of `values:` and
+/// `secrets:`, and each `setTemplate` entry's name, value, file and values.
+fn render_spec(cx: &mut Ctx, env: &state::Env, part: &Part, spec: Spec) -> Result<Spec, HelmfileError> {
+    let mut prev = spec.clone();
+    let mut stable = false;
+    for _ in 0..6 {
+        let data = release_data(env, cx.req, part, &prev);
+        let mut next = prev.clone();
+        let field = |what: &str, text: &str| -> Result<String, HelmfileError> {
+            Ok(render_text(cx, part, &format!("release {:?}: {what}", spec.name), text, None, &data)?.0)
+        };
+        next.name = field("name", &spec.name)?.trim().to_string();
+        next.chart = field("chart", &spec.chart)?.trim().to_string();
+        next.namespace = field("namespace", &spec.namespace)?.trim().to_string();
+        next.version = field("version", &spec.version)?.trim().to_string();
+        for (k, v) in &spec.labels {
+            next.labels.insert(k.clone(), field(&format!("labels[{k}]"), v)?);
+        }
+        if next.name == prev.name && next.chart == prev.chart && next.namespace == prev.namespace && next.version == prev.version && next.labels == prev.labels {
+            stable = true;
+            break;
+        }
+        prev = next;
+    }
+    if !stable {
+        return Err(HelmfileError::State { file: part.file.clone(), message: format!("failed executing templates in release {:?}: recursive references can't be resolved", spec.name) });
+    }
+    let data = release_data(env, cx.req, part, &prev);
+    let mut out = prev;
+    out.values_template = spec.values_template.iter().map(|t| match &t.kind {
+        Kind::Map(_) => render_leaves(cx, part, t, &data, true),
+        _ => Ok(t.clone()),
+    }).collect::<Result<_, _>>()?;
+    let names = |cx: &mut Ctx, list: &[V]| -> Result<Vec<V>, HelmfileError> {
+        list.iter().map(|v| match &v.kind {
+            Kind::Str(_) => render_leaves(cx, part, v, &data, false),
+            _ => Ok(v.clone()),
+        }).collect()
+    };
+    out.values = names(cx, &spec.values)?;
+    out.secrets = names(cx, &spec.secrets)?;
+    // setTemplate: every string of the entry (name, value, file, values[]) rendered; the text is kept as text.
+    out.set_template = spec.set_template.iter().map(|t| render_leaves(cx, part, t, &data, false)).collect::<Result<_, _>>()?;
+    Ok(out)
+}
+
+/// `v` with every string in it rendered with `data`. `reparse`: the string
+/// was written into YAML (`valuesTemplate` maps are marshalled, rendered
+/// and read back), so a plain scalar is read again as YAML (a rendered
+/// `8080` becomes a number); one yaml.Marshal quotes (text starting with
+/// `{`, as an action does) stays a string.
+fn render_leaves(cx: &mut Ctx, part: &Part, v: &V, data: &Tv, reparse: bool) -> Result<V, HelmfileError> {
+    let kind = match &v.kind {
+        Kind::Map(m) => Kind::Map(m.iter().map(|(k, x)| Ok((k.clone(), render_leaves(cx, part, x, data, reparse)?))).collect::<Result<_, HelmfileError>>()?),
+        Kind::List(l) => Kind::List(l.iter().map(|x| render_leaves(cx, part, x, data, reparse)).collect::<Result<_, _>>()?),
+        Kind::Str(text) if tmpl::has_actions(text) => {
+            let (out, via) = render_text(cx, part, "template", text, Some(v), data)?;
+            let origin = match &*v.origin {
+                Source::Helmfile { layer, file, line, column, expr, secret, .. } => Rc::new(Source::Helmfile {
+                    layer: layer.clone(), file: file.clone(), line: *line, column: *column, expr: expr.clone(),
+                    secret: *secret || via.as_ref().is_some_and(|o| o.is_secret()), via: via.map(|o| Box::new((*o).clone())),
+                }),
+                _ => v.origin.clone(),
+            };
+            if reparse && !text.starts_with('{') && let Some(k) = yaml_scalar(&out) {
+                return Ok(V::new(k, origin));
+            }
+            return Ok(V::new(Kind::Str(out), origin));
+        }
+        k => k.clone(),
+    };
+    Ok(V::new(kind, v.origin.clone()))
+}
+
+/// A rendered plain scalar read again as YAML (int as float64: Helm reads it from a file).
+fn yaml_scalar(text: &str) -> Option<Kind> {
+    if text.contains('\n') || text.trim().is_empty() {
+        return None;
+    }
+    let m = crate::values::tree::load_tree(&format!("v: {text}\n"), "rendered", &|_, _| Source::Helm { why: String::new() }).ok()?;
+    match m.get("v").map(|v| &v.kind) {
+        Some(k @ (Kind::Str(_) | Kind::Bool(_) | Kind::Float(_) | Kind::Int(_) | Kind::Null)) => Some(k.clone()),
+        _ => None,
+    }
+}
+
+/// One string of the release rendered with `data`, its errors naming the
+/// string's own position (`at`, else the state file); with the origin of
+/// the value when one action printed the whole output.
+fn render_text(cx: &Ctx, part: &Part, what: &str, text: &str, at: Option<&V>, data: &Tv) -> Result<(String, Option<Origin>), HelmfileError> {
+    if !tmpl::has_actions(text) {
+        return Ok((text.to_string(), None));
+    }
+    let (file, line, column) = match at.map(|v| &*v.origin) {
+        Some(Source::Helmfile { file: Some(f), line: Some(l), column: Some(c), .. }) => (f.clone(), *l, *c),
+        _ => (part.file.clone(), 1, 1),
+    };
+    // Padding in front puts the template's positions at the string's own.
+    let pad = format!("{}{}", "\n".repeat(line.saturating_sub(1)), " ".repeat(column.saturating_sub(1)));
+    let src = format!("{pad}{text}");
+    let r = state::render_template(cx, &file, &src, data).map_err(|e| match e {
+        tmpl::TmplError::Exec { file, line, column, message, go } => tmpl::TmplError::Exec { file, line, column, message: format!("{what}: {message}"), go },
+        e => e,
+    })?;
+    let out = r.text.get(pad.len()..).unwrap_or("").to_string();
+    let actions: Vec<&tmpl::Span> = r.spans.iter().filter(|s| s.out.end > pad.len() && !s.out.is_empty()).collect();
+    let via = match actions.as_slice() {
+        [one] if one.out.start <= pad.len() => one.action.clone().flatten(),
+        _ => None,
+    };
+    Ok((out, via))
+}
+
 /// The data a release's values template is rendered with (helmfile
 /// `createReleaseTemplateData`): `.Values` / `.StateValues` the final state
 /// values, `.Environment` the state's environment (its `Values` without the
 /// CLI overrides), `.Release` the release after inheritance (`Namespace`: the
 /// state's `namespace:` when set, else the release's), `.Namespace` the
 /// state's `namespace:`.
-fn release_data(env: &state::Env, env_name: &str, part: &Part, spec: &Spec) -> Tv {
+fn release_data(env: &state::Env, req: &Request, part: &Part, spec: &Spec) -> Tv {
     let mut scratch = Recorder::default();
     let values = Tv::from_map(&env.merged(&mut scratch));
-    let state_ns = scalar(&part.doc, "namespace");
+    // OverrideNamespace: helmfile's --namespace, else the state's `namespace:`.
+    let state_ns = if req.namespace.is_empty() { scalar(&part.doc, "namespace") } else { req.namespace.clone() };
     let ns = if state_ns.is_empty() { spec.namespace.clone() } else { state_ns.clone() };
     let release = Tv::new(Val::Struct(
         "state.releaseTemplateDataRelease",
@@ -269,19 +422,21 @@ fn release_data(env: &state::Env, env_name: &str, part: &Part, spec: &Spec) -> T
             ("Labels", Tv::new(Val::StrMap(spec.labels.clone()))),
             ("Chart", Tv::str(&spec.chart)),
             ("ChartVersion", Tv::str(&spec.version)),
-            ("KubeContext", Tv::str(tmpl::UNMODELLED)),
+            ("KubeContext", Tv::str(&spec.kube_context)),
         ],
     ));
     Tv::new(Val::Struct(
         "state.releaseTemplateData",
         vec![
-            ("Environment", env.template_struct(env_name, &env.values)),
+            ("Environment", env.template_struct(&req.environment, &env.values)),
             ("Release", release),
             ("Values", values.clone()),
             ("StateValues", Tv::new(Val::Ptr(Box::new(values)))),
-            ("KubeContext", Tv::str(tmpl::UNMODELLED)),
+            // HelmState.OverrideKubeContext: helmfile's --kube-context.
+            ("KubeContext", Tv::str(&req.kube_context)),
             ("Namespace", Tv::str(&state_ns)),
-            ("Chart", Tv::str(tmpl::UNMODELLED)),
+            // HelmState.OverrideChart: set only by helmfile's internal chartify runs.
+            ("Chart", Tv::str("")),
         ],
     ))
 }
@@ -328,11 +483,6 @@ fn floats(v: V) -> V {
 /// helmfile's `escape` for `--set` names and values.
 fn escape(s: &str) -> String {
     s.replace('{', "\\{").replace('}', "\\}").replace(',', "\\,")
-}
-
-fn templated_entry(v: &V) -> Option<usize> {
-    let text = serde_json::to_string(&v.to_json()).unwrap_or_default();
-    text.contains("{{").then(|| source_line(v).unwrap_or(0))
 }
 
 fn source_file(v: &V) -> Option<String> {

@@ -8,7 +8,7 @@ use std::rc::Rc;
 
 use super::maputil::{self, ArrayStrategy, merge_maps, mergo_override};
 use crate::gotmpl::{self as tmpl, TmplError, Tv, Val};
-use super::{HelmfileError, Io, Request, first_action};
+use super::{HelmfileError, Io, Request};
 use crate::keypath::Path;
 use crate::values::tree::{Kind, Origin, Recorder, Source, V, VMap};
 
@@ -29,6 +29,8 @@ pub struct Env {
     pub defaults: VMap,
     pub values: VMap,
     pub cli: VMap,
+    /// The environment's `kubeContext:` (`.Environment.KubeContext`).
+    pub kube_context: String,
 }
 
 impl Env {
@@ -54,6 +56,8 @@ impl Env {
             defaults: merge_maps(&self.defaults, &other.defaults, ArrayStrategy::Sparse, &root, rec),
             values: merge_maps(&self.values, &other.values, ArrayStrategy::Sparse, &root, rec),
             cli: merge_maps(&self.cli, &other.cli, ArrayStrategy::Merge, &root, rec),
+            // mergo.WithOverride: a non-empty field of `other` wins.
+            kube_context: if other.kube_context.is_empty() { self.kube_context.clone() } else { other.kube_context.clone() },
         }
     }
 
@@ -63,7 +67,7 @@ impl Env {
             "environment.Environment",
             vec![
                 ("Name", Tv::str(name)),
-                ("KubeContext", Tv::str(tmpl::UNMODELLED)),
+                ("KubeContext", Tv::str(&self.kube_context)),
                 ("Values", Tv::from_map(values)),
                 ("Defaults", Tv::from_map(&self.defaults)),
                 ("CLIOverrides", Tv::from_map(&self.cli)),
@@ -79,6 +83,13 @@ impl Env {
 /// over them), `.Environment.Values` its Values with the CLI overrides merged
 /// element-wise, `.Namespace` empty.
 pub fn env_data(name: &str, env: &Env, fallback_so_far: Option<&VMap>) -> Tv {
+    env_data_in(name, env, fallback_so_far, "")
+}
+
+/// [`env_data`] with `.Namespace` (a state file's parts see helmfile's
+/// `--namespace`: `NewEnvironmentTemplateData(*finalEnv, r.namespace, vals)`
+/// in pkg/app/two_pass_renderer.go).
+pub fn env_data_in(name: &str, env: &Env, fallback_so_far: Option<&VMap>, namespace: &str) -> Tv {
     let (root, mut scratch) = (Path::root(), Recorder::default());
     let mut values = env.merged(&mut scratch);
     if let Some(acc) = fallback_so_far.filter(|m| !m.is_empty()) {
@@ -92,7 +103,7 @@ pub fn env_data(name: &str, env: &Env, fallback_so_far: Option<&VMap>) -> Tv {
         "*state.EnvironmentTemplateData",
         vec![
             ("Environment", env.template_struct(name, &env_values)),
-            ("Namespace", Tv::str("")),
+            ("Namespace", Tv::str(namespace)),
             ("Values", v.clone()),
             ("StateValues", Tv::new(Val::Ptr(Box::new(v)))),
         ],
@@ -128,15 +139,13 @@ fn load_file(mut cx: Ctx, overrode: Env, inherited: Option<Env>, rec: &mut Recor
     let file = req.file.to_string_lossy().to_string();
     let dir = req.file.parent().map(FsPath::to_path_buf).unwrap_or_default();
     let has_env = inherited.is_some() || !overrode.values.is_empty() || !overrode.cli.is_empty();
-    let parts = read_parts(&mut cx, &file, &dir)?;
+    let text = read(&cx, &req.file)?;
+    let render = renders_state(req, &file);
     let mut ctx_env: Option<Env> = inherited;
     let mut out = Loaded::default();
     let mut env_found = req.environment == "default";
     let mut any_envs = false;
-    for part in parts {
-        let (envs, defaults_entries, layer_dir) = with_bases(&mut cx, &part)?;
-        env_found |= envs.iter().any(|(n, _)| *n == req.environment);
-        any_envs |= !envs.is_empty();
+    for (start, chunk) in split_parts(&text, render) {
         // helmfile's `rawLoad` hands `ParseAndLoad` the CLI layers merged into the
         // inherited context (`env.Merge(overrodeEnv)`) and no separate overrides,
         // so a part's own environment values and secrets override
@@ -146,6 +155,14 @@ fn load_file(mut cx: Ctx, overrode: Env, inherited: Option<Env>, rec: &mut Recor
             Some(c) => c.merge_recorded(&overrode, rec),
             None => overrode.clone(),
         };
+        // Each part is rendered with the environment of the parts before it
+        // and the CLI layers (pkg/app/desired_state_file_loader.go `load`,
+        // two_pass_renderer.go `twoPassRenderTemplateToYaml`).
+        let doc = if render { render_doc(&cx, &chunk, &file, start, &ctx)? } else { parse_doc(&chunk, &file, start, "state")? };
+        let part = Part { doc, file: file.clone(), dir: dir.clone() };
+        let (envs, defaults_entries, layer_dir) = with_bases(&mut cx, &part, &ctx)?;
+        env_found |= envs.iter().any(|(n, _)| *n == req.environment);
+        any_envs |= !envs.is_empty();
         let env = load_env(&mut cx, &part, &layer_dir, &envs, &defaults_entries, &ctx, rec)?;
         out.parts.push((part, env.clone()));
         ctx_env = Some(env);
@@ -236,6 +253,7 @@ pub struct EnvSpec {
     pub values: Vec<V>,
     pub secrets: Vec<V>,
     pub merge_strategy: Option<String>,
+    pub kube_context: String,
 }
 
 type WithBases = (Vec<(String, EnvSpec)>, Vec<V>, PathBuf);
@@ -244,18 +262,18 @@ type WithBases = (Vec<(String, EnvSpec)>, Vec<V>, PathBuf);
 /// `values:` before the part's own. Every relative path, a base's too,
 /// resolves against the main state file's directory (helmfile parses bases
 /// with the main file's base directory: `loadFileWithOverrides`).
-fn with_bases(cx: &mut Ctx, part: &Part) -> Result<WithBases, HelmfileError> {
+fn with_bases(cx: &mut Ctx, part: &Part, ctx: &Env) -> Result<WithBases, HelmfileError> {
     let mut layers: Vec<Part> = Vec::new();
     for b in list(&part.doc, "bases") {
         let Kind::Str(name) = &b.kind else { return Err(state_err(part, "bases: entries must be file names")) };
         let path = part.dir.join(name);
         let file = path.to_string_lossy().to_string();
         let text = read(cx, &path)?;
-        // A templated base is a state file: not evaluated.
-        if file.ends_with(".gotmpl") && let Some((line, action)) = first_action(&text) {
-            return Err(HelmfileError::Templated { file, line, action });
-        }
-        let doc = parse_doc(&text, &file, 0, "state")?;
+        // A base is a state file loaded with the same context (create.go
+        // `loadBases` -> `LoadFile(envValues, ...)`), so it renders as the
+        // part naming it does. Its own parts are rendered with that context
+        // too, not each with the environment of the base's earlier parts.
+        let doc = if renders_state(cx.req, &file) { render_doc(cx, &text, &file, 0, ctx)? } else { parse_doc(&text, &file, 0, "state")? };
         if doc.contains_key("bases") {
             return Err(HelmfileError::State { file, message: "nested `base` helmfile is unsupported (as in helmfile)".into() });
         }
@@ -273,6 +291,9 @@ fn with_bases(cx: &mut Ctx, part: &Part) -> Result<WithBases, HelmfileError> {
             match envs.iter_mut().find(|(n, _)| n == name) {
                 Some((_, dst)) => {
                     dst.secrets.extend(src.secrets);
+                    if !src.kube_context.is_empty() {
+                        dst.kube_context = src.kube_context;
+                    }
                     if src.merge_strategy.is_some() {
                         dst.merge_strategy = src.merge_strategy;
                     }
@@ -301,6 +322,10 @@ fn env_spec(v: &V) -> EnvSpec {
             Some(Kind::Str(s)) => Some(s.clone()),
             _ => None,
         },
+        kube_context: match m.get("kubeContext").map(|v| &v.kind) {
+            Some(Kind::Str(s)) => s.clone(),
+            _ => String::new(),
+        },
     }
 }
 
@@ -326,7 +351,11 @@ fn load_env(
     // Values templates see the context: the parts before this one, with the CLI layers merged in.
     let tenv = ctx;
     let mut values = VMap::default();
+    let mut kube_context = ctx.kube_context.clone();
     if let Some((_, spec)) = envs.iter().find(|(n, _)| n == name) {
+        if !spec.kube_context.is_empty() {
+            kube_context = spec.kube_context.clone();
+        }
         let strategy = spec.merge_strategy.clone().unwrap_or_default();
         if !matches!(strategy.as_str(), "" | "override" | "fallback") {
             return Err(state_err(part, &format!("environment {name:?}: invalid mergeStrategy {strategy:?} (must be \"override\" or \"fallback\")")));
@@ -356,6 +385,7 @@ fn load_env(
         defaults: merge_maps(&ctx.defaults, &VMap::default(), ArrayStrategy::Sparse, &root, rec),
         values: merge_maps(&ctx.values, &values, ArrayStrategy::Sparse, &root, rec),
         cli: merge_maps(&VMap::default(), &ctx.cli, ArrayStrategy::Merge, &root, rec),
+        kube_context,
     };
     let new_defaults = values_entries(cx, part, dir, defaults_entries, "", "defaults", tenv, rec)?;
     mergo_override(&mut env.defaults, &new_defaults, &root, rec);
@@ -412,7 +442,7 @@ pub(super) fn values_file(cx: &mut Ctx, path: &FsPath, layer: &str, secret: bool
     let file = path.to_string_lossy().to_string();
     let text = read(cx, path)?;
     if file.ends_with(".gotmpl") && tmpl::has_actions(&text) {
-        let rendered = match tmpl::render(&file, &text, data, cx.req.environ.as_ref()) {
+        let rendered = match render_template(cx, &file, &text, data) {
             Ok(r) => r,
             Err(TmplError::Unsupported { file, line, column, construct }) if cx.req.skip_templated => {
                 cx.skipped.push(format!("{file}:{line}:{column}: {layer} layer skipped: {construct} is not evaluated (--skip-templated)"));
@@ -423,6 +453,15 @@ pub(super) fn values_file(cx: &mut Ctx, path: &FsPath, layer: &str, secret: bool
         return load_rendered(&file, &text, &rendered, layer, secret).map(Some);
     }
     yaml_file(&text, &file, &file, layer, secret).map(Some)
+}
+
+/// `src` (of `file`) rendered with helmfile's functions, which reach the
+/// caller's host with paths relative to the state file's directory
+/// (helmfile's `basePath`).
+pub(super) fn render_template(cx: &Ctx, file: &str, src: &str, data: &Tv) -> Result<tmpl::Rendered, TmplError> {
+    let base = cx.req.file.parent().map(FsPath::to_path_buf).unwrap_or_default();
+    let host = cx.io.template_host(&base, cx.req);
+    tmpl::helmfile::render(file, src, data, host.as_ref())
 }
 
 /// The YAML a template rendered, every position mapped back to the template:
@@ -642,21 +681,27 @@ fn state_err(part: &Part, message: &str) -> HelmfileError {
     HelmfileError::State { file: part.file.clone(), message: message.into() }
 }
 
-/// The parts of the state file (`---`-separated documents), each parsed on
-/// its own with its real line numbers.
-fn read_parts(cx: &mut Ctx, file: &str, dir: &FsPath) -> Result<Vec<Part>, HelmfileError> {
-    let text = read(cx, FsPath::new(file))?;
-    if file.ends_with(".gotmpl") && let Some((line, action)) = first_action(&text) {
-        // The state file itself cannot be skipped.
-        return Err(HelmfileError::Templated { file: file.into(), line, action });
-    }
+/// Whether helmfile renders state file `file` as a template: a `.gotmpl`
+/// file always; any other when the user asks for v0 behaviour (current
+/// helmfile: `HELMFILE_RENDER_YAML=true`, desired_state_file_loader.go
+/// `shouldRender`; helmfile 0.x: unless `HELMFILE_V1MODE=true`).
+pub(super) fn renders_state(req: &Request, file: &str) -> bool {
+    file.ends_with(".gotmpl") || req.render_plain_yaml
+}
+
+/// The parts of a state file, each with the 0-based line it starts on.
+/// A rendered file splits where helmfile splits it, at `\n---\n` (CRLF
+/// normalised first); a plain one also at `--- ` document starts, which
+/// the YAML reader would otherwise take for one document.
+fn split_parts(text: &str, rendered: bool) -> Vec<(usize, String)> {
+    let text = text.replace("\r\n", "\n");
     let mut parts = Vec::new();
     let mut start = 0usize;
     let mut chunk = String::new();
-    for (i, line) in text.lines().enumerate() {
-        if line == "---" || line.starts_with("--- ") {
-            if !chunk.trim().is_empty() {
-                parts.push(Part { doc: parse_doc(&chunk, file, start, "state")?, file: file.into(), dir: dir.into() });
+    for (i, line) in text.split('\n').enumerate() {
+        if line == "---" || (!rendered && line.starts_with("--- ")) {
+            if rendered || !chunk.trim().is_empty() {
+                parts.push((start, std::mem::take(&mut chunk)));
             }
             chunk.clear();
             start = i + 1;
@@ -665,10 +710,24 @@ fn read_parts(cx: &mut Ctx, file: &str, dir: &FsPath) -> Result<Vec<Part>, Helmf
         chunk.push_str(line);
         chunk.push('\n');
     }
-    if !chunk.trim().is_empty() || parts.is_empty() {
-        parts.push(Part { doc: parse_doc(&chunk, file, start, "state")?, file: file.into(), dir: dir.into() });
+    if rendered || !chunk.trim().is_empty() || parts.is_empty() {
+        parts.push((start, chunk));
     }
-    Ok(parts)
+    parts
+}
+
+/// One part of a templated state file rendered with `ctx` (and helmfile's
+/// `--namespace`), then read as YAML, every position mapped back to the
+/// template (a value printed whole from a state value names it in `via`).
+fn render_doc(cx: &Ctx, chunk: &str, file: &str, first: usize, ctx: &Env) -> Result<VMap, HelmfileError> {
+    // Blank lines in front keep the template's positions those of the whole file.
+    let padded = format!("{}{chunk}", "\n".repeat(first));
+    if !tmpl::has_actions(&padded) {
+        return parse_doc(chunk, file, first, "state");
+    }
+    let data = env_data_in(&cx.req.environment, ctx, None, &cx.req.namespace);
+    let rendered = render_template(cx, file, &padded, &data)?;
+    load_rendered(file, &padded, &rendered, "state", false)
 }
 
 /// One document whose first line is line `first + 1` of `file`.

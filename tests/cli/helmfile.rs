@@ -124,9 +124,9 @@ fn remote_chart_says_its_defaults_were_not_read() {
 #[test]
 fn templated_files_stop_or_are_skipped() {
     let tf = "tests/fixtures/helmfile/project/templated.yaml";
-    // `exec` is outside the evaluated subset: the error names file:line:column and the construct.
+    // A vault reference is outside what releasex resolves: the error names file:line:column and the reference.
     let err = fails(&["explain", "--helmfile", tf]);
-    assert!(err.contains("env/templated.yaml.gotmpl:2:12: the function `exec`: not in the Go template subset"), "{err}");
+    assert!(err.contains("env/templated.yaml.gotmpl:2:12: the vals reference ref+vault://secret/app#/domain (backend \"vault\""), "{err}");
     let r = run(releasex().args(["explain", "--helmfile", tf, "--skip-templated"]));
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(r.stdout.contains("plain") && r.stdout.contains("after") && !r.stdout.contains("first"), "{}", r.stdout);
@@ -233,9 +233,9 @@ fn template_errors_name_the_position_and_are_not_skipped() {
     // helmfile fails here too: --skip-templated skips only what releasex cannot evaluate.
     let err = fails(&["explain", "--helmfile", hf, "--skip-templated"]);
     assert!(err.contains("map has no entry"), "{err}");
-    // A templated base is a state file, which is not evaluated.
-    let err = fails(&["explain", "--helmfile", "tests/fixtures/helmfile/templates/templated-base.yaml"]);
-    assert!(err.contains("env/base.yaml.gotmpl:2: template action `{{ .Environment.Name }}`: releasex does not evaluate templates in a state file"), "{err}");
+    // A templated base is rendered as helmfile renders it: it defines the environment it is loaded for.
+    let doc = json(&ok(&["explain", "--helmfile", "tests/fixtures/helmfile/templates/templated-base.yaml", "-e", "anything", "-o", "json"]));
+    assert_eq!(doc["values"], serde_json::json!({}));
     // --state-values-set reaches environment templates as .Values.
     let doc = json(&ok(&["explain", "--helmfile", hf, "--state-values-set", "nope=given", "-o", "json"]));
     assert_eq!(doc["values"]["x"], "given");

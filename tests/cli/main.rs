@@ -17,6 +17,7 @@ mod help_layout;
 mod helm_diff;
 mod helmfile;
 mod helmfile_hcl;
+mod helmfile_templates;
 mod history;
 mod json_contracts;
 mod patch_cmd;

@@ -19,7 +19,8 @@
 // (`now`, and `ago`, which reads it as sprig's dateAgo would). Go's Local
 // zone is UTC (time.Local = time.UTC), as releasex models it. The
 // template is parsed under the name "t". "funcs": "builtins" leaves sprig out
-// (only text/template's own functions). The tool rewrites "go" in place
+// (only text/template's own functions); "funcs": "helmfile" adds helmfile's
+// pure functions over sprig's (helmfile.go, copied from helmfile's source). The tool rewrites "go" in place
 // and keeps every other field.
 package main
 
@@ -79,6 +80,12 @@ func run(c map[string]json.RawMessage) (res result) {
 		if which == "builtins" {
 			// Only text/template's builtins (sprig replaces some, e.g. slice).
 			funcs = template.FuncMap{}
+		}
+		if which == "helmfile" {
+			// helmfile's own functions over sprig's (helmfile.go).
+			for name, f := range helmfileFuncs() {
+				funcs[name] = f
+			}
 		}
 	}
 	if raw, ok := c["now"]; ok {
