@@ -545,6 +545,14 @@ impl<'t> Exec<'t> {
         }
         let argv: Vec<Tv> = evs.into_iter().map(|e| e.tv).collect();
         let secrets = super::mask::secret_strings(&argv);
+        // A value made from one value with an origin (`quote .x`, `upper .x`,
+        // `indent 2 .x`, `toYaml .x`) still came from there: attribution
+        // follows it through the function.
+        let mut origins = argv.iter().filter_map(|a| a.origin.as_ref());
+        let sole_origin = match (origins.next(), origins.next()) {
+            (Some(o), None) if def.derive == Derive::Made => Some(o.clone()),
+            _ => None,
+        };
         let secret = def.derive == Derive::Made && argv.iter().any(Tv::holds_secret);
         let nondeterministic = def.nondeterministic || (def.derive == Derive::Made && argv.iter().any(Tv::holds_nondeterministic));
         let result = {
@@ -571,6 +579,9 @@ impl<'t> Exec<'t> {
         };
         if let Val::Str(s) = &tv.val {
             self.check_size(s.len(), || format!("the result of `{name}`"))?;
+        }
+        if tv.origin.is_none() {
+            tv.origin = sole_origin;
         }
         // A value made from a secret is secret all the way down: an item read
         // out of `split`'s result, or a value out of `dict`'s, stays masked.
