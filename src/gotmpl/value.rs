@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::go::value::{GoShape, GoValue};
+use crate::go::value::{GoShape, GoValue, write_joined};
 use crate::values::tree::{Kind, Origin, V, VMap};
 
 /// A Go value as a template sees it, with the origin of state values.
@@ -241,58 +241,28 @@ fn write_verb(out: &mut String, v: &Tv, depth: usize, s_verb: bool) -> Result<()
         Val::Int(i) | Val::Int64(i) => out.push_str(&i.to_string()),
         Val::Float(f) => out.push_str(&crate::go::fmt::go_float(*f)),
         Val::Str(s) => out.push_str(s),
-        Val::Bytes(b) => {
-            out.push('[');
-            out.push_str(&b.iter().map(u8::to_string).collect::<Vec<_>>().join(" "));
-            out.push(']');
-        }
-        Val::List(l) | Val::TypedList(_, l) => {
-            out.push('[');
-            for (i, x) in l.iter().enumerate() {
-                if i > 0 {
-                    out.push(' ');
-                }
-                write_v(out, x, depth + 1)?;
+        Val::Bytes(b) => write_joined::<_, String>(out, ("[", ' ', ']'), b.iter(), |out, x| {
+            out.push_str(&x.to_string());
+            Ok(())
+        })?,
+        Val::List(l) | Val::TypedList(_, l) => write_joined(out, ("[", ' ', ']'), l, |out, x| write_v(out, x, depth + 1))?,
+        Val::Map(m) => write_joined(out, ("map[", ' ', ']'), m, |out, (k, x)| {
+            out.push_str(k);
+            out.push(':');
+            write_v(out, x, depth + 1)
+        })?,
+        Val::StrMap(m) => write_joined::<_, String>(out, ("map[", ' ', ']'), m, |out, (k, x)| {
+            out.push_str(k);
+            out.push(':');
+            out.push_str(x);
+            Ok(())
+        })?,
+        Val::Struct(_, fields) => write_joined(out, ("{", ' ', '}'), fields, |out, (_, x)| {
+            if matches!(&x.val, Val::Str(s) if s == super::UNMODELLED) {
+                return Err("printing a struct with fields releasex does not model".into());
             }
-            out.push(']');
-        }
-        Val::Map(m) => {
-            out.push_str("map[");
-            for (i, (k, x)) in m.iter().enumerate() {
-                if i > 0 {
-                    out.push(' ');
-                }
-                out.push_str(k);
-                out.push(':');
-                write_v(out, x, depth + 1)?;
-            }
-            out.push(']');
-        }
-        Val::StrMap(m) => {
-            out.push_str("map[");
-            for (i, (k, x)) in m.iter().enumerate() {
-                if i > 0 {
-                    out.push(' ');
-                }
-                out.push_str(k);
-                out.push(':');
-                out.push_str(x);
-            }
-            out.push(']');
-        }
-        Val::Struct(_, fields) => {
-            out.push('{');
-            for (i, (_, x)) in fields.iter().enumerate() {
-                if i > 0 {
-                    out.push(' ');
-                }
-                if matches!(&x.val, Val::Str(s) if s == super::UNMODELLED) {
-                    return Err("printing a struct with fields releasex does not model".into());
-                }
-                write_v(out, x, depth + 1)?;
-            }
-            out.push('}');
-        }
+            write_v(out, x, depth + 1)
+        })?,
         Val::Ptr(p) if depth == 0 => {
             out.push('&');
             write_v(out, p, depth + 1)?;
