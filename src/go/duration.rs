@@ -16,77 +16,160 @@ pub fn parse_timeout(text: &str) -> Result<Duration, String> {
     parse_duration(text).map_err(|_| INVALID.to_string())
 }
 
-/// Go `time.ParseDuration` for durations of zero or more: `[0-9]*(\.[0-9]*)?unit`
-/// repeated, units `ns`, `us` (`µs`, `μs`), `ms`, `s`, `m`, `h`; `0` alone
-/// is zero. A leading `+` is allowed, `-` is not (see [`parse_timeout`]).
+/// Go `time.ParseDuration` for durations of zero or more (a leading `+` is
+/// allowed, `-` is not: see [`parse_timeout`]).
 pub fn parse_duration(text: &str) -> Result<Duration, String> {
-    let invalid = || format!("time: invalid duration {text:?}");
-    let mut rest = text.strip_prefix('+').unwrap_or(text);
-    if rest == "0" {
-        return Ok(Duration::ZERO);
+    match parse_go_duration(text)? {
+        nanos if nanos < 0 => Err(format!("time: invalid duration {}", crate::go::quote::quote(text))),
+        nanos => Ok(Duration::from_nanos(nanos.unsigned_abs())),
     }
-    if rest.is_empty() {
+}
+
+/// Go `time.Duration.String` for durations of a millisecond or more, as
+/// messages show them: `30s`, `1.5s`, `2m0s`, `1h0m0s`; below a second `250ms`.
+pub fn format_duration(d: Duration) -> String {
+    let millis = i64::try_from(d.as_millis()).unwrap_or(i64::MAX / 1_000_000);
+    duration_string(millis.saturating_mul(1_000_000))
+}
+
+/// `time.Duration.String()`: `1h2m3.5s`, `1.5ms`, `2µs`, `0s`.
+pub fn duration_string(d: i64) -> String {
+    let neg = d < 0;
+    let mut u = d.unsigned_abs();
+    let mut out = String::new();
+    if u < 1_000_000_000 {
+        let (prec, unit) = match u {
+            0 => return "0s".into(),
+            1..=999 => (0, "ns"),
+            1_000..=999_999 => (3, "µs"),
+            _ => (6, "ms"),
+        };
+        let (frac, int) = frac_digits(u, prec);
+        out.push_str(&int.to_string());
+        out.push_str(&frac);
+        out.push_str(unit);
+    } else {
+        let (frac, secs) = frac_digits(u, 9);
+        u = secs;
+        let s = format!("{}{frac}s", u % 60);
+        u /= 60;
+        if u > 0 {
+            let m = u % 60;
+            u /= 60;
+            if u > 0 {
+                out.push_str(&format!("{u}h"));
+            }
+            out.push_str(&format!("{m}m"));
+        }
+        out.push_str(&s);
+    }
+    if neg { format!("-{out}") } else { out }
+}
+
+/// `fmtFrac`: `v / 10^prec` split into its fraction (`.5`, trailing zeros
+/// dropped, nothing when zero) and its integer part.
+fn frac_digits(v: u64, prec: u32) -> (String, u64) {
+    let p = 10u64.pow(prec);
+    let frac = v % p;
+    if frac == 0 {
+        return (String::new(), v / p);
+    }
+    let digits = format!("{frac:0width$}", width = prec as usize);
+    (format!(".{}", digits.trim_end_matches('0')), v / p)
+}
+
+/// Go's `time.ParseDuration` (time/format.go), signed: `[-+]?([0-9]*(\.[0-9]*)?[a-z]+)+`,
+/// the fraction scaled through float64 as Go does; at most 1<<63-1 ns (1<<63 negative).
+pub fn parse_go_duration(s: &str) -> Result<i64, String> {
+    let orig = s;
+    let invalid = || format!("time: invalid duration {}", crate::go::quote::quote(orig));
+    let (neg, mut s) = match s.as_bytes().first() {
+        Some(b'-') => (true, &s[1..]),
+        Some(b'+') => (false, &s[1..]),
+        _ => (false, s),
+    };
+    if s == "0" {
+        return Ok(0);
+    }
+    if s.is_empty() {
         return Err(invalid());
     }
-    let mut total_nanos: u128 = 0;
-    while !rest.is_empty() {
-        let int_len = rest.bytes().take_while(u8::is_ascii_digit).count();
-        let (int_part, after) = rest.split_at(int_len);
-        let (frac_part, after) = match after.strip_prefix('.') {
-            Some(a) => a.split_at(a.bytes().take_while(u8::is_ascii_digit).count()),
-            None => ("", after),
-        };
-        if int_part.is_empty() && frac_part.is_empty() {
+    let mut d: u64 = 0;
+    while !s.is_empty() {
+        if !(s.as_bytes()[0] == b'.' || s.as_bytes()[0].is_ascii_digit()) {
             return Err(invalid());
         }
-        let unit_len = after.find(|c: char| c.is_ascii_digit() || c == '.').unwrap_or(after.len());
-        let (unit, after) = after.split_at(unit_len);
-        let unit_nanos: u128 = match unit {
+        let int_len = s.bytes().take_while(u8::is_ascii_digit).count();
+        let pre = int_len > 0;
+        let mut v: u64 = 0;
+        for c in s[..int_len].bytes() {
+            v = v.checked_mul(10).and_then(|x| x.checked_add(u64::from(c - b'0'))).filter(|x| *x <= 1 << 63).ok_or_else(invalid)?;
+        }
+        s = &s[int_len..];
+        let (mut f, mut scale, mut post) = (0u64, 1f64, false);
+        if let Some(rest) = s.strip_prefix('.') {
+            s = rest;
+            let n = s.bytes().take_while(u8::is_ascii_digit).count();
+            let mut overflow = false;
+            for c in s[..n].bytes() {
+                if overflow {
+                    continue;
+                }
+                if f > (1 << 63) / 10 {
+                    overflow = true;
+                    continue;
+                }
+                let y = f * 10 + u64::from(c - b'0');
+                if y > 1 << 63 {
+                    overflow = true;
+                    continue;
+                }
+                f = y;
+                scale *= 10.0;
+            }
+            post = n > 0;
+            s = &s[n..];
+        }
+        if !pre && !post {
+            return Err(invalid());
+        }
+        let unit_len = s.find(|c: char| c == '.' || c.is_ascii_digit()).unwrap_or(s.len());
+        let unit = &s[..unit_len];
+        if unit.is_empty() {
+            return Err(format!("time: missing unit in duration {}", crate::go::quote::quote(orig)));
+        }
+        let unit_ns: u64 = match unit {
             "ns" => 1,
             "us" | "µs" | "μs" => 1_000,
             "ms" => 1_000_000,
             "s" => 1_000_000_000,
             "m" => 60_000_000_000,
             "h" => 3_600_000_000_000,
-            "" => return Err(format!("time: missing unit in duration {text:?}")),
-            other => return Err(format!("time: unknown unit {other:?} in duration {text:?}")),
+            _ => return Err(format!("time: unknown unit {} in duration {}", crate::go::quote::quote(unit), crate::go::quote::quote(orig))),
         };
-        let whole: u128 = if int_part.is_empty() { 0 } else { int_part.parse().map_err(|_| invalid())? };
-        let mut nanos = whole.checked_mul(unit_nanos).ok_or_else(invalid)?;
-        // The fraction, digit by digit, as Go does (exact to the nanosecond).
-        let mut scale = unit_nanos;
-        for digit in frac_part.bytes() {
-            scale /= 10;
-            nanos += u128::from(digit - b'0') * scale;
+        s = &s[unit_len..];
+        if v > (1 << 63) / unit_ns {
+            return Err(invalid());
         }
-        total_nanos = total_nanos.checked_add(nanos).ok_or_else(invalid)?;
-        rest = after;
+        v *= unit_ns;
+        if f > 0 {
+            v += (f as f64 * (unit_ns as f64 / scale)) as u64;
+            if v > 1 << 63 {
+                return Err(invalid());
+            }
+        }
+        d += v;
+        if d > 1 << 63 {
+            return Err(invalid());
+        }
     }
-    // Go's Duration is an int64 of nanoseconds.
-    if total_nanos > i64::MAX as u128 {
+    if neg {
+        return Ok((d as i64).wrapping_neg());
+    }
+    if d > (1 << 63) - 1 {
         return Err(invalid());
     }
-    Ok(Duration::from_nanos(total_nanos as u64))
-}
-
-/// Go `time.Duration.String` for durations of a millisecond or more, as
-/// messages show them: `30s`, `1.5s`, `2m0s`, `1h0m0s`; below a second `250ms`.
-pub fn format_duration(d: Duration) -> String {
-    let millis = d.as_millis();
-    if millis == 0 {
-        return "0s".to_string();
-    }
-    if millis < 1000 {
-        return format!("{millis}ms");
-    }
-    let secs = d.as_secs();
-    let frac = d.subsec_millis();
-    let seconds = if frac == 0 { format!("{}s", secs % 60) } else { format!("{}.{}s", secs % 60, format!("{frac:03}").trim_end_matches('0')) };
-    match (secs / 3600, secs / 60 % 60) {
-        (0, 0) => seconds,
-        (0, m) => format!("{m}m{seconds}"),
-        (h, m) => format!("{h}h{m}m{seconds}"),
-    }
+    Ok(d as i64)
 }
 
 #[cfg(test)]
