@@ -240,7 +240,9 @@ pub enum ChartError {
     },
 }
 
-fn values_position(e: &crate::yaml::YamlError, chart: &str) -> String {
+/// Where a values.yaml error is, on a line of its own after Helm's text
+/// (also `ExplainError::ChartValues`'s).
+pub(crate) fn values_position(e: &crate::yaml::YamlError, chart: &str) -> String {
     match e.pos {
         Some(p) => format!("\n  at {}:{}:{} (chart {chart})", e.source_name, p.line, p.column),
         None => format!("\n  in {} (chart {chart})", e.source_name),

@@ -32,7 +32,7 @@ pub enum ExplainError {
     /// Helm's words (helm: pkg/chart/v2/loader/load.go LoadFiles: `cannot
     /// load values.yaml: ...`, wrapped in `error unpacking subchart N in P: `
     /// per level), then where: the file, line and column on a line of its own.
-    #[error("{}cannot load values.yaml: {}{}", unpacking_text(.unpacking), .error.helm_message, position_text(.error, .chart))]
+    #[error("{}cannot load values.yaml: {}{}", unpacking_text(.unpacking), .error.helm_message, chart::values_position(.error, .chart))]
     ChartValues {
         chart: String,
         /// (subchart as named in `charts/`, parent chart's name), outermost first.
@@ -59,13 +59,6 @@ pub enum ExplainError {
 
 fn unpacking_text(levels: &[(String, String)]) -> String {
     levels.iter().map(|(n, parent)| format!("error unpacking subchart {n} in {parent}: ")).collect()
-}
-
-fn position_text(e: &YamlError, chart: &str) -> String {
-    match e.pos {
-        Some(p) => format!("\n  at {}:{}:{} (chart {chart})", e.source_name, p.line, p.column),
-        None => format!("\n  in {} (chart {chart})", e.source_name),
-    }
 }
 
 /// For each failing path of a schema error, where the value there came from

@@ -84,8 +84,8 @@ fn child_place(pointer: &str, at: &str) -> String {
 /// from token `from` on is below this schema.
 /// A failure with its schema path's tokens.
 type Split<'f> = (&'f Failure, Vec<&'f str>);
-/// A child schema's failures so far: its key, place, whether it is a child value, failures, and the token its path goes on from.
-type ChildGroup<'f> = (String, String, bool, Vec<Split<'f>>, usize);
+/// A subschema's failures so far: its key, place, failures, and the token its path goes on from.
+type ChildGroup<'f> = (String, String, Vec<Split<'f>>, usize);
 
 fn level<'f>(failures: Vec<Split<'f>>, from: usize, at: &str) -> Vec<Node<'f>> {
     // Children in order of first appearance (failures come sorted in v6's order).
@@ -99,15 +99,15 @@ fn level<'f>(failures: Vec<Split<'f>>, from: usize, at: &str) -> Vec<Node<'f>> {
             Step::Child(width, place) => {
                 let place = place.unwrap_or_else(|| child_place(&f.pointer, at));
                 let key = format!("c{}@{place}", segs[from..from + width].join("/"));
-                push_group(&mut groups, &mut nodes, key, place, true, f, segs, from + width);
+                push_group(&mut groups, &mut nodes, key, place, f, segs, from + width);
             }
             Step::Same(width) => {
                 let key = format!("s{}", segs[from..from + width].join("/"));
-                push_group(&mut groups, &mut nodes, key, at.to_string(), false, f, segs, from + width);
+                push_group(&mut groups, &mut nodes, key, at.to_string(), f, segs, from + width);
             }
             Step::Ref(width) => {
                 let key = format!("r{}", segs[from..from + width].join("/"));
-                push_group(&mut groups, &mut nodes, key, at.to_string(), true, f, segs, from + width);
+                push_group(&mut groups, &mut nodes, key, at.to_string(), f, segs, from + width);
             }
             Step::AllOf(i) => {
                 if all_of_slot.is_none() {
@@ -131,7 +131,7 @@ fn level<'f>(failures: Vec<Split<'f>>, from: usize, at: &str) -> Vec<Node<'f>> {
             Node::Leaf(f) => out.push(Node::Leaf(f)),
             _ => {
                 if let Some(i) = groups.iter().position(|g| g.0 == key) {
-                    let (key, place, _, list, next) = groups.remove(i);
+                    let (key, place, list, next) = groups.remove(i);
                     let result = grouped(level(list, next, &place), &place);
                     if key.starts_with('r') {
                         // validateRef: a group's causes become the reference's own; a
@@ -151,22 +151,20 @@ fn level<'f>(failures: Vec<Split<'f>>, from: usize, at: &str) -> Vec<Node<'f>> {
     out
 }
 
-#[allow(clippy::too_many_arguments)]
 fn push_group<'f>(
     groups: &mut Vec<ChildGroup<'f>>,
     nodes: &mut Vec<(String, Node<'f>)>,
     key: String,
     place: String,
-    child: bool,
     f: &'f Failure,
     segs: Vec<&'f str>,
     next: usize,
 ) {
     match groups.iter_mut().find(|g| g.0 == key) {
-        Some(g) => g.3.push((f, segs)),
+        Some(g) => g.2.push((f, segs)),
         None => {
             nodes.push((key.clone(), Node::Group(String::new(), Vec::new())));
-            groups.push((key, place, child, vec![(f, segs)], next));
+            groups.push((key, place, vec![(f, segs)], next));
         }
     }
 }
@@ -176,20 +174,33 @@ fn grouped<'f>(mut nodes: Vec<Node<'f>>, at: &str) -> Vec<Node<'f>> {
     if nodes.len() <= 1 { nodes } else { vec![Node::Group(at.to_string(), std::mem::take(&mut nodes))] }
 }
 
+impl Node<'_> {
+    /// The place printed after `at`.
+    fn shown(&self) -> &str {
+        match self {
+            Node::Leaf(f) => &f.shown,
+            Node::Group(at, _) | Node::Ref(at, _) | Node::AllOf(at, _) => at,
+        }
+    }
+
+    /// What follows `at PLACE: ` for this node `depth` levels deep: a
+    /// failure's message, or the group's words with its causes' lines below.
+    fn message(&self, depth: usize) -> String {
+        let (label, causes) = match self {
+            Node::Leaf(f) => return f.message.replace("\n  ", &format!("\n{}  ", "  ".repeat(depth))),
+            Node::Group(_, causes) | Node::Ref(_, causes) => ("validation failed", causes),
+            Node::AllOf(_, causes) => ("'allOf' failed", causes),
+        };
+        let mut message = label.to_string();
+        lines(causes, depth + 1, &mut message);
+        message
+    }
+}
+
 fn lines(nodes: &[Node], depth: usize, out: &mut String) {
     let pad = "  ".repeat(depth);
     for node in nodes {
-        match node {
-            Node::Leaf(f) => out.push_str(&format!("\n{pad}- at {}: {}", quote(&f.shown), f.message.replace("\n  ", &format!("\n{pad}  ")))),
-            Node::Group(at, causes) | Node::Ref(at, causes) => {
-                out.push_str(&format!("\n{pad}- at {}: validation failed", quote(at)));
-                lines(causes, depth + 1, out);
-            }
-            Node::AllOf(at, causes) => {
-                out.push_str(&format!("\n{pad}- at {}: 'allOf' failed", quote(at)));
-                lines(causes, depth + 1, out);
-            }
-        }
+        out.push_str(&format!("\n{pad}- at {}: {}", quote(node.shown()), node.message(depth)));
     }
 }
 
@@ -206,18 +217,12 @@ pub(super) fn v6_tree(mut failures: Vec<Failure>) -> Vec<(String, String, String
         top = causes;
     }
     top.into_iter()
-        .map(|node| match node {
-            Node::Leaf(f) => (f.pointer.clone(), f.shown.clone(), f.message.clone()),
-            Node::Group(at, causes) | Node::Ref(at, causes) => {
-                let mut msg = "validation failed".to_string();
-                lines(&causes, 1, &mut msg);
-                (at.clone(), at, msg)
-            }
-            Node::AllOf(at, causes) => {
-                let mut msg = "'allOf' failed".to_string();
-                lines(&causes, 1, &mut msg);
-                (at.clone(), at, msg)
-            }
+        .map(|node| {
+            let pointer = match &node {
+                Node::Leaf(f) => f.pointer.clone(),
+                other => other.shown().to_string(),
+            };
+            (pointer, node.shown().to_string(), node.message(0))
         })
         .collect()
 }
