@@ -544,7 +544,10 @@ impl<'t> Exec<'t> {
             return Err(self.errorf("error calling len: len of nil pointer".into()));
         }
         let argv: Vec<Tv> = evs.into_iter().map(|e| e.tv).collect();
-        let secrets = super::mask::secret_strings(&argv);
+        // One walk says whether any argument holds a secret; only then are the
+        // strings to mask in a failure's message collected.
+        let any_secret = argv.iter().any(Tv::holds_secret);
+        let secrets = if any_secret { super::mask::secret_strings(&argv) } else { Vec::new() };
         // A value made from one value with an origin (`quote .x`, `upper .x`,
         // `indent 2 .x`, `toYaml .x`) still came from there: attribution
         // follows it through the function.
@@ -553,7 +556,7 @@ impl<'t> Exec<'t> {
             (Some(o), None) if def.derive == Derive::Made => Some(o.clone()),
             _ => None,
         };
-        let secret = def.derive == Derive::Made && argv.iter().any(Tv::holds_secret);
+        let secret = def.derive == Derive::Made && any_secret;
         let nondeterministic = def.nondeterministic || (def.derive == Derive::Made && argv.iter().any(Tv::holds_nondeterministic));
         let result = {
             let env = self.env;
