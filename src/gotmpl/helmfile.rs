@@ -32,17 +32,10 @@ pub fn func_map() -> FuncMap {
 }
 
 /// The functions a helmfile template runs with here: text/template's
-/// builtins, the subset's sprig functions (until the sprig families are
-/// all in), sprig's, then helmfile's over them.
+/// builtins, then helmfile's map (sprig's with helmfile's over them).
 fn engine_funcs() -> FuncMap {
     let mut m = super::builtins::func_map();
-    m.extend(&super::funcs::subset(true));
-    let sprig = super::sprig::func_map();
-    m.extend(&sprig);
-    if let Some(get) = sprig.get("get").copied() {
-        m.add("sprigGet", get.sig, get.derive, get.f);
-    }
-    register(&mut m);
+    m.extend(&func_map());
     m
 }
 
