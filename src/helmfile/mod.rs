@@ -19,6 +19,7 @@ pub mod state;
 
 
 use std::path::PathBuf;
+use std::rc::Rc;
 
 use crate::values::tree::{Kind, Source, V, VMap};
 
@@ -91,6 +92,17 @@ pub struct Request {
 /// Marks what is not a secret's value, for masking: `true` when `origin` is secret.
 pub fn is_secret(s: &Source) -> bool {
     s.is_secret()
+}
+
+/// A secret's source with the value part of its flag text masked: a `set:`
+/// entry's `name=value` would print the secret beside the masked value.
+fn masked_expr(s: &Source) -> Source {
+    let mut s = s.clone();
+    if let Source::Helmfile { expr: Some(expr), .. } = &mut s {
+        let key = expr.split_once('=').map_or(expr.as_str(), |(k, _)| k);
+        *expr = format!("{key}={MASK}");
+    }
+    s
 }
 
 /// Replaces every value that came from a secrets file with `<secret>`.
@@ -194,10 +206,12 @@ pub fn explain(req: &Request, io: &dyn Io, release: Option<&str>, options: crate
         for e in &mut explanation.entries {
             if e.source.as_deref().is_some_and(is_secret) {
                 e.value = e.value.as_ref().map(|_| serde_json::Value::String(MASK.into()));
+                e.source = e.source.as_deref().map(|s| Rc::new(masked_expr(s)));
             }
             for l in &mut e.overridden {
                 if is_secret(&l.source) {
                     l.value = serde_json::Value::String(MASK.into());
+                    l.source = Rc::new(masked_expr(&l.source));
                 }
             }
         }

@@ -215,7 +215,8 @@ pub fn release_values(req: &Request, io: &dyn Io, loaded: &state::Loaded, name: 
     for s in spec.set_template.iter().chain(&spec.set) {
         let Some(m) = s.as_map() else { continue };
         let key = escape(&scalar(m, "name"));
-        let origin = |expr: &str| Rc::new(Source::Helmfile { layer: "release-set".into(), file: source_file(s), line: source_line(s), column: source_column(s), expr: Some(expr.into()), secret: false, via: None });
+        let secret = carries_secret(s);
+        let origin = |expr: &str| Rc::new(Source::Helmfile { layer: "release-set".into(), file: source_file(s), line: source_line(s), column: source_column(s), expr: Some(expr.into()), secret, via: None });
         if let Some(v) = m.get("value").and_then(|v| text_of(&v.kind)).filter(|v| !v.is_empty()) {
             let expr = format!("{key}={}", escape(&v));
             flags.push((SetKind::Set, expr.clone(), origin(&expr)));
@@ -233,7 +234,7 @@ pub fn release_values(req: &Request, io: &dyn Io, loaded: &state::Loaded, name: 
         let Some(m) = s.as_map() else { continue };
         let Some(v) = m.get("value").and_then(|v| text_of(&v.kind)) else { continue };
         let expr = format!("{}={}", escape(&scalar(m, "name")), escape(&v));
-        let origin = Rc::new(Source::Helmfile { layer: "release-set-string".into(), file: source_file(s), line: source_line(s), column: source_column(s), expr: Some(expr.clone()), secret: false, via: None });
+        let origin = Rc::new(Source::Helmfile { layer: "release-set-string".into(), file: source_file(s), line: source_line(s), column: source_column(s), expr: Some(expr.clone()), secret: carries_secret(s), via: None });
         flags.push((SetKind::String, expr, origin));
     }
     let mut growth_left = strvals::MAX_LIST_GROWTH;
@@ -254,6 +255,17 @@ pub fn release_values(req: &Request, io: &dyn Io, loaded: &state::Loaded, name: 
     skipped.extend(cx.skipped);
     vals_refs(&user, &Path::root(), skipped);
     Ok(ReleaseValues { chart: spec.chart, user, dir: part.dir.clone() })
+}
+
+/// Whether a `set:` entry holds a secret anywhere (a state-file template
+/// printed a secret into its value): the flag it becomes is then a secret's.
+fn carries_secret(v: &V) -> bool {
+    v.origin.is_secret()
+        || match &v.kind {
+            Kind::Map(m) => m.values().any(carries_secret),
+            Kind::List(l) => l.iter().any(carries_secret),
+            _ => false,
+        }
 }
 
 /// The files a release's `values:` / `secrets:` entry names, with helmfile's

@@ -609,14 +609,17 @@ fn written_as_float(origin: &Source, lines: &[&str]) -> bool {
 }
 
 /// An inline map of the state file, its origins naming `layer`.
+/// `m` attributed to `layer`; a value stays secret when it already was (a
+/// state-file template printed a secret into it: `printed_secret` in
+/// `load_rendered`) or when `secret` marks the whole layer.
 pub(super) fn relayer(m: &VMap, layer: &str, secret: bool) -> VMap {
     m.iter().map(|(k, v)| (k.clone(), relayer_value(v, layer, secret))).collect()
 }
 
 fn relayer_value(v: &V, layer: &str, secret: bool) -> V {
     let origin = match &*v.origin {
-        Source::Helmfile { file, line, column, expr, via, .. } => {
-            Rc::new(Source::Helmfile { layer: layer.into(), file: file.clone(), line: *line, column: *column, expr: expr.clone(), secret, via: via.clone() })
+        Source::Helmfile { file, line, column, expr, via, secret: was_secret, .. } => {
+            Rc::new(Source::Helmfile { layer: layer.into(), file: file.clone(), line: *line, column: *column, expr: expr.clone(), secret: secret || *was_secret, via: via.clone() })
         }
         _ => v.origin.clone(),
     };

@@ -322,3 +322,42 @@ fn helmfile_secrets_stay_masked_when_interpolated_or_encoded() {
     assert_eq!(o.code, Some(1), "{o:#?}");
     assert!(o.stderr.contains("<secret> does not match pattern"), "{}", o.stderr);
 }
+
+/// A state file that prints a secret state value into a release's inline
+/// `values:`, `set:`, `setString:`, `setTemplate:` and `valuesTemplate:`,
+/// plain, through `upper`, interpolated and encoded.
+fn templated_state_project(dir: &Path) -> PathBuf {
+    let root = dir.join("templated-state");
+    write(&root, "secrets.yaml", &format!("pw: {}\n", marker(92)));
+    write(&root, "chart/Chart.yaml", "apiVersion: v2\nname: app\nversion: 1.0.0\n");
+    write(&root, "chart/values.yaml", "plain: \"\"\n");
+    write(
+        &root,
+        "helmfile.yaml.gotmpl",
+        concat!(
+            "environments:\n  default:\n    secrets:\n      - secrets.yaml\n---\nreleases:\n  - name: app\n    chart: ./chart\n    values:\n",
+            "      - plain: {{ .Values.pw }}\n        up: {{ .Values.pw | upper }}\n        inl: \"x-{{ .Values.pw | upper }}-y\"\n",
+            "        b64: {{ .Values.pw | b64enc }}\n        list: {{ list .Values.pw | toJson }}\n",
+            "    set:\n      - name: s1\n        value: {{ .Values.pw }}\n",
+            "    setString:\n      - name: s2\n        value: {{ .Values.pw | upper }}\n",
+            "    setTemplate:\n      - name: s3\n        value: '{{`{{ .Values.pw }}`}}'\n",
+            "    valuesTemplate:\n      - vt: '{{`{{ .Values.pw | upper }}`}}'\n",
+        ),
+    )
+}
+
+#[test]
+fn helmfile_secrets_printed_by_a_state_file_template_stay_masked_in_values_and_set_flags() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = templated_state_project(dir.path());
+    let file = file.to_str().unwrap();
+    for output in OUTPUTS {
+        let args = ["values", "explain", "--helmfile", file, "--release", "app", "-o", output];
+        let o = check(&args, &[("HELMFILE_V1MODE", "true")]);
+        assert_eq!(o.code, Some(0), "{}: {}", args.join(" "), o.stderr);
+    }
+    let shown = run(&["values", "explain", "--helmfile", file, "--release", "app", "--show-secrets"], &[("HELMFILE_V1MODE", "true")], None, Limits::DEFAULT);
+    for key in ["plain", "s1", "s3"] {
+        assert!(shown.stdout.lines().any(|l| l.starts_with(key) && l.contains(&marker(92))), "{key} not shown with --show-secrets:\n{}{}", shown.stdout, shown.stderr);
+    }
+}
