@@ -648,7 +648,10 @@ pub(super) fn resolve(cx: &Ctx, dir: &FsPath, name: &str, part: &Part) -> Result
 
 /// A glob in the last path component only (`*`, `?`), sorted by name.
 fn glob(pattern: &FsPath) -> Result<Vec<PathBuf>, String> {
-    let dir = pattern.parent().unwrap_or(FsPath::new("."));
+    // `Path::parent` of a bare file name is "", which read_dir refuses: read
+    // "." then, and name the matches bare too (as an unglobbed name is).
+    let bare = pattern.parent().is_none_or(|d| d.as_os_str().is_empty());
+    let dir = if bare { FsPath::new(".") } else { pattern.parent().unwrap_or(FsPath::new(".")) };
     let pat = pattern.file_name().map(|s| s.to_string_lossy().to_string()).unwrap_or_default();
     if dir.to_string_lossy().contains(['*', '?', '[']) || pat.contains('[') {
         return Err(format!("{}: only `*` and `?` in the file name are supported in globs", pattern.display()));
@@ -656,24 +659,41 @@ fn glob(pattern: &FsPath) -> Result<Vec<PathBuf>, String> {
     let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
         .map_err(|e| format!("{}: {e}", dir.display()))?
         .filter_map(Result::ok)
-        .map(|e| e.path())
+        .map(|e| if bare { PathBuf::from(e.file_name()) } else { e.path() })
         .filter(|p| p.file_name().is_some_and(|n| wildcard(&pat, &n.to_string_lossy())))
         .collect();
     out.sort();
     Ok(out)
 }
 
+/// Go's `filepath.Match` for `*` and `?`: the usual greedy match that backs
+/// up to the last `*` (linear in practice, never exponential, whatever the
+/// pattern: a hostile `*a*a*a*...b` must not hang the loader).
 fn wildcard(p: &str, s: &str) -> bool {
     let (p, s): (Vec<char>, Vec<char>) = (p.chars().collect(), s.chars().collect());
-    fn go(p: &[char], s: &[char]) -> bool {
-        match p.split_first() {
-            None => s.is_empty(),
-            Some(('*', rest)) => (0..=s.len()).any(|i| go(rest, &s[i..])),
-            Some(('?', rest)) => !s.is_empty() && go(rest, &s[1..]),
-            Some((c, rest)) => s.first() == Some(c) && go(rest, &s[1..]),
+    let (mut pi, mut si) = (0, 0);
+    let mut star: Option<(usize, usize)> = None;
+    while si < s.len() {
+        match p.get(pi) {
+            Some('*') => {
+                star = Some((pi, si));
+                pi += 1;
+            }
+            Some(c) if *c == '?' || *c == s[si] => {
+                pi += 1;
+                si += 1;
+            }
+            _ => match star {
+                Some((sp, ss)) => {
+                    pi = sp + 1;
+                    si = ss + 1;
+                    star = Some((sp, ss + 1));
+                }
+                None => return false,
+            },
         }
     }
-    go(&p, &s)
+    p[pi..].iter().all(|c| *c == '*')
 }
 
 fn read(cx: &Ctx, path: &FsPath) -> Result<String, HelmfileError> {
@@ -774,4 +794,33 @@ fn overrides(cx: &mut Ctx, rec: &mut Recorder) -> Result<Env, HelmfileError> {
     }
     env.cli = merge_maps(&set_string, &set, ArrayStrategy::Sparse, &root, rec);
     Ok(env)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wildcard_matches_stars_and_question_marks_as_go_filepath_match() {
+        for (p, s, want) in [("*.yaml", "a.yaml", true), ("*.yaml", "a.yml", false), ("a?c", "abc", true), ("a?c", "ac", false), ("*", "", true), ("a*b*c", "axxbyyc", true), ("a*b*c", "axxbyy", false), ("**x", "x", true), ("", "", true), ("", "a", false)] {
+            assert_eq!(wildcard(p, s), want, "{p:?} {s:?}");
+        }
+    }
+
+    #[test]
+    fn wildcard_with_many_stars_answers_at_once() {
+        let pattern = format!("{}b", "*a".repeat(40));
+        let name = "a".repeat(200);
+        let started = std::time::Instant::now();
+        assert!(!wildcard(&pattern, &name));
+        assert!(started.elapsed() < std::time::Duration::from_secs(1), "backtracking blew up");
+    }
+
+    #[test]
+    fn a_bare_file_name_globs_in_the_current_directory() {
+        // The pattern as the loader builds it for `--helmfile helmfile.yaml`: no directory part
+        // (read_dir("") failed); the tests run in the crate root, which holds Cargo.toml.
+        assert!(glob(FsPath::new("*.definitely-none")).is_ok_and(|v| v.is_empty()));
+        assert_eq!(glob(FsPath::new("Cargo.t?ml")).unwrap(), [PathBuf::from("Cargo.toml")]);
+    }
 }
