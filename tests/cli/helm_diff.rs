@@ -317,11 +317,7 @@ fn real_helm_3_and_4_install_the_plugin_as_diff_and_run_helm_diff_upgrade() {
 }
 
 fn helmfile() -> PathBuf {
-    let path = std::env::var_os("RELEASEX_HELMFILE")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(&std::env::var_os("HOME").unwrap()).join(".cache/real-helm-binaries/helmfile/helmfile"));
-    assert!(path.is_file(), "no real helmfile at {}: run scripts/real-binaries.sh", path.display());
-    path
+    crate::support::real_helmfile()
 }
 
 #[test]

@@ -2,31 +2,18 @@
 //! with what the real helmfile 0.166.0 binary writes (`helmfile
 //! write-values`, its Helm version check answered by real Helm 3).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use crate::support::{json, releasex, run};
 
 const HF: &str = "tests/fixtures/helmfile/hcl/helmfile.yaml";
 const BROKEN: &str = "tests/fixtures/helmfile/hcl/broken/helmfile.yaml";
 
-/// The real helmfile and Helm 3, or `None` (with a message) when they are
-/// not installed here; CI has both (scripts/real-binaries.sh).
-fn real_helmfile() -> Option<(PathBuf, PathBuf)> {
-    let home = std::env::var_os("HOME").map(PathBuf::from).unwrap_or_default();
-    let var = |name: &str, default: &str| std::env::var_os(name).map(PathBuf::from).unwrap_or_else(|| home.join(default));
-    let helmfile = var("RELEASEX_HELMFILE", ".cache/real-helm-binaries/helmfile/helmfile");
-    let helm = var("RELEASEX_HELM3", ".cache/real-helm-binaries/helm3/helm");
-    if helmfile.is_file() && helm.is_file() {
-        return Some((helmfile, helm));
-    }
-    eprintln!("SKIPPED: no real helmfile at {} or Helm 3 at {} (set RELEASEX_HELMFILE / RELEASEX_HELM3, or run scripts/real-binaries.sh)", helmfile.display(), helm.display());
-    None
-}
 
 /// `helmfile write-values` for the release `web`, whose values file is the
 /// state values as YAML: (exit code, the values as JSON, stderr).
-fn helmfile_values(file: &str) -> Option<(i32, serde_json::Value, String)> {
-    let (helmfile, helm) = real_helmfile()?;
+fn helmfile_values(file: &str) -> (i32, serde_json::Value, String) {
+    let (helmfile, helm) = (crate::support::real_helmfile(), crate::support::real_helm("helm3"));
     let out = tempfile::tempdir().unwrap();
     let target = out.path().join("values.yaml");
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -43,7 +30,7 @@ fn helmfile_values(file: &str) -> Option<(i32, serde_json::Value, String)> {
     // write-values runs `helm dependency build` in the chart; nothing to keep.
     let _ = std::fs::remove_file(root.join("tests/fixtures/helmfile/hcl/chart/Chart.lock"));
     let values = std::fs::read_to_string(&target).map(|t| serde_saphyr::from_str(&t).unwrap()).unwrap_or(serde_json::Value::Null);
-    Some((o.status.code().unwrap_or(-1), values, String::from_utf8_lossy(&o.stderr).into_owned()))
+    (o.status.code().unwrap_or(-1), values, String::from_utf8_lossy(&o.stderr).into_owned())
 }
 
 /// helmfile's values went through JSON into Go values: numbers compare by value.
@@ -59,7 +46,7 @@ fn same(a: &serde_json::Value, b: &serde_json::Value) -> bool {
 
 #[test]
 fn hcl_values_with_functions_are_what_real_helmfile_writes() {
-    let Some((code, theirs, stderr)) = helmfile_values(HF) else { return };
+    let (code, theirs, stderr) = helmfile_values(HF);
     assert_eq!(code, 0, "{stderr}");
     let r = run(releasex().args(["values", "explain", "--helmfile", HF, "-o", "json"]));
     assert_eq!(r.code, 0, "{}", r.stderr);
@@ -82,7 +69,7 @@ fn a_failed_evaluation_names_the_file_line_and_variable_as_helmfile_does() {
         ours,
         "error: tests/fixtures/helmfile/hcl/broken/a.hcl:3:16: HCL: error when trying to evaluate variable url (`\"${hv.x.nope}.example\"`): Unsupported attribute; This object does not have an attribute named \"nope\"."
     );
-    let Some((code, _, theirs)) = helmfile_values(BROKEN) else { return };
+    let (code, _, theirs) = helmfile_values(BROKEN);
     assert_ne!(code, 0);
     // helmfile: "error when trying to evaluate variable url : a.hcl:3,16-21: Unsupported attribute; ...".
     assert!(theirs.contains("error when trying to evaluate variable url : a.hcl:3,16-21: Unsupported attribute; This object does not have an attribute named \"nope\"."), "{theirs}");

@@ -10,7 +10,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use crate::support::{real_helm, releasex, run};
+use crate::support::{real_helm, real_helmfile, releasex, run};
 
 const FIXTURE: &str = "tests/fixtures/helmfile/templated-states";
 
@@ -26,16 +26,6 @@ for a in "$@"; do
   printf '%s\n' "$a" >> "$d/args"; prev=$a
 done
 "#;
-
-/// helmfile 0.166.0 (`RELEASEX_HELMFILE`, as `.ci/run` exports it from scripts/real-binaries.sh).
-fn real_helmfile() -> std::path::PathBuf {
-    let path = std::env::var_os("RELEASEX_HELMFILE")
-        .map(std::path::PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".cache/real-helm-binaries/helmfile/helmfile")))
-        .expect("HOME or RELEASEX_HELMFILE");
-    assert!(path.is_file(), "no real helmfile at {}: run scripts/real-binaries.sh", path.display());
-    path
-}
 
 fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).expect("mkdir");

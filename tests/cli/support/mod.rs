@@ -63,15 +63,22 @@ pub fn json(text: &str) -> serde_json::Value {
     serde_json::from_str(text).unwrap_or_else(|e| panic!("not JSON ({e}):\n{text}"))
 }
 
-/// A real Helm binary (`helm4` or `helm3`) unpacked by
-/// `scripts/real-binaries.sh`: `$RELEASEX_HELM4` / `$RELEASEX_HELM3` (which
-/// `.ci/run` exports), else the script's default place.
+/// A real binary unpacked by `scripts/real-binaries.sh`: `helm4`, `helm3`,
+/// `helmfile` or `kubectl`, from `$RELEASEX_HELM4` and friends (which
+/// `.ci/run` exports), else the script's default place
+/// (`~/.cache/real-helm-binaries/<which>/<helm|helmfile|kubectl>`).
 pub fn real_helm(which: &str) -> PathBuf {
     let var = format!("RELEASEX_{}", which.to_uppercase());
+    let file = if which.starts_with("helm") && which != "helmfile" { "helm" } else { which };
     let path = std::env::var_os(&var)
         .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(format!(".cache/real-helm-binaries/{which}/helm"))))
-        .expect("HOME or RELEASEX_HELM*");
-    assert!(path.is_file(), "no real Helm at {}: run scripts/real-binaries.sh (as .ci/run does)", path.display());
+        .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(format!(".cache/real-helm-binaries/{which}/{file}"))))
+        .expect("HOME or RELEASEX_*");
+    assert!(path.is_file(), "no real {which} at {}: run scripts/real-binaries.sh (as .ci/run does)", path.display());
     path
+}
+
+/// Real helmfile 0.166.0.
+pub fn real_helmfile() -> PathBuf {
+    real_helm("helmfile")
 }
