@@ -53,6 +53,7 @@ fn helmfile(args: &ExplainArgs, ctx: &Ctx) -> anyhow::Result<Outcome> {
         namespace: ctx.global.namespace.clone().unwrap_or_default(),
         kube_context: args.kube_context.clone().unwrap_or_default(),
         render_plain_yaml: render_plain_yaml(std::env::var("HELMFILE_RENDER_YAML").ok().as_deref(), std::env::var("HELMFILE_V1MODE").ok().as_deref()),
+        v0_mode: std::env::var("HELMFILE_V1MODE").is_ok_and(|v| v == "false"),
         allow_exec: args.allow_exec,
     };
     let out = crate::helmfile::explain(&req, &super::template_host::SystemIo, args.release.as_deref(), Options { skip_schema_validation: args.skip_schema_validation })?;

@@ -13,6 +13,7 @@
 pub mod hcl;
 #[cfg(test)]
 mod conformance;
+mod policy;
 pub mod maputil;
 pub mod release;
 pub mod state;
@@ -85,6 +86,10 @@ pub struct Request {
     /// Render a state file that is not `.gotmpl` too (helmfile 0.x's v0 mode;
     /// current helmfile's `HELMFILE_RENDER_YAML=true`).
     pub render_plain_yaml: bool,
+    /// helmfile 0.x's v0 mode (`HELMFILE_V1MODE=false`): a state file that
+    /// breaks helmfile's key-order policy loads with a warning, as 0.x did,
+    /// instead of stopping as current helmfile does (`policy`).
+    pub v0_mode: bool,
     /// Templates may run commands (`exec`, `envExec`): the user said so.
     pub allow_exec: bool,
 }

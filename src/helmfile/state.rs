@@ -140,6 +140,12 @@ fn load_file(mut cx: Ctx, overrode: Env, inherited: Option<Env>, rec: &mut Recor
     let dir = req.file.parent().map(FsPath::to_path_buf).unwrap_or_default();
     let has_env = inherited.is_some() || !overrode.values.is_empty() || !overrode.cli.is_empty();
     let text = read(&cx, &req.file)?;
+    if let Err(message) = super::policy::check(&file, &text) {
+        if !req.v0_mode {
+            return Err(HelmfileError::State { file, message });
+        }
+        cx.skipped.push(format!("{message} (helmfile 0.x warns and loads it, as here in v0 mode; current helmfile stops)"));
+    }
     let render = renders_state(req, &file);
     let mut ctx_env: Option<Env> = inherited;
     let mut out = Loaded::default();

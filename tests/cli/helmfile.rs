@@ -105,7 +105,7 @@ fn release_through_helmfile_and_a_local_chart() {
     let doc = json(&ok(&["explain", "--helmfile", HF, "--release", "web", "-o", "json"]));
     let entry = |p: &str| doc["entries"].as_array().unwrap().iter().find(|e| e["path"] == p).unwrap().clone();
     assert_eq!(entry("service.type")["source"]["kind"], "chart-default");
-    assert_eq!(entry("service.port")["source"]["line"], 27);
+    assert_eq!(entry("service.port")["source"]["line"], 36);
     assert_eq!(entry("image.repository")["source"]["file"], "tests/fixtures/helmfile/project/release/common.yaml");
     assert_eq!(entry("image.tag")["source"]["expr"], "image.tag=1.2.3");
     assert_eq!(entry("build")["value"], "42");
@@ -335,4 +335,27 @@ fn state_values_file_sits_under_the_same_parts_environment_values() {
 
     let set = explain("one-part.yaml", &["--state-values-set", "replicas=9"]);
     assert_eq!(set["values"]["replicas"], 9);
+}
+
+/// helmfile's policy (pkg/policy/checker.go): environments and releases in
+/// one part stop current helmfile (the default here) with its words and the
+/// file; helmfile 0.x's v0 mode (`HELMFILE_V1MODE=false`) warns and loads it.
+#[test]
+fn environments_and_releases_in_one_part_stop_as_current_helmfile_and_warn_in_v0_mode() {
+    let dir = tempfile::tempdir().unwrap();
+    let hf = dir.path().join("helmfile.yaml");
+    std::fs::write(&hf, "environments:\n  default:\n    values:\n      - replicas: 2\nreleases:\n  - name: app\n    chart: x/app\n").unwrap();
+    let hf = hf.to_str().unwrap();
+    let strict = run(releasex().args(["explain", "--helmfile", hf]));
+    assert_eq!(strict.code, 1, "{}", strict.stdout);
+    assert!(strict.stderr.contains(&format!("{hf}: environments and releases cannot be defined within the same YAML part. Use --- to extract")), "{}", strict.stderr);
+    let v0 = run(releasex().args(["explain", "--helmfile", hf, "-o", "json"]).env("HELMFILE_V1MODE", "false"));
+    assert_eq!(v0.code, 0, "{}", v0.stderr);
+    assert_eq!(json(&v0.stdout)["values"]["replicas"], 2.0);
+    assert!(v0.stderr.contains("cannot be defined within the same YAML part") && v0.stderr.contains("helmfile 0.x warns and loads it"), "{}", v0.stderr);
+    let order = dir.path().join("order.yaml");
+    std::fs::write(&order, "releases: []\n---\nenvironments:\n  default: {}\n").unwrap();
+    let r = run(releasex().args(["explain", "--helmfile", order.to_str().unwrap()]));
+    assert_eq!(r.code, 1);
+    assert!(r.stderr.contains("top-level config key environments must be defined before releases"), "{}", r.stderr);
 }
