@@ -78,13 +78,14 @@ impl Host for SystemHost {
     fn stat(&self, path: &str) -> Option<bool> {
         std::fs::metadata(self.resolve(path)).ok().map(|m| m.is_dir())
     }
-    fn exec(&self, command: &str, args: &[String], input: Option<&str>) -> Result<String, String> {
+    fn exec(&self, command: &str, args: &[String], env: &[(String, String)], input: Option<&str>) -> Result<String, String> {
         if !self.allow_exec {
             return Err(format!("running `{}` is not allowed: pass --allow-exec to let templates run commands", std::iter::once(command).chain(args.iter().map(String::as_str)).collect::<Vec<_>>().join(" ")));
         }
         use std::io::Write;
         let mut child = std::process::Command::new(command)
             .args(args)
+            .envs(env.iter().map(|(k, v)| (k, v)))
             // A state file named without a directory: the working directory.
             .current_dir(if self.base_dir.as_os_str().is_empty() { Path::new(".") } else { &self.base_dir })
             .stdin(if input.is_some() { std::process::Stdio::piped() } else { std::process::Stdio::null() })
@@ -92,10 +93,21 @@ impl Host for SystemHost {
             .stderr(std::process::Stdio::piped())
             .spawn()
             .map_err(|e| format!("exec: {command:?}: {e}"))?;
-        if let (Some(text), Some(mut stdin)) = (input, child.stdin.take()) {
-            stdin.write_all(text.as_bytes()).map_err(|e| format!("failed while writing {} bytes to stdin of \"{command}\": {e}", text.len()))?;
-        }
+        // stdin is written beside the reads (helmfile writes it in its own
+        // goroutine): a command that prints much before reading all its
+        // input would otherwise fill the pipe and wait for us forever.
+        let writer = match (input, child.stdin.take()) {
+            (Some(text), Some(mut stdin)) => {
+                let text = text.to_string();
+                Some(std::thread::spawn(move || stdin.write_all(text.as_bytes()).map_err(|e| (text.len(), e))))
+            }
+            _ => None,
+        };
         let out = child.wait_with_output().map_err(|e| format!("exec: {command:?}: {e}"))?;
+        if let Some(Ok(Err((len, e)))) = writer.map(std::thread::JoinHandle::join) {
+            // A command that exits without reading its input closes the pipe; helmfile fails then too.
+            return Err(format!("failed while writing {len} bytes to stdin of \"{command}\": {e}"));
+        }
         if !out.status.success() {
             // helmexec.Output's wording for a failed command.
             return Err(format!("command \"{command}\" exited with non-zero status:\n\nPATH:\n  {command}\n\nARGS:\n{}\n\nERROR:\n  {}\n\nEXIT STATUS\n  {}\n\nSTDERR:\n  {}",
@@ -123,10 +135,20 @@ mod tests {
         assert_eq!(host.read_dir(".").ok(), Some(vec![("a.txt".into(), false), ("sub".into(), true)]));
         assert_eq!((host.stat("a.txt"), host.stat("sub"), host.stat("nope")), (Some(false), Some(true), None));
         assert!(host.read_file("nope").is_err_and(|e| e.ends_with("/nope: no such file or directory") && e.starts_with("open ")));
-        let refused = host.exec("echo", &["x".into()], None).unwrap_err();
+        let refused = host.exec("echo", &["x".into()], &[], None).unwrap_err();
         assert!(refused.contains("`echo x`") && refused.contains("--allow-exec"), "{refused}");
         let allowed = SystemHost { allow_exec: true, ..host };
-        assert_eq!(allowed.exec("cat", &[], Some("piped")).as_deref(), Ok("piped"));
-        assert_eq!(allowed.exec("ls", &[], None).as_deref(), Ok("a.txt\nsub\n"));
+        assert_eq!(allowed.exec("cat", &[], &[], Some("piped")).as_deref(), Ok("piped"));
+        assert_eq!(allowed.exec("ls", &[], &[], None).as_deref(), Ok("a.txt\nsub\n"));
+    }
+
+    #[test]
+    fn env_exec_adds_its_variables_and_a_large_input_does_not_deadlock_a_chatty_command() {
+        let host = SystemHost { base_dir: PathBuf::from("."), allow_exec: true };
+        let env = [("RELEASEX_ENV_EXEC".to_string(), "from-env-exec".to_string())];
+        assert_eq!(host.exec("sh", &["-c".into(), "printf %s \"$RELEASEX_ENV_EXEC\"".into()], &env, None).as_deref(), Ok("from-env-exec"));
+        // 1 MiB in, the same out: both pipes are far beyond their buffers.
+        let big = "x".repeat(1 << 20);
+        assert_eq!(host.exec("cat", &[], &[], Some(&big)).map(|o| o.len()), Ok(big.len()));
     }
 }

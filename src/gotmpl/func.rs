@@ -88,9 +88,10 @@ pub trait Host {
     fn read_dir(&self, path: &str) -> Result<Vec<(String, bool)>, String>;
     /// `os.Stat`: `Some(is_dir)`, `None` when it does not exist.
     fn stat(&self, path: &str) -> Option<bool>;
-    /// Runs a command (helmfile's `exec`); a host that was not allowed to
-    /// returns `Err` naming the flag that allows it.
-    fn exec(&self, command: &str, args: &[String], input: Option<&str>) -> Result<String, String>;
+    /// Runs a command (helmfile's `exec`, and `envExec` with `env` added to
+    /// the process environment); a host that was not allowed to returns
+    /// `Err` naming the flag that allows it.
+    fn exec(&self, command: &str, args: &[String], env: &[(String, String)], input: Option<&str>) -> Result<String, String>;
     /// Unix time in nanoseconds, for `now` and `ago` (injectable in tests).
     fn now_unix_nanos(&self) -> i128;
 }
@@ -203,7 +204,7 @@ impl Host for FixedHost {
         let prefix = format!("{}/", path.trim_end_matches('/'));
         self.files.keys().any(|f| f.starts_with(&prefix)).then_some(true)
     }
-    fn exec(&self, command: &str, _args: &[String], _input: Option<&str>) -> Result<String, String> {
+    fn exec(&self, command: &str, _args: &[String], _env: &[(String, String)], _input: Option<&str>) -> Result<String, String> {
         Err(format!("running `{command}` is not allowed here"))
     }
     fn now_unix_nanos(&self) -> i128 {

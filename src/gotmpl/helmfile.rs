@@ -108,13 +108,31 @@ fn exec(c: &Call<'_>, args: Vec<Tv>) -> Result<Tv, FnError> {
     let argv = command_args(&nth(&args, 1))?;
     // Only the first input is written to stdin.
     let input = args.get(2).map(str_arg);
-    c.host.exec(&command, &argv, input.as_deref().filter(|s| !s.is_empty())).map(|out| Tv::new(Val::Str(out))).map_err(FnError::Go)
+    c.host.exec(&command, &argv, &[], input.as_deref().filter(|s| !s.is_empty())).map(|out| Tv::new(Val::Str(out))).map_err(FnError::Go)
 }
 
-fn env_exec(_c: &Call<'_>, args: Vec<Tv>) -> Result<Tv, FnError> {
-    // The host runs commands in the process environment only.
+/// `EnvExec(envs, command, args, inputs...)` (context_funcs.go): `exec` with
+/// `envs` added to the process environment; the arguments are checked
+/// first, then every env value must be a string (`unexpected type of env
+/// "T" in envs map[..] at index K`).
+fn env_exec(c: &Call<'_>, args: Vec<Tv>) -> Result<Tv, FnError> {
+    let envs = nth(&args, 0);
     let command = str_arg(&nth(&args, 1));
-    Err(FnError::Unsupported(format!("envExec of `{command}` (extra environment variables for a command)")))
+    let argv = command_args(&nth(&args, 2))?;
+    let mut env = Vec::new();
+    if let Val::Map(m) = &envs.val {
+        for (k, v) in m.iter() {
+            match &v.val {
+                Val::Str(s) => env.push((k.clone(), s.clone())),
+                other => {
+                    let shown = go_sprint(&envs).unwrap_or_default();
+                    return Err(FnError::Go(format!("unexpected type of env \"{}\" in envs {shown} at index {k}", super::value::go_type(other))));
+                }
+            }
+        }
+    }
+    let input = args.get(3).map(str_arg);
+    c.host.exec(&command, &argv, &env, input.as_deref().filter(|s| !s.is_empty())).map(|out| Tv::new(Val::Str(out))).map_err(FnError::Go)
 }
 
 fn is_file(c: &Call<'_>, args: Vec<Tv>) -> Result<Tv, FnError> {
@@ -604,6 +622,17 @@ mod tests {
         assert_eq!(err, Some(FnError::Go("running `date` is not allowed here".into())));
         let err = call("exec", vec![s("echo"), Tv::new(Val::List(vec![Tv::new(Val::Int(1))]))]).err();
         assert_eq!(err, Some(FnError::Go("unexpected type of arg \"int\" in args [1] at index 0".into())));
+    }
+
+    #[test]
+    fn env_exec_checks_its_arguments_then_its_env_values_and_goes_to_the_host() {
+        let env = |v: Tv| map(&[("A", v)]);
+        let err = call("envExec", vec![env(s("1")), s("date"), Tv::new(Val::List(vec![s("-u")]))]).err();
+        assert_eq!(err, Some(FnError::Go("running `date` is not allowed here".into())));
+        let err = call("envExec", vec![env(Tv::new(Val::Int(1))), s("date"), Tv::new(Val::List(vec![Tv::new(Val::Bool(true))]))]).err();
+        assert_eq!(err, Some(FnError::Go("unexpected type of arg \"bool\" in args [true] at index 0".into())));
+        let err = call("envExec", vec![env(Tv::new(Val::Int(1))), s("date"), Tv::new(Val::List(vec![]))]).err();
+        assert_eq!(err, Some(FnError::Go("unexpected type of env \"int\" in envs map[A:1] at index A".into())));
     }
 
     #[test]

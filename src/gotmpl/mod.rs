@@ -184,7 +184,7 @@ impl Host for EnvironHost<'_> {
     fn stat(&self, _: &str) -> Option<bool> {
         None
     }
-    fn exec(&self, command: &str, _: &[String], _: Option<&str>) -> Result<String, String> {
+    fn exec(&self, command: &str, _: &[String], _: &[(String, String)], _: Option<&str>) -> Result<String, String> {
         Err(format!("running `{command}` is not allowed here"))
     }
     fn now_unix_nanos(&self) -> i128 {

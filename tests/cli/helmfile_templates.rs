@@ -191,6 +191,8 @@ fn exec_runs_only_with_allow_exec_and_then_prints_what_helmfile_prints() {
     // helmfile runs the command unasked; releasex only with --allow-exec.
     let ours = same_values_as_helmfile_with("exec.yaml.gotmpl", "default", true, &["--allow-exec"]);
     assert_eq!(ours["execd"]["values"]["greeting"], "hello world");
+    assert_eq!(ours["execd"]["values"]["fromEnv"], "hi env", "envExec adds its variables");
+    assert_eq!(ours["execd"]["values"]["piped"], "PIPED IN", "the input goes to stdin");
     let w = work();
     let err = releasex_explains(w.path(), "exec.yaml.gotmpl", "default", "execd", true, None).expect_err("refused without the flag");
     assert!(err.contains("exec.yaml.gotmpl:10:") && err.contains("`echo hello world`") && err.contains("--allow-exec"), "{err}");
