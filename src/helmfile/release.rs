@@ -24,7 +24,7 @@ pub struct Spec {
     pub kube_context: String,
     /// `missingFileHandler:` (empty: the state's, else Error).
     pub missing_file_handler: String,
-    /// `labels:` (mergo without override: a template's label beats the release's).
+    /// `labels:` (a later source wins a key: see `absorb`).
     pub labels: std::collections::BTreeMap<String, String>,
     pub values: Vec<V>,
     pub values_template: Vec<V>,
@@ -72,30 +72,25 @@ fn spec_of(m: &VMap) -> Spec {
     }
 }
 
-/// mergo `Merge(&dst, src, WithAppendSlice)` without override: lists append,
-/// a scalar field keeps the first non-empty value.
+/// mergo `Merge(&dst, src, WithAppendSlice, WithSliceDeepCopy)`, as
+/// `releaseWithInheritedTemplate` merges each template and then the release
+/// itself: `WithSliceDeepCopy` also turns on `Overwrite` (mergo's
+/// merge.go), so a non-empty scalar of a later source replaces the earlier
+/// one (a release's own `namespace:` beats its template's, a second template
+/// beats the first), a label key of a later source wins, and lists append.
 fn absorb(dst: &mut Spec, src: Spec) {
-    if dst.name.is_empty() {
-        dst.name = src.name;
-    }
-    if dst.chart.is_empty() {
-        dst.chart = src.chart;
-    }
-    if dst.namespace.is_empty() {
-        dst.namespace = src.namespace;
-    }
-    if dst.version.is_empty() {
-        dst.version = src.version;
-    }
-    if dst.kube_context.is_empty() {
-        dst.kube_context = src.kube_context;
-    }
-    if dst.missing_file_handler.is_empty() {
-        dst.missing_file_handler = src.missing_file_handler;
-    }
-    for (k, v) in src.labels {
-        dst.labels.entry(k).or_insert(v);
-    }
+    let over = |dst: &mut String, src: String| {
+        if !src.is_empty() {
+            *dst = src;
+        }
+    };
+    over(&mut dst.name, src.name);
+    over(&mut dst.chart, src.chart);
+    over(&mut dst.namespace, src.namespace);
+    over(&mut dst.version, src.version);
+    over(&mut dst.kube_context, src.kube_context);
+    over(&mut dst.missing_file_handler, src.missing_file_handler);
+    dst.labels.extend(src.labels);
     dst.values.extend(src.values);
     dst.values_template.extend(src.values_template);
     dst.secrets.extend(src.secrets);

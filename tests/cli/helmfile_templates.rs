@@ -216,3 +216,12 @@ fn sub_helmfiles_get_their_entrys_templated_values_as_real_helmfile_passes_them(
     assert_eq!((owner["via"]["layer"].as_str(), owner["via"]["line"].as_u64()), (Some("sub-helmfile-values"), Some(11)));
     assert_eq!((owner["via"]["via"]["layer"].as_str(), owner["via"]["via"]["line"].as_u64()), (Some("environment"), Some(5)));
 }
+
+#[test]
+fn inherited_templates_lose_to_later_templates_and_to_the_releases_own_fields_as_in_helmfile() {
+    let ours = same_values_as_helmfile("inherit.yaml.gotmpl", "default", true);
+    let v = |r: &str, k: &str| ours[r]["values"][k].clone();
+    assert_eq!((v("own-fields", "namespace"), v("own-fields", "tier"), v("own-fields", "team")), ("from-release".into(), "release".into(), "base".into()));
+    assert_eq!((v("two-templates", "namespace"), v("two-templates", "tier")), ("from-override".into(), "override".into()));
+    assert_eq!((v("except-labels", "tier"), v("except-labels", "team")), ("override".into(), "none".into()));
+}
