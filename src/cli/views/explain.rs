@@ -403,12 +403,15 @@ fn text_into(entries: &[&Entry], history: bool, theme: &Theme, columns: Option<u
         out.push_str("  ");
         match (&values[i], &e.source) {
             (Some(val), Some(_)) if wrap => {
-                // The value wraps in its column; the source stands beside it
-                // when it fits, else on lines of its own below.
+                // The source stands beside the value when both fit, else on
+                // lines of its own below.
                 let source = sources[i].as_deref().unwrap_or_default();
                 let columns = columns.unwrap_or(80);
                 let beside = columns.saturating_sub(width + vwidth + 4);
-                let fits = source.chars().count() <= beside;
+                // A value wider than its column does not wrap beside the source (a
+                // quote or the last few characters alone on the next line): the
+                // source goes below and the value takes the rest of the row.
+                let fits = source.chars().count() <= beside && val.chars().count() <= vwidth;
                 // With the source below, the value may use the whole rest of the row.
                 let values = chunks(val, if fits { vwidth } else { columns.saturating_sub(width + 2).max(vwidth) });
                 for (row, piece) in values.iter().enumerate() {
@@ -547,5 +550,41 @@ mod tests {
         assert_eq!(to_yaml(&ContractYaml { values: &values, entries: &shown, warnings: &warnings }).unwrap(), expected);
         let empty = ContractYaml { values: &VMap::default(), entries: &[], warnings: &[] };
         assert_eq!(to_yaml(&empty).unwrap(), to_yaml(&json!({"values": {}, "entries": [], "warnings": []})).unwrap());
+    }
+}
+
+#[cfg(test)]
+mod wrap_tests {
+    use super::*;
+    use crate::values::tree::{Origin, Recorder, map_from_json};
+    use serde_json::json;
+
+    /// `image.repository` from the chart's defaults (a short source) among
+    /// keys from a file with a long name: the value column gets its minimum
+    /// width while the short source still fits beside a value.
+    fn rendered(columns: usize) -> String {
+        let file = Origin::new(Source::ValuesFile { file: "environments/production/overrides/a-rather-long-values-file-name.yaml".into(), line: Some(2), column: Some(15) });
+        let user = map_from_json(json!({"a": "x", "b": "yy", "c": 1, "d": 2, "e": 3}).as_object().unwrap(), false, &file);
+        let defaults = Origin::new(Source::ChartDefault { chart: "c".into(), file: "values.yaml".into(), line: Some(1), column: None });
+        let chart = crate::values::coalesce::ChartValues {
+            name: "c".into(),
+            loaded_at: vec![],
+            values: map_from_json(json!({"image": {"repository": "example/api"}}).as_object().unwrap(), true, &defaults),
+            dependencies: vec![],
+        };
+        let mut rec = Recorder::default();
+        let merged = crate::values::coalesce::coalesce_values(&chart, user, &mut rec).unwrap();
+        let entries = crate::explain::entries::entries(&merged, &rec);
+        let shown: Vec<&Entry> = entries.iter().collect();
+        let mut out = Vec::new();
+        text_into(&shown, false, &Theme { enabled: false }, Some(columns), &mut out).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn a_value_a_little_wider_than_its_column_is_never_cut_beside_its_source() {
+        let text = rendered(80);
+        assert!(text.contains("\"example/api\"\n      values.yaml (chart c default)"), "the value whole on its line, its source below:\n{text}");
+        assert!(!text.lines().any(|l| l.trim() == "\""), "no quote alone on a line:\n{text}");
     }
 }
