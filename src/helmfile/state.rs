@@ -166,6 +166,13 @@ fn load_file(mut cx: Ctx, overrode: Env, inherited: Option<Env>, rec: &mut Recor
         let env = load_env(&mut cx, &part, &layer_dir, &envs, &defaults_entries, &ctx, rec)?;
         out.parts.push((part, env.clone()));
         ctx_env = Some(env);
+        // helmfile's `load` (pkg/app/desired_state_file_loader.go) checks after
+        // every part: once environments are defined and the selected one is not
+        // among them, the file is an undefined-environment one (a sub-helmfile
+        // is skipped) before its later parts are rendered.
+        if any_envs && !env_found {
+            return Err(HelmfileError::UndefinedEnvironment(req.environment.clone()));
+        }
     }
     // With a parent's environment or overrides, a file that defines no environment at all is read as it is.
     if !env_found && (!has_env || any_envs) {
@@ -774,4 +781,41 @@ fn overrides(cx: &mut Ctx, rec: &mut Recorder) -> Result<Env, HelmfileError> {
     }
     env.cli = merge_maps(&set_string, &set, ArrayStrategy::Sparse, &root, rec);
     Ok(env)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// State files held in memory.
+    struct Files(Vec<(&'static str, &'static str)>);
+
+    impl Io for Files {
+        fn read(&self, path: &FsPath) -> Result<String, String> {
+            self.0.iter().find(|(p, _)| FsPath::new(p) == path).map(|(_, t)| t.to_string()).ok_or_else(|| format!("{}: no such file", path.display()))
+        }
+        fn exists(&self, path: &FsPath) -> bool {
+            self.0.iter().any(|(p, _)| FsPath::new(p) == path)
+        }
+        fn sops_decrypt(&self, _: &FsPath) -> Result<String, String> {
+            Err("no sops in this test".into())
+        }
+        fn template_host(&self, _: &FsPath, _: &Request) -> Box<dyn crate::gotmpl::func::Host + '_> {
+            Box::new(crate::gotmpl::func::FixedHost::default())
+        }
+    }
+
+    #[test]
+    fn a_file_whose_first_part_lacks_the_environment_is_undefined_before_its_later_parts_render() {
+        // The second part could not render without `origin`: helmfile never gets there.
+        let io = Files(vec![("/s/sub.yaml.gotmpl", "environments:\n  live:\n    values:\n    - origin: live\n---\nreleases:\n- name: r\n  values:\n  - origin: {{ .Values.origin }}\n")]);
+        let req = Request { file: "/s/sub.yaml.gotmpl".into(), environment: "staging".into(), ..Request::default() };
+        let overrode = Env { values: VMap::default(), ..Env::default() };
+        let got = load_file(Ctx { io: &io, req: &req, skipped: Vec::new() }, overrode, None, &mut Recorder::default());
+        assert!(matches!(got, Err(HelmfileError::UndefinedEnvironment(ref e)) if e == "staging"), "{got:?}");
+        // The environment it does define loads, its later part rendered with it.
+        let req = Request { environment: "live".into(), ..req };
+        let got = load_file(Ctx { io: &io, req: &req, skipped: Vec::new() }, Env::default(), None, &mut Recorder::default()).expect("loads");
+        assert_eq!(got.parts.len(), 2);
+    }
 }
