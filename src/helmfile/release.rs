@@ -157,28 +157,58 @@ pub struct ReleaseValues {
 }
 
 /// Whether a part of the state defines release `name`.
-pub fn defines(loaded: &state::Loaded, name: &str) -> bool {
-    loaded.parts.iter().any(|(part, _)| list(&part.doc, "releases").iter().any(|r| r.as_map().is_some_and(|m| scalar(m, "name") == name)))
+pub fn defines(req: &Request, io: &dyn Io, loaded: &state::Loaded, name: &str) -> bool {
+    find(req, io, loaded, name).is_some()
+}
+
+/// The release named `name` in the last part that defines it, and that part.
+/// A release whose `name:` is a release template (`{{ .Release.Labels.x }}`,
+/// often from a YAML anchor) is named by its rendered name, as helmfile's
+/// `ExecuteTemplates` names it before anything selects it; one whose
+/// templates fail to render is not this release.
+fn find<'a>(req: &Request, io: &dyn Io, loaded: &'a state::Loaded, name: &str) -> Option<(&'a Part, &'a V)> {
+    let named = |part: &Part, r: &V| {
+        let Some(m) = r.as_map() else { return false };
+        let raw = scalar(m, "name");
+        if raw == name {
+            return true;
+        }
+        if !raw.contains("{{") {
+            return false;
+        }
+        let mut cx = Ctx { io, req, skipped: Vec::new() };
+        let spec = inherited(part, m, &default_inherit(part), &[]).map(|s| with_default_kube_context(part, s));
+        spec.and_then(|s| render_spec(&mut cx, &loaded.env, part, s)).is_ok_and(|s| s.name == name)
+    };
+    loaded.parts.iter().rev().find_map(|(part, _)| {
+        let releases = part.doc.get("releases").and_then(|v| if let Kind::List(l) = &v.kind { Some(l) } else { None })?;
+        releases.iter().find(|r| named(part, r)).map(|r| (part, r))
+    })
+}
+
+/// A part's `defaultInherit:` (one template name or a list).
+fn default_inherit(part: &Part) -> Vec<String> {
+    match part.doc.get("defaultInherit").map(|v| &v.kind) {
+        Some(Kind::Str(s)) => vec![s.clone()],
+        Some(Kind::List(l)) => l.iter().filter_map(|x| text_of(&x.kind)).collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// ExecuteTemplates: `release.KubeContext = r.HelmDefaults.KubeContext` when the release has none.
+fn with_default_kube_context(part: &Part, mut spec: Spec) -> Spec {
+    if spec.kube_context.is_empty() {
+        spec.kube_context = part.doc.get("helmDefaults").and_then(V::as_map).map(|h| scalar(h, "kubeContext")).unwrap_or_default();
+    }
+    spec
 }
 
 /// Finds `name` in the last part that defines it and builds its user values.
 pub fn release_values(req: &Request, io: &dyn Io, loaded: &state::Loaded, name: &str, rec: &mut Recorder, skipped: &mut Vec<String>) -> Result<ReleaseValues, HelmfileError> {
     let mut cx = Ctx { io, req, skipped: Vec::new() };
-    let found = loaded.parts.iter().rev().find_map(|(part, _)| {
-        list(&part.doc, "releases").into_iter().find(|r| r.as_map().is_some_and(|m| scalar(m, "name") == name)).map(|r| (part, r))
-    });
-    let Some((part, r)) = found else { return Err(HelmfileError::NoRelease(name.into(), String::new())) };
-    let default_inherit: Vec<String> = match part.doc.get("defaultInherit").map(|v| &v.kind) {
-        Some(Kind::Str(s)) => vec![s.clone()],
-        Some(Kind::List(l)) => l.iter().filter_map(|x| text_of(&x.kind)).collect(),
-        _ => Vec::new(),
-    };
+    let Some((part, r)) = find(req, io, loaded, name) else { return Err(HelmfileError::NoRelease(name.into(), String::new())) };
     let r = r.as_map().cloned().unwrap_or_default();
-    let mut spec = inherited(part, &r, &default_inherit, &[])?;
-    if spec.kube_context.is_empty() {
-        // ExecuteTemplates: `release.KubeContext = r.HelmDefaults.KubeContext`.
-        spec.kube_context = part.doc.get("helmDefaults").and_then(V::as_map).map(|h| scalar(h, "kubeContext")).unwrap_or_default();
-    }
+    let spec = with_default_kube_context(part, inherited(part, &r, &default_inherit(part), &[])?);
     let spec = render_spec(&mut cx, &loaded.env, part, spec)?;
     // valuesTemplate entries come first (rendered, then prepended to values).
     let mut entries: Vec<V> = spec.values_template.clone();
