@@ -553,3 +553,21 @@ pub fn local_chart(dir: &FsPath, chart: &str) -> Option<std::path::PathBuf> {
     let p = dir.join(chart);
     (chart.starts_with("./") || chart.starts_with("../") || chart.starts_with('/')).then_some(p).filter(|p| p.is_dir())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::helmfile::state::tests::Files;
+
+    #[test]
+    fn a_release_named_by_a_release_template_is_found_by_its_rendered_name() {
+        let text = "templates:\n  common: &common\n    name: 'web-{{`{{ .Release.Labels.tier }}`}}'\nreleases:\n- labels:\n    tier: front\n  <<: *common\n  values:\n  - role: front\n- labels:\n    tier: back\n  <<: *common\n  values:\n  - role: back\n";
+        let io = Files(vec![("/h/helmfile.yaml.gotmpl", text)]);
+        let req = Request { file: "/h/helmfile.yaml.gotmpl".into(), environment: "default".into(), ..Request::default() };
+        let mut rec = Recorder::default();
+        let loaded = state::load(&req, &io, &mut rec).expect("loads");
+        assert!(defines(&req, &io, &loaded, "web-back") && !defines(&req, &io, &loaded, "web-side"));
+        let rv = release_values(&req, &io, &loaded, "web-back", &mut rec, &mut Vec::new()).expect("found");
+        assert_eq!(serde_json::Value::Object(map_to_json(&rv.user)), serde_json::json!({"role": "back"}));
+    }
+}

@@ -784,11 +784,11 @@ fn overrides(cx: &mut Ctx, rec: &mut Recorder) -> Result<Env, HelmfileError> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
     /// State files held in memory.
-    struct Files(Vec<(&'static str, &'static str)>);
+    pub(in crate::helmfile) struct Files(pub Vec<(&'static str, &'static str)>);
 
     impl Io for Files {
         fn read(&self, path: &FsPath) -> Result<String, String> {
