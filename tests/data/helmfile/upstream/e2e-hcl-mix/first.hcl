@@ -4,7 +4,7 @@ locals {
 
 values {
   a = "x"
-  b = "y"
+  b = "bee"
   joined = "${hv.a}-${hv.b}"
   items = [hv.b, hv.a]
   locals = local

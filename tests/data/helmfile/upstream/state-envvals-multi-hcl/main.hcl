@@ -11,9 +11,9 @@ values {
   }
   seq = [hv.q]
   deep = { one = { two = { word = hv.pq } } }
-  yes = true ? true : false
+  chosen = true ? true : false
   fromKeys = "${hv.byKey.p}${hv.deep.one.two.word}"
-  inText = "%{if hv.yes}yes%{else}no%{endif}"
+  inText = "%{if hv.chosen}yes%{else}no%{endif}"
   inFor = "%{for s in hv.seq}${s}%{endfor}"
   otherBlock = hv.blockValue
   otherFile = hv.fromOther
