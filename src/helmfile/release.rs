@@ -177,7 +177,7 @@ fn find<'a>(req: &Request, io: &dyn Io, loaded: &'a state::Loaded, name: &str) -
             return false;
         }
         let mut cx = Ctx { io, req, skipped: Vec::new() };
-        let spec = inherited(part, m, &default_inherit(part), &[]).map(|s| with_default_kube_context(part, s));
+        let spec = inherited(part, m, &default_inherit(part), &[]).map(|s| with_default_kube_context(loaded, s));
         spec.and_then(|s| render_spec(&mut cx, &loaded.env, part, s)).is_ok_and(|s| s.name == name)
     };
     loaded.parts.iter().rev().find_map(|(part, _)| {
@@ -195,10 +195,14 @@ fn default_inherit(part: &Part) -> Vec<String> {
     }
 }
 
-/// ExecuteTemplates: `release.KubeContext = r.HelmDefaults.KubeContext` when the release has none.
-fn with_default_kube_context(part: &Part, mut spec: Spec) -> Spec {
+/// ExecuteTemplates: `release.KubeContext = r.HelmDefaults.KubeContext` when
+/// the release has none. The state's helmDefaults are every part's merged
+/// with mergo's override (desired_state_file_loader.go `load`), so the last
+/// part that sets `kubeContext`, before or after the release's own part.
+fn with_default_kube_context(loaded: &state::Loaded, mut spec: Spec) -> Spec {
     if spec.kube_context.is_empty() {
-        spec.kube_context = part.doc.get("helmDefaults").and_then(V::as_map).map(|h| scalar(h, "kubeContext")).unwrap_or_default();
+        let set = |part: &Part| part.doc.get("helmDefaults").and_then(V::as_map).map(|h| scalar(h, "kubeContext")).filter(|c| !c.is_empty());
+        spec.kube_context = loaded.parts.iter().rev().find_map(|(part, _)| set(part)).unwrap_or_default();
     }
     spec
 }
@@ -208,7 +212,7 @@ pub fn release_values(req: &Request, io: &dyn Io, loaded: &state::Loaded, name: 
     let mut cx = Ctx { io, req, skipped: Vec::new() };
     let Some((part, r)) = find(req, io, loaded, name) else { return Err(HelmfileError::NoRelease(name.into(), String::new())) };
     let r = r.as_map().cloned().unwrap_or_default();
-    let spec = with_default_kube_context(part, inherited(part, &r, &default_inherit(part), &[])?);
+    let spec = with_default_kube_context(loaded, inherited(part, &r, &default_inherit(part), &[])?);
     let spec = render_spec(&mut cx, &loaded.env, part, spec)?;
     // valuesTemplate entries come first (rendered, then prepended to values).
     let mut entries: Vec<V> = spec.values_template.clone();
@@ -558,6 +562,17 @@ pub fn local_chart(dir: &FsPath, chart: &str) -> Option<std::path::PathBuf> {
 mod tests {
     use super::*;
     use crate::helmfile::state::tests::Files;
+
+    #[test]
+    fn helm_defaults_kube_context_of_another_part_is_the_releases_kube_context() {
+        let text = "helmDefaults:\n  kubeContext: first\n---\nhelmDefaults:\n  kubeContext: second\n---\nreleases:\n- name: r\n  valuesTemplate:\n  - ctx: '{{`{{ .Release.KubeContext }}`}}'\n---\nhelmDefaults:\n  timeout: 3\n";
+        let io = Files(vec![("/h/helmfile.yaml.gotmpl", text)]);
+        let req = Request { file: "/h/helmfile.yaml.gotmpl".into(), environment: "default".into(), ..Request::default() };
+        let mut rec = Recorder::default();
+        let loaded = state::load(&req, &io, &mut rec).expect("loads");
+        let rv = release_values(&req, &io, &loaded, "r", &mut rec, &mut Vec::new()).expect("found");
+        assert_eq!(serde_json::Value::Object(map_to_json(&rv.user)), serde_json::json!({"ctx": "second"}));
+    }
 
     #[test]
     fn a_release_named_by_a_release_template_is_found_by_its_rendered_name() {
