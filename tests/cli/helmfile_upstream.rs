@@ -23,10 +23,41 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::helmfile_templates::{copy_dir, normalized, real_helmfile, STAND_IN_HELM};
+use crate::helmfile_templates::{copy_dir, normalized, real_helmfile};
 use crate::support::{real_helm, releasex, run};
 
 const UPSTREAM: &str = "tests/data/helmfile/upstream";
+
+/// Records each `helm ... template ...` call as `$REC/N/args` (one per
+/// line; `--values FILE` copied to `$REC/N/` and named so) and the directory
+/// helmfile ran it in as `$REC/N/cwd`. helmfile puts `--kube-context X`
+/// before `template` when one is set, so the command is found anywhere.
+const STAND_IN_HELM: &str = r#"#!/bin/sh
+[ "$1" = version ] && { echo 'version.BuildInfo{Version:"v3.15.3"}'; exit 0; }
+case " $* " in *" template "*) ;; *) exit 0 ;; esac
+d="$REC/$(ls "$REC" | wc -l)"; mkdir -p "$d"; pwd > "$d/cwd"; i=0; prev=
+for a in "$@"; do
+  if [ "$prev" = --values ]; then cp "$a" "$d/values.$i.yaml"; a="$d/values.$i.yaml"; i=$((i+1)); fi
+  printf '%s\n' "$a" >> "$d/args"; prev=$a
+done
+"#;
+
+/// A recorded call as real Helm runs it here: without `--kube-context`
+/// (there is no cluster; `helm template` does not need one), and the
+/// release name (the argument after `template`).
+fn replayable(recorded: Vec<String>) -> (Vec<String>, String) {
+    let mut args = Vec::new();
+    let mut it = recorded.into_iter();
+    while let Some(a) = it.next() {
+        if a == "--kube-context" {
+            it.next();
+        } else {
+            args.push(a);
+        }
+    }
+    let release = args.iter().position(|a| a == "template").and_then(|i| args.get(i + 1)).cloned().unwrap_or_default();
+    (args, release)
+}
 
 struct Case {
     name: String,
@@ -183,13 +214,13 @@ fn real_helmfile_outcome(case: &Case) -> Outcome {
     calls.sort_by_key(|p| p.file_name().and_then(|n| n.to_str()).and_then(|n| n.parse::<u32>().ok()));
     let mut values = BTreeMap::new();
     for call in calls {
-        let args: Vec<String> = std::fs::read_to_string(call.join("args")).expect("args").lines().map(String::from).collect();
+        let (args, release) = replayable(std::fs::read_to_string(call.join("args")).expect("args").lines().map(String::from).collect());
         let cwd = std::fs::read_to_string(call.join("cwd")).expect("cwd");
         let helm = std::process::Command::new(real_helm("helm4")).args(&args).current_dir(cwd.trim()).env("HOME", tmp.path()).output().expect("run helm");
         assert!(helm.status.success(), "{}: helm {args:?}: {}", case.name, String::from_utf8_lossy(&helm.stderr));
         let text = String::from_utf8_lossy(&helm.stdout).into_owned();
         let printed = text.lines().find_map(|l| l.strip_prefix("values: ")).unwrap_or_else(|| panic!("{}: no values in {text}", case.name));
-        values.insert(args[1].clone(), normalized(serde_json::from_str(printed).expect("json")));
+        values.insert(release, normalized(serde_json::from_str(printed).expect("json")));
     }
     Outcome::Values(values)
 }
