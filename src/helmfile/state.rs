@@ -160,7 +160,8 @@ fn load_file(mut cx: Ctx, overrode: Env, inherited: Option<Env>, rec: &mut Recor
         // two_pass_renderer.go `twoPassRenderTemplateToYaml`).
         let doc = if render { render_doc(&cx, &chunk, &file, start, &ctx)? } else { parse_doc(&chunk, &file, start, "state")? };
         let part = Part { doc, file: file.clone(), dir: dir.clone() };
-        let (envs, defaults_entries, layer_dir) = with_bases(&mut cx, &part, &ctx)?;
+        let (envs, defaults_entries, layer_dir, merged) = with_bases(&mut cx, &part, &ctx)?;
+        let part = Part { doc: merged, ..part };
         env_found |= envs.iter().any(|(n, _)| *n == req.environment);
         any_envs |= !envs.is_empty();
         let env = load_env(&mut cx, &part, &layer_dir, &envs, &defaults_entries, &ctx, rec)?;
@@ -263,7 +264,9 @@ pub struct EnvSpec {
     pub kube_context: String,
 }
 
-type WithBases = (Vec<(String, EnvSpec)>, Vec<V>, PathBuf);
+/// A part's environments and root `values:` with its bases', the directory
+/// they resolve against, and the part's document with its bases' other fields.
+type WithBases = (Vec<(String, EnvSpec)>, Vec<V>, PathBuf, VMap);
 
 /// `loadBases` + `mergeEnvironments`: every base's environments and root
 /// `values:` before the part's own. Every relative path, a base's too,
@@ -317,7 +320,47 @@ fn with_bases(cx: &mut Ctx, part: &Part, ctx: &Env) -> Result<WithBases, Helmfil
             }
         }
     }
-    Ok((envs, defaults, layer_dir))
+    let mut merged = VMap::default();
+    for (i, l) in layers.iter().enumerate() {
+        merge_layer(&mut merged, &l.doc, i + 1 == layers.len());
+    }
+    Ok((envs, defaults, layer_dir, merged))
+}
+
+/// create.go `loadBases`: every base, then the part, merged with mergo's
+/// WithAppendSlice + WithOverride: a list is appended to (a base's
+/// `releases:` come before the part's), a map's entries are replaced one by
+/// one (`templates:` entries, `helmDefaults:` fields), a scalar replaced; an
+/// empty value replaces nothing. A base's `environments:` (merged into the
+/// specs above) and `bases:` are not the part's.
+fn merge_layer(dst: &mut VMap, src: &VMap, own: bool) {
+    let empty = |v: &V| match &v.kind {
+        Kind::Null => true,
+        Kind::Str(s) => s.is_empty(),
+        Kind::List(l) => l.is_empty(),
+        Kind::Map(m) => m.is_empty(),
+        _ => false,
+    };
+    for (k, v) in src {
+        if !own && (k == "environments" || k == "bases") {
+            continue;
+        }
+        let present = dst.contains_key(k);
+        match (dst.get_mut(k).map(|d| &mut d.kind), &v.kind) {
+            (Some(Kind::List(d)), Kind::List(s)) => d.extend(s.iter().cloned()),
+            (Some(Kind::Map(d)), Kind::Map(s)) => {
+                for (ck, cv) in s {
+                    if !empty(cv) {
+                        d.insert(ck.clone(), cv.clone());
+                    }
+                }
+            }
+            _ if empty(v) && present => {}
+            _ => {
+                dst.insert(k.clone(), v.clone());
+            }
+        }
+    }
 }
 
 fn env_spec(v: &V) -> EnvSpec {
@@ -803,6 +846,21 @@ pub(super) mod tests {
         fn template_host(&self, _: &FsPath, _: &Request) -> Box<dyn crate::gotmpl::func::Host + '_> {
             Box::new(crate::gotmpl::func::FixedHost::default())
         }
+    }
+
+    #[test]
+    fn a_part_holds_its_bases_fields_lists_appended_and_map_entries_replaced() {
+        let io = Files(vec![
+            ("/s/base.yaml", "helmDefaults:\n  kubeContext: from-base\n  wait: true\ntemplates:\n  a:\n    chart: base-a\n  b:\n    chart: base-b\nreleases:\n- name: from-base\nenvironments:\n  default:\n    values:\n    - k: v\n"),
+            ("/s/helmfile.yaml", "bases:\n- base.yaml\nhelmDefaults:\n  wait: false\ntemplates:\n  b:\n    chart: own-b\nreleases:\n- name: own\n"),
+        ]);
+        let req = Request { file: "/s/helmfile.yaml".into(), environment: "default".into(), ..Request::default() };
+        let got = load_file(Ctx { io: &io, req: &req, skipped: Vec::new() }, Env::default(), None, &mut Recorder::default()).expect("loads");
+        let doc = serde_json::Value::Object(crate::values::tree::map_to_json(&got.parts[0].0.doc));
+        assert_eq!(doc["helmDefaults"], serde_json::json!({"kubeContext": "from-base", "wait": false}));
+        assert_eq!(doc["templates"], serde_json::json!({"a": {"chart": "base-a"}, "b": {"chart": "own-b"}}));
+        assert_eq!(doc["releases"], serde_json::json!([{"name": "from-base"}, {"name": "own"}]));
+        assert!(doc.get("environments").is_none(), "a base's environments are merged into the specs, not the part: {doc}");
     }
 
     #[test]
