@@ -177,6 +177,7 @@ fn find<'a>(req: &Request, io: &dyn Io, loaded: &'a state::Loaded, name: &str) -
             return false;
         }
         let mut cx = Ctx { io, req, skipped: Vec::new() };
+        let part = &with_state_templates(loaded, part);
         let spec = inherited(part, m, &default_inherit(part), &[]).map(|s| with_default_kube_context(loaded, s));
         spec.and_then(|s| render_spec(&mut cx, &loaded.env, part, s)).is_ok_and(|s| s.name == name)
     };
@@ -184,6 +185,28 @@ fn find<'a>(req: &Request, io: &dyn Io, loaded: &'a state::Loaded, name: &str) -
         let releases = part.doc.get("releases").and_then(|v| if let Kind::List(l) = &v.kind { Some(l) } else { None })?;
         releases.iter().find(|r| named(part, r)).map(|r| (part, r))
     })
+}
+
+/// The release's part as its templates see the state: helmfile merges every
+/// part's `templates:` (desired_state_file_loader.go `load`, mergo with
+/// override: a later part's entry replaces an earlier one's) before
+/// ExecuteTemplates, so a release inherits a template defined in any part,
+/// its bases' included.
+fn with_state_templates(loaded: &state::Loaded, part: &Part) -> Part {
+    let mut templates = VMap::default();
+    for (p, _) in &loaded.parts {
+        if let Some(Kind::Map(m)) = p.doc.get("templates").map(|v| &v.kind) {
+            for (k, v) in m {
+                templates.insert(k.clone(), v.clone());
+            }
+        }
+    }
+    let mut view = part.clone();
+    if !templates.is_empty() {
+        let origin = view.doc.get("templates").map_or_else(|| Rc::new(Source::Helm { why: "templates of every part".into() }), |v| v.origin.clone());
+        view.doc.insert("templates".into(), V::new(Kind::Map(templates), origin));
+    }
+    view
 }
 
 /// A part's `defaultInherit:` (one template name or a list).
@@ -212,6 +235,7 @@ pub fn release_values(req: &Request, io: &dyn Io, loaded: &state::Loaded, name: 
     let mut cx = Ctx { io, req, skipped: Vec::new() };
     let Some((part, r)) = find(req, io, loaded, name) else { return Err(HelmfileError::NoRelease(name.into(), String::new())) };
     let r = r.as_map().cloned().unwrap_or_default();
+    let part = &with_state_templates(loaded, part);
     let spec = with_default_kube_context(loaded, inherited(part, &r, &default_inherit(part), &[])?);
     let spec = render_spec(&mut cx, &loaded.env, part, spec)?;
     // valuesTemplate entries come first (rendered, then prepended to values).
@@ -572,6 +596,17 @@ mod tests {
         let loaded = state::load(&req, &io, &mut rec).expect("loads");
         let rv = release_values(&req, &io, &loaded, "r", &mut rec, &mut Vec::new()).expect("found");
         assert_eq!(serde_json::Value::Object(map_to_json(&rv.user)), serde_json::json!({"ctx": "second"}));
+    }
+
+    #[test]
+    fn a_release_inherits_a_template_of_an_earlier_part() {
+        let text = "templates:\n  t:\n    values:\n    - from: template\n---\nreleases:\n- name: r\n  inherit:\n  - template: t\n";
+        let io = Files(vec![("/h/helmfile.yaml.gotmpl", text)]);
+        let req = Request { file: "/h/helmfile.yaml.gotmpl".into(), environment: "default".into(), ..Request::default() };
+        let mut rec = Recorder::default();
+        let loaded = state::load(&req, &io, &mut rec).expect("loads");
+        let rv = release_values(&req, &io, &loaded, "r", &mut rec, &mut Vec::new()).expect("found");
+        assert_eq!(serde_json::Value::Object(map_to_json(&rv.user)), serde_json::json!({"from": "template"}));
     }
 
     #[test]
