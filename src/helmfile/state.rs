@@ -262,6 +262,8 @@ pub struct EnvSpec {
     pub secrets: Vec<V>,
     pub merge_strategy: Option<String>,
     pub kube_context: String,
+    /// `missingFileHandler:` of the environment (empty: the state's, else Error).
+    pub missing_file_handler: String,
 }
 
 /// A part's environments and root `values:` with its bases', the directory
@@ -303,6 +305,9 @@ fn with_bases(cx: &mut Ctx, part: &Part, ctx: &Env) -> Result<WithBases, Helmfil
                     dst.secrets.extend(src.secrets);
                     if !src.kube_context.is_empty() {
                         dst.kube_context = src.kube_context;
+                    }
+                    if !src.missing_file_handler.is_empty() {
+                        dst.missing_file_handler = src.missing_file_handler;
                     }
                     if src.merge_strategy.is_some() {
                         dst.merge_strategy = src.merge_strategy;
@@ -376,6 +381,10 @@ fn env_spec(v: &V) -> EnvSpec {
             Some(Kind::Str(s)) => s.clone(),
             _ => String::new(),
         },
+        missing_file_handler: match m.get("missingFileHandler").map(|v| &v.kind) {
+            Some(Kind::Str(s)) => s.clone(),
+            _ => String::new(),
+        },
     }
 }
 
@@ -427,7 +436,12 @@ fn load_env(
         }
         let mut entries = hcl_secrets;
         entries.extend(spec.values.iter().cloned());
-        values = values_entries(cx, part, dir, &entries, &strategy, "environment", tenv, rec)?;
+        // state.go getEnvMissingFileHandler: the environment's, else the state's, else Error.
+        let handler = match (spec.missing_file_handler.as_str(), part.doc.get("missingFileHandler").map(|v| &v.kind)) {
+            ("", Some(Kind::Str(h))) => h.clone(),
+            (h, _) => h.to_string(),
+        };
+        values = values_entries_handled(cx, part, dir, &entries, &strategy, "environment", tenv, &handler, rec)?;
         mergo_override(&mut values, &secret_vals, &root, rec);
     }
     // The context is the base; this part's values override it.
@@ -446,6 +460,14 @@ fn load_env(
 /// maps in order, HCL files rendered together after them.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn values_entries(cx: &mut Ctx, part: &Part, dir: &FsPath, entries: &[V], strategy: &str, layer: &str, tenv: &Env, rec: &mut Recorder) -> Result<VMap, HelmfileError> {
+    values_entries_handled(cx, part, dir, entries, strategy, layer, tenv, "", rec)
+}
+
+/// [`values_entries`] with a `missingFileHandler` (empty: Error) for a file
+/// or glob that names nothing (pkg/state/storage.go `resolveFile`: Error
+/// fails naming the pattern, Warn, Info and Debug skip it, and releasex says so).
+#[allow(clippy::too_many_arguments)]
+fn values_entries_handled(cx: &mut Ctx, part: &Part, dir: &FsPath, entries: &[V], strategy: &str, layer: &str, tenv: &Env, handler: &str, rec: &mut Recorder) -> Result<VMap, HelmfileError> {
     let root = Path::root();
     let mut result = VMap::default();
     let mut hcl_files: Vec<PathBuf> = Vec::new();
@@ -459,7 +481,18 @@ pub(super) fn values_entries(cx: &mut Ctx, part: &Part, dir: &FsPath, entries: &
     for entry in entries {
         match &entry.kind {
             Kind::Str(f) => {
-                for path in resolve(cx, dir, f, part)? {
+                let files = match resolve(cx, dir, f, part) {
+                    Err(HelmfileError::Read { .. }) => Vec::new(),
+                    r => r?,
+                };
+                if files.is_empty() {
+                    match handler {
+                        "" | "Error" => return Err(state_err(part, &format!("environment values file matching {f:?} does not exist in {:?}", dir.to_string_lossy()))),
+                        "Warn" | "Info" | "Debug" => cx.skipped.push(format!("{}: skipping missing environment values file matching {f:?} (missingFileHandler: {handler})", part.file)),
+                        other => return Err(state_err(part, &format!("invalid missing file handler {other:?}: it must be one of [Error Warn Info Debug]"))),
+                    }
+                }
+                for path in files {
                     if path.extension().is_some_and(|e| e == "hcl") {
                         hcl_files.push(path);
                         continue;
@@ -861,6 +894,30 @@ pub(super) mod tests {
         assert_eq!(doc["templates"], serde_json::json!({"a": {"chart": "base-a"}, "b": {"chart": "own-b"}}));
         assert_eq!(doc["releases"], serde_json::json!([{"name": "from-base"}, {"name": "own"}]));
         assert!(doc.get("environments").is_none(), "a base's environments are merged into the specs, not the part: {doc}");
+    }
+
+    #[test]
+    fn an_environment_values_glob_matching_nothing_fails_unless_its_missing_file_handler_skips_it() {
+        let load = |handler: &'static str| {
+            let text: &'static str = match handler {
+                "" => "environments:\n  default:\n    values:\n    - env.*.yaml\n    - here.yaml\n",
+                "Warn" => "environments:\n  default:\n    missingFileHandler: Warn\n    values:\n    - env.*.yaml\n    - gone.yaml\n    - here.yaml\n",
+                _ => "missingFileHandler: Info\nenvironments:\n  default:\n    values:\n    - env.*.yaml\n    - here.yaml\n",
+            };
+            // The glob lists a real directory (with nothing matching); the files are read from memory.
+            let dir = tempfile::tempdir().expect("tempdir");
+            let at = |name: &str| -> &'static str { Box::leak(dir.path().join(name).to_string_lossy().into_owned().into_boxed_str()) };
+            let io = Files(vec![(at("helmfile.yaml"), text), (at("here.yaml"), "k: v\n")]);
+            let req = Request { file: at("helmfile.yaml").into(), environment: "default".into(), ..Request::default() };
+            let mut cx = Ctx { io: &io, req: &req, skipped: Vec::new() };
+            let env = overrides(&mut cx, &mut Recorder::default()).expect("no flags");
+            load_file(cx, env, None, &mut Recorder::default()).map(|l| (serde_json::Value::Object(crate::values::tree::map_to_json(&l.env.values)), l.skipped.len()))
+        };
+        let e = load("").unwrap_err().to_string();
+        assert!(e.contains("environment values file matching \"env.*.yaml\" does not exist in"), "{e}");
+        assert_eq!(load("Warn").expect("skipped"), (serde_json::json!({"k": "v"}), 2));
+        // The state's handler stands in for an environment without one.
+        assert_eq!(load("Info").expect("skipped"), (serde_json::json!({"k": "v"}), 1));
     }
 
     #[test]
