@@ -216,6 +216,11 @@ pub fn sub_helmfiles(loaded: &Loaded) -> Result<Vec<SubHelmfile>, HelmfileError>
         if path.contains("::") || path.contains("://") {
             return Err(at(format!("{path}: remote sub-helmfiles are not read by releasex (no network)")));
         }
+        // state.go SubHelmfileSpec validation: an unknown key fails the state (inherited.go allowedInherits).
+        const ALLOWED_INHERITS: [&str; 7] = ["repositories", "helmDefaults", "commonLabels", "apiVersions", "kubeVersion", "templates", "environments"];
+        if let Some(bad) = inherits.iter().find(|k| !ALLOWED_INHERITS.contains(&k.as_str())) {
+            return Err(at(format!("invalid inherits entry {bad:?} for path {path:?}: allowed values are [{}]", ALLOWED_INHERITS.join(" "))));
+        }
         if inherits.iter().any(|k| k == "templates") {
             return Err(at(format!("{path}: `inherits: [templates]` is not modelled by releasex")));
         }
@@ -918,6 +923,15 @@ pub(super) mod tests {
         assert_eq!(load("Warn").expect("skipped"), (serde_json::json!({"k": "v"}), 2));
         // The state's handler stands in for an environment without one.
         assert_eq!(load("Info").expect("skipped"), (serde_json::json!({"k": "v"}), 1));
+    }
+
+    #[test]
+    fn an_unknown_inherits_key_of_a_sub_helmfile_entry_is_an_error_naming_it() {
+        let io = Files(vec![("/s/helmfile.yaml", "helmfiles:\n- path: child.yaml\n  inherits:\n  - repositories\n  - bogusKey\n")]);
+        let req = Request { file: "/s/helmfile.yaml".into(), environment: "default".into(), ..Request::default() };
+        let loaded = load_file(Ctx { io: &io, req: &req, skipped: Vec::new() }, Env::default(), None, &mut Recorder::default()).expect("loads");
+        let e = sub_helmfiles(&loaded).unwrap_err().to_string();
+        assert!(e.contains("invalid inherits entry \"bogusKey\" for path \"child.yaml\": allowed values are [repositories helmDefaults"), "{e}");
     }
 
     #[test]
