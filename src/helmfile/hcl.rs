@@ -118,7 +118,11 @@ pub fn render_files(files: &[HclFile]) -> Result<VMap, HelmfileError> {
             let mut ctx = base.clone();
             // Only the names it refers to: cloning every value for every definition is quadratic.
             ctx.declare_var("hv", hcl::Value::Object(subset(&hv, &refs(d, "hv"))));
-            ctx.declare_var("local", hcl::Value::Object(subset(&local_vals[d.file], &refs(d, "local"))));
+            // A bare `local` is the file's whole locals object (helmfile
+            // hcl_loader.go decodeGraph sets `local` to all of them).
+            let local_refs = refs(d, "local");
+            let local = if local_refs.iter().any(|n| n == WHOLE) { local_vals[d.file].clone() } else { subset(&local_vals[d.file], &local_refs) };
+            ctx.declare_var("local", hcl::Value::Object(local));
             let v = evaluate(d, &ctx, files)?;
             each.push((d.file, v.clone()));
             merged = Some(match merged.take() {
@@ -194,6 +198,11 @@ fn attribute_spans(text: &str) -> std::collections::HashMap<(usize, String), (us
 /// The names `ROOT.NAME` a definition refers to (helmfile createDAGGraph's
 /// traversals, `Expr.Variables()`: the attribute right after the root),
 /// found in its expression, templates included.
+/// What [`refs`] lists for a bare `root` (the whole object, not one attribute).
+const WHOLE: &str = "*";
+
+/// The attribute names of `root` (`hv`, `local`) that `d` refers to, and
+/// [`WHOLE`] if it uses `root` itself.
 fn refs(d: &Def, root: &str) -> Vec<String> {
     let mut out = Vec::new();
     expr_refs(&d.expr, root, &mut out);
@@ -213,8 +222,9 @@ fn expr_refs(e: &hcl::Expression, root: &str, out: &mut Vec<String>) {
                 && v.as_str() == root
             {
                 add(name.as_str());
+            } else {
+                expr_refs(&t.expr, root, out);
             }
-            expr_refs(&t.expr, root, out);
             for op in &t.operators {
                 if let TraversalOperator::Index(i) = op {
                     expr_refs(i, root, out);
@@ -243,6 +253,7 @@ fn expr_refs(e: &hcl::Expression, root: &str, out: &mut Vec<String>) {
                 expr_refs(&b.rhs_expr, root, out);
             }
         },
+        E::Variable(v) if v.as_str() == root => add(WHOLE),
         E::ForExpr(f) => [Some(&f.collection_expr), f.key_expr.as_ref(), Some(&f.value_expr), f.cond_expr.as_ref()].into_iter().flatten().for_each(|x| expr_refs(x, root, out)),
         _ => {}
     }
@@ -292,6 +303,10 @@ fn plan(defs: &[Def], root: &str, files: &[HclFile]) -> Result<Vec<Vec<usize>>, 
     }
     let place = |n: &str| defs.iter().find(|d| d.name == n).map_or_else(String::new, |d| format!("{}:{}:{}", files[d.file].name, d.line, d.column));
     for (i, ds) in deps.iter().enumerate() {
+        // helmfile hcl_loader.go parseSingleAttrRef: only a `values` block may use `local` whole.
+        if ds.iter().any(|x| x == WHOLE) {
+            return Err(HelmfileError::Hcl { file: place(&names[i]), message: format!("Invalid reference; The {root:?} object cannot be accessed directly. Instead, access it from one of its root.") });
+        }
         if let Some(missing) = ds.iter().find(|x| !index.contains_key(x.as_str())) {
             let dependents: Vec<String> = names.iter().zip(&deps).filter(|(_, ds)| ds.contains(missing)).map(|(n, _)| format!("{n:?}")).collect();
             return Err(HelmfileError::Hcl { file: place(&names[i]), message: format!("variables {} depend(s) on undefined vars {missing:?}", dependents.join(", ")) });
@@ -553,6 +568,18 @@ mod tests {
     use super::*;
     use crate::values::tree::map_to_json;
     use serde_json::json;
+
+    #[test]
+    fn a_bare_local_in_values_is_the_files_whole_locals_object_and_elsewhere_an_error() {
+        let a = "locals {\n  origin = \"a.hcl\"\n  n = 2\n}\nvalues {\n  all = local\n}\n";
+        let b = "locals {\n  origin = \"b.hcl\"\n}\nvalues {\n  mine = local\n}\n";
+        let m = render(&[("a.hcl".into(), a.into()), ("b.hcl".into(), b.into())]).unwrap();
+        assert_eq!(serde_json::Value::Object(map_to_json(&m)), json!({"all": {"origin": "a.hcl", "n": 2}, "mine": {"origin": "b.hcl"}}));
+        for (file, text) in [("c.hcl", "locals {\n  x = 1\n  y = local\n}\nvalues {\n  v = 1\n}\n"), ("d.hcl", "values {\n  x = 1\n  y = hv\n}\n")] {
+            let e = render(&[(file.into(), text.into())]).unwrap_err().to_string();
+            assert!(e.contains(&format!("{file}:")) && e.contains("cannot be accessed directly"), "{e}");
+        }
+    }
 
     #[test]
     fn values_refer_to_each_other_and_merge_across_files() {

@@ -139,7 +139,7 @@ pub struct HelmfileExplanation {
 /// The helmfile (the main one, else a `helmfiles:` sub-helmfile, depth first
 /// in order) that defines release `name`, with its request and state.
 fn find_release(req: &Request, io: &dyn Io, loaded: state::Loaded, name: &str, depth: usize, notes: &mut Vec<String>) -> Result<Option<(Request, state::Loaded)>, HelmfileError> {
-    if release::defines(&loaded, name) {
+    if release::defines(req, io, &loaded, name) {
         return Ok(Some((req.clone(), loaded)));
     }
     if depth > 16 {

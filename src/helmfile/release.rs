@@ -152,28 +152,86 @@ pub struct ReleaseValues {
 }
 
 /// Whether a part of the state defines release `name`.
-pub fn defines(loaded: &state::Loaded, name: &str) -> bool {
-    loaded.parts.iter().any(|(part, _)| list(&part.doc, "releases").iter().any(|r| r.as_map().is_some_and(|m| scalar(m, "name") == name)))
+pub fn defines(req: &Request, io: &dyn Io, loaded: &state::Loaded, name: &str) -> bool {
+    find(req, io, loaded, name).is_some()
+}
+
+/// The release named `name` in the last part that defines it, and that part.
+/// A release whose `name:` is a release template (`{{ .Release.Labels.x }}`,
+/// often from a YAML anchor) is named by its rendered name, as helmfile's
+/// `ExecuteTemplates` names it before anything selects it; one whose
+/// templates fail to render is not this release.
+fn find<'a>(req: &Request, io: &dyn Io, loaded: &'a state::Loaded, name: &str) -> Option<(&'a Part, &'a V)> {
+    let named = |part: &Part, r: &V| {
+        let Some(m) = r.as_map() else { return false };
+        let raw = scalar(m, "name");
+        if raw == name {
+            return true;
+        }
+        if !raw.contains("{{") {
+            return false;
+        }
+        let mut cx = Ctx { io, req, skipped: Vec::new() };
+        let part = &with_state_templates(loaded, part);
+        let spec = inherited(part, m, &default_inherit(part), &[]).map(|s| with_default_kube_context(loaded, s));
+        spec.and_then(|s| render_spec(&mut cx, &loaded.env, part, s)).is_ok_and(|s| s.name == name)
+    };
+    loaded.parts.iter().rev().find_map(|(part, _)| {
+        let releases = part.doc.get("releases").and_then(|v| if let Kind::List(l) = &v.kind { Some(l) } else { None })?;
+        releases.iter().find(|r| named(part, r)).map(|r| (part, r))
+    })
+}
+
+/// The release's part as its templates see the state: helmfile merges every
+/// part's `templates:` (desired_state_file_loader.go `load`, mergo with
+/// override: a later part's entry replaces an earlier one's) before
+/// ExecuteTemplates, so a release inherits a template defined in any part,
+/// its bases' included.
+fn with_state_templates(loaded: &state::Loaded, part: &Part) -> Part {
+    let mut templates = VMap::default();
+    for (p, _) in &loaded.parts {
+        if let Some(Kind::Map(m)) = p.doc.get("templates").map(|v| &v.kind) {
+            for (k, v) in m {
+                templates.insert(k.clone(), v.clone());
+            }
+        }
+    }
+    let mut view = part.clone();
+    if !templates.is_empty() {
+        let origin = view.doc.get("templates").map_or_else(|| Rc::new(Source::Helm { why: "templates of every part".into() }), |v| v.origin.clone());
+        view.doc.insert("templates".into(), V::new(Kind::Map(templates), origin));
+    }
+    view
+}
+
+/// A part's `defaultInherit:` (one template name or a list).
+fn default_inherit(part: &Part) -> Vec<String> {
+    match part.doc.get("defaultInherit").map(|v| &v.kind) {
+        Some(Kind::Str(s)) => vec![s.clone()],
+        Some(Kind::List(l)) => l.iter().filter_map(|x| text_of(&x.kind)).collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// ExecuteTemplates: `release.KubeContext = r.HelmDefaults.KubeContext` when
+/// the release has none. The state's helmDefaults are every part's merged
+/// with mergo's override (desired_state_file_loader.go `load`), so the last
+/// part that sets `kubeContext`, before or after the release's own part.
+fn with_default_kube_context(loaded: &state::Loaded, mut spec: Spec) -> Spec {
+    if spec.kube_context.is_empty() {
+        let set = |part: &Part| part.doc.get("helmDefaults").and_then(V::as_map).map(|h| scalar(h, "kubeContext")).filter(|c| !c.is_empty());
+        spec.kube_context = loaded.parts.iter().rev().find_map(|(part, _)| set(part)).unwrap_or_default();
+    }
+    spec
 }
 
 /// Finds `name` in the last part that defines it and builds its user values.
 pub fn release_values(req: &Request, io: &dyn Io, loaded: &state::Loaded, name: &str, rec: &mut Recorder, skipped: &mut Vec<String>) -> Result<ReleaseValues, HelmfileError> {
     let mut cx = Ctx { io, req, skipped: Vec::new() };
-    let found = loaded.parts.iter().rev().find_map(|(part, _)| {
-        list(&part.doc, "releases").into_iter().find(|r| r.as_map().is_some_and(|m| scalar(m, "name") == name)).map(|r| (part, r))
-    });
-    let Some((part, r)) = found else { return Err(HelmfileError::NoRelease(name.into(), String::new())) };
-    let default_inherit: Vec<String> = match part.doc.get("defaultInherit").map(|v| &v.kind) {
-        Some(Kind::Str(s)) => vec![s.clone()],
-        Some(Kind::List(l)) => l.iter().filter_map(|x| text_of(&x.kind)).collect(),
-        _ => Vec::new(),
-    };
+    let Some((part, r)) = find(req, io, loaded, name) else { return Err(HelmfileError::NoRelease(name.into(), String::new())) };
     let r = r.as_map().cloned().unwrap_or_default();
-    let mut spec = inherited(part, &r, &default_inherit, &[])?;
-    if spec.kube_context.is_empty() {
-        // ExecuteTemplates: `release.KubeContext = r.HelmDefaults.KubeContext`.
-        spec.kube_context = part.doc.get("helmDefaults").and_then(V::as_map).map(|h| scalar(h, "kubeContext")).unwrap_or_default();
-    }
+    let part = &with_state_templates(loaded, part);
+    let spec = with_default_kube_context(loaded, inherited(part, &r, &default_inherit(part), &[])?);
     let spec = render_spec(&mut cx, &loaded.env, part, spec)?;
     // valuesTemplate entries come first (rendered, then prepended to values).
     let mut entries: Vec<V> = spec.values_template.clone();
@@ -517,4 +575,44 @@ fn source_column(v: &V) -> Option<usize> {
 pub fn local_chart(dir: &FsPath, chart: &str) -> Option<std::path::PathBuf> {
     let p = dir.join(chart);
     (chart.starts_with("./") || chart.starts_with("../") || chart.starts_with('/')).then_some(p).filter(|p| p.is_dir())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::helmfile::state::tests::Files;
+
+    #[test]
+    fn helm_defaults_kube_context_of_another_part_is_the_releases_kube_context() {
+        let text = "helmDefaults:\n  kubeContext: first\n---\nhelmDefaults:\n  kubeContext: second\n---\nreleases:\n- name: r\n  valuesTemplate:\n  - ctx: '{{`{{ .Release.KubeContext }}`}}'\n---\nhelmDefaults:\n  timeout: 3\n";
+        let io = Files(vec![("/h/helmfile.yaml.gotmpl", text)]);
+        let req = Request { file: "/h/helmfile.yaml.gotmpl".into(), environment: "default".into(), ..Request::default() };
+        let mut rec = Recorder::default();
+        let loaded = state::load(&req, &io, &mut rec).expect("loads");
+        let rv = release_values(&req, &io, &loaded, "r", &mut rec, &mut Vec::new()).expect("found");
+        assert_eq!(serde_json::Value::Object(map_to_json(&rv.user)), serde_json::json!({"ctx": "second"}));
+    }
+
+    #[test]
+    fn a_release_inherits_a_template_of_an_earlier_part() {
+        let text = "templates:\n  t:\n    values:\n    - from: template\n---\nreleases:\n- name: r\n  inherit:\n  - template: t\n";
+        let io = Files(vec![("/h/helmfile.yaml.gotmpl", text)]);
+        let req = Request { file: "/h/helmfile.yaml.gotmpl".into(), environment: "default".into(), ..Request::default() };
+        let mut rec = Recorder::default();
+        let loaded = state::load(&req, &io, &mut rec).expect("loads");
+        let rv = release_values(&req, &io, &loaded, "r", &mut rec, &mut Vec::new()).expect("found");
+        assert_eq!(serde_json::Value::Object(map_to_json(&rv.user)), serde_json::json!({"from": "template"}));
+    }
+
+    #[test]
+    fn a_release_named_by_a_release_template_is_found_by_its_rendered_name() {
+        let text = "templates:\n  common: &common\n    name: 'web-{{`{{ .Release.Labels.tier }}`}}'\nreleases:\n- labels:\n    tier: front\n  <<: *common\n  values:\n  - role: front\n- labels:\n    tier: back\n  <<: *common\n  values:\n  - role: back\n";
+        let io = Files(vec![("/h/helmfile.yaml.gotmpl", text)]);
+        let req = Request { file: "/h/helmfile.yaml.gotmpl".into(), environment: "default".into(), ..Request::default() };
+        let mut rec = Recorder::default();
+        let loaded = state::load(&req, &io, &mut rec).expect("loads");
+        assert!(defines(&req, &io, &loaded, "web-back") && !defines(&req, &io, &loaded, "web-side"));
+        let rv = release_values(&req, &io, &loaded, "web-back", &mut rec, &mut Vec::new()).expect("found");
+        assert_eq!(serde_json::Value::Object(map_to_json(&rv.user)), serde_json::json!({"role": "back"}));
+    }
 }

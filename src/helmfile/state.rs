@@ -166,12 +166,20 @@ fn load_file(mut cx: Ctx, overrode: Env, inherited: Option<Env>, rec: &mut Recor
         // two_pass_renderer.go `twoPassRenderTemplateToYaml`).
         let doc = if render { render_doc(&cx, &chunk, &file, start, &ctx)? } else { parse_doc(&chunk, &file, start, "state")? };
         let part = Part { doc, file: file.clone(), dir: dir.clone() };
-        let (envs, defaults_entries, layer_dir) = with_bases(&mut cx, &part, &ctx)?;
+        let (envs, defaults_entries, layer_dir, merged) = with_bases(&mut cx, &part, &ctx)?;
+        let part = Part { doc: merged, ..part };
         env_found |= envs.iter().any(|(n, _)| *n == req.environment);
         any_envs |= !envs.is_empty();
         let env = load_env(&mut cx, &part, &layer_dir, &envs, &defaults_entries, &ctx, rec)?;
         out.parts.push((part, env.clone()));
         ctx_env = Some(env);
+        // helmfile's `load` (pkg/app/desired_state_file_loader.go) checks after
+        // every part: once environments are defined and the selected one is not
+        // among them, the file is an undefined-environment one (a sub-helmfile
+        // is skipped) before its later parts are rendered.
+        if any_envs && !env_found {
+            return Err(HelmfileError::UndefinedEnvironment(req.environment.clone()));
+        }
     }
     // With a parent's environment or overrides, a file that defines no environment at all is read as it is.
     if !env_found && (!has_env || any_envs) {
@@ -213,6 +221,11 @@ pub fn sub_helmfiles(loaded: &Loaded) -> Result<Vec<SubHelmfile>, HelmfileError>
         };
         if path.contains("::") || path.contains("://") {
             return Err(at(format!("{path}: remote sub-helmfiles are not read by releasex (no network)")));
+        }
+        // state.go SubHelmfileSpec validation: an unknown key fails the state (inherited.go allowedInherits).
+        const ALLOWED_INHERITS: [&str; 7] = ["repositories", "helmDefaults", "commonLabels", "apiVersions", "kubeVersion", "templates", "environments"];
+        if let Some(bad) = inherits.iter().find(|k| !ALLOWED_INHERITS.contains(&k.as_str())) {
+            return Err(at(format!("invalid inherits entry {bad:?} for path {path:?}: allowed values are [{}]", ALLOWED_INHERITS.join(" "))));
         }
         if inherits.iter().any(|k| k == "templates") {
             return Err(at(format!("{path}: `inherits: [templates]` is not modelled by releasex")));
@@ -260,9 +273,13 @@ pub struct EnvSpec {
     pub secrets: Vec<V>,
     pub merge_strategy: Option<String>,
     pub kube_context: String,
+    /// `missingFileHandler:` of the environment (empty: the state's, else Error).
+    pub missing_file_handler: String,
 }
 
-type WithBases = (Vec<(String, EnvSpec)>, Vec<V>, PathBuf);
+/// A part's environments and root `values:` with its bases', the directory
+/// they resolve against, and the part's document with its bases' other fields.
+type WithBases = (Vec<(String, EnvSpec)>, Vec<V>, PathBuf, VMap);
 
 /// `loadBases` + `mergeEnvironments`: every base's environments and root
 /// `values:` before the part's own. Every relative path, a base's too,
@@ -300,6 +317,9 @@ fn with_bases(cx: &mut Ctx, part: &Part, ctx: &Env) -> Result<WithBases, Helmfil
                     if !src.kube_context.is_empty() {
                         dst.kube_context = src.kube_context;
                     }
+                    if !src.missing_file_handler.is_empty() {
+                        dst.missing_file_handler = src.missing_file_handler;
+                    }
                     if src.merge_strategy.is_some() {
                         dst.merge_strategy = src.merge_strategy;
                     }
@@ -316,7 +336,47 @@ fn with_bases(cx: &mut Ctx, part: &Part, ctx: &Env) -> Result<WithBases, Helmfil
             }
         }
     }
-    Ok((envs, defaults, layer_dir))
+    let mut merged = VMap::default();
+    for (i, l) in layers.iter().enumerate() {
+        merge_layer(&mut merged, &l.doc, i + 1 == layers.len());
+    }
+    Ok((envs, defaults, layer_dir, merged))
+}
+
+/// create.go `loadBases`: every base, then the part, merged with mergo's
+/// WithAppendSlice + WithOverride: a list is appended to (a base's
+/// `releases:` come before the part's), a map's entries are replaced one by
+/// one (`templates:` entries, `helmDefaults:` fields), a scalar replaced; an
+/// empty value replaces nothing. A base's `environments:` (merged into the
+/// specs above) and `bases:` are not the part's.
+fn merge_layer(dst: &mut VMap, src: &VMap, own: bool) {
+    let empty = |v: &V| match &v.kind {
+        Kind::Null => true,
+        Kind::Str(s) => s.is_empty(),
+        Kind::List(l) => l.is_empty(),
+        Kind::Map(m) => m.is_empty(),
+        _ => false,
+    };
+    for (k, v) in src {
+        if !own && (k == "environments" || k == "bases") {
+            continue;
+        }
+        let present = dst.contains_key(k);
+        match (dst.get_mut(k).map(|d| &mut d.kind), &v.kind) {
+            (Some(Kind::List(d)), Kind::List(s)) => d.extend(s.iter().cloned()),
+            (Some(Kind::Map(d)), Kind::Map(s)) => {
+                for (ck, cv) in s {
+                    if !empty(cv) {
+                        d.insert(ck.clone(), cv.clone());
+                    }
+                }
+            }
+            _ if empty(v) && present => {}
+            _ => {
+                dst.insert(k.clone(), v.clone());
+            }
+        }
+    }
 }
 
 fn env_spec(v: &V) -> EnvSpec {
@@ -329,6 +389,10 @@ fn env_spec(v: &V) -> EnvSpec {
             _ => None,
         },
         kube_context: match m.get("kubeContext").map(|v| &v.kind) {
+            Some(Kind::Str(s)) => s.clone(),
+            _ => String::new(),
+        },
+        missing_file_handler: match m.get("missingFileHandler").map(|v| &v.kind) {
             Some(Kind::Str(s)) => s.clone(),
             _ => String::new(),
         },
@@ -383,7 +447,12 @@ fn load_env(
         }
         let mut entries = hcl_secrets;
         entries.extend(spec.values.iter().cloned());
-        values = values_entries(cx, part, dir, &entries, &strategy, "environment", tenv, rec)?;
+        // state.go getEnvMissingFileHandler: the environment's, else the state's, else Error.
+        let handler = match (spec.missing_file_handler.as_str(), part.doc.get("missingFileHandler").map(|v| &v.kind)) {
+            ("", Some(Kind::Str(h))) => h.clone(),
+            (h, _) => h.to_string(),
+        };
+        values = values_entries_handled(cx, part, dir, &entries, &strategy, "environment", tenv, &handler, rec)?;
         mergo_override(&mut values, &secret_vals, &root, rec);
     }
     // The context is the base; this part's values override it.
@@ -402,6 +471,14 @@ fn load_env(
 /// maps in order, HCL files rendered together after them.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn values_entries(cx: &mut Ctx, part: &Part, dir: &FsPath, entries: &[V], strategy: &str, layer: &str, tenv: &Env, rec: &mut Recorder) -> Result<VMap, HelmfileError> {
+    values_entries_handled(cx, part, dir, entries, strategy, layer, tenv, "", rec)
+}
+
+/// [`values_entries`] with a `missingFileHandler` (empty: Error) for a file
+/// or glob that names nothing (pkg/state/storage.go `resolveFile`: Error
+/// fails naming the pattern, Warn, Info and Debug skip it, and releasex says so).
+#[allow(clippy::too_many_arguments)]
+fn values_entries_handled(cx: &mut Ctx, part: &Part, dir: &FsPath, entries: &[V], strategy: &str, layer: &str, tenv: &Env, handler: &str, rec: &mut Recorder) -> Result<VMap, HelmfileError> {
     let root = Path::root();
     let mut result = VMap::default();
     let mut hcl_files: Vec<PathBuf> = Vec::new();
@@ -415,7 +492,18 @@ pub(super) fn values_entries(cx: &mut Ctx, part: &Part, dir: &FsPath, entries: &
     for entry in entries {
         match &entry.kind {
             Kind::Str(f) => {
-                for path in resolve(cx, dir, f, part)? {
+                let files = match resolve(cx, dir, f, part) {
+                    Err(HelmfileError::Read { .. }) => Vec::new(),
+                    r => r?,
+                };
+                if files.is_empty() {
+                    match handler {
+                        "" | "Error" => return Err(state_err(part, &format!("environment values file matching {f:?} does not exist in {:?}", dir.to_string_lossy()))),
+                        "Warn" | "Info" | "Debug" => cx.skipped.push(format!("{}: skipping missing environment values file matching {f:?} (missingFileHandler: {handler})", part.file)),
+                        other => return Err(state_err(part, &format!("invalid missing file handler {other:?}: it must be one of [Error Warn Info Debug]"))),
+                    }
+                }
+                for path in files {
                     if path.extension().is_some_and(|e| e == "hcl") {
                         hcl_files.push(path);
                         continue;
@@ -803,7 +891,92 @@ fn overrides(cx: &mut Ctx, rec: &mut Recorder) -> Result<Env, HelmfileError> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
+    use super::*;
+
+    /// State files held in memory.
+    pub(in crate::helmfile) struct Files(pub Vec<(&'static str, &'static str)>);
+
+    impl Io for Files {
+        fn read(&self, path: &FsPath) -> Result<String, String> {
+            self.0.iter().find(|(p, _)| FsPath::new(p) == path).map(|(_, t)| t.to_string()).ok_or_else(|| format!("{}: no such file", path.display()))
+        }
+        fn exists(&self, path: &FsPath) -> bool {
+            self.0.iter().any(|(p, _)| FsPath::new(p) == path)
+        }
+        fn sops_decrypt(&self, _: &FsPath) -> Result<String, String> {
+            Err("no sops in this test".into())
+        }
+        fn template_host(&self, _: &FsPath, _: &Request) -> Box<dyn crate::gotmpl::func::Host + '_> {
+            Box::new(crate::gotmpl::func::FixedHost::default())
+        }
+    }
+
+    #[test]
+    fn a_part_holds_its_bases_fields_lists_appended_and_map_entries_replaced() {
+        let io = Files(vec![
+            ("/s/base.yaml", "helmDefaults:\n  kubeContext: from-base\n  wait: true\ntemplates:\n  a:\n    chart: base-a\n  b:\n    chart: base-b\nreleases:\n- name: from-base\nenvironments:\n  default:\n    values:\n    - k: v\n"),
+            ("/s/helmfile.yaml", "bases:\n- base.yaml\nhelmDefaults:\n  wait: false\ntemplates:\n  b:\n    chart: own-b\nreleases:\n- name: own\n"),
+        ]);
+        let req = Request { file: "/s/helmfile.yaml".into(), environment: "default".into(), ..Request::default() };
+        let got = load_file(Ctx { io: &io, req: &req, skipped: Vec::new() }, Env::default(), None, &mut Recorder::default()).expect("loads");
+        let doc = serde_json::Value::Object(crate::values::tree::map_to_json(&got.parts[0].0.doc));
+        assert_eq!(doc["helmDefaults"], serde_json::json!({"kubeContext": "from-base", "wait": false}));
+        assert_eq!(doc["templates"], serde_json::json!({"a": {"chart": "base-a"}, "b": {"chart": "own-b"}}));
+        assert_eq!(doc["releases"], serde_json::json!([{"name": "from-base"}, {"name": "own"}]));
+        assert!(doc.get("environments").is_none(), "a base's environments are merged into the specs, not the part: {doc}");
+    }
+
+    #[test]
+    fn an_environment_values_glob_matching_nothing_fails_unless_its_missing_file_handler_skips_it() {
+        let load = |handler: &'static str| {
+            let text: &'static str = match handler {
+                "" => "environments:\n  default:\n    values:\n    - env.*.yaml\n    - here.yaml\n",
+                "Warn" => "environments:\n  default:\n    missingFileHandler: Warn\n    values:\n    - env.*.yaml\n    - gone.yaml\n    - here.yaml\n",
+                _ => "missingFileHandler: Info\nenvironments:\n  default:\n    values:\n    - env.*.yaml\n    - here.yaml\n",
+            };
+            // The glob lists a real directory (with nothing matching); the files are read from memory.
+            let dir = tempfile::tempdir().expect("tempdir");
+            let at = |name: &str| -> &'static str { Box::leak(dir.path().join(name).to_string_lossy().into_owned().into_boxed_str()) };
+            let io = Files(vec![(at("helmfile.yaml"), text), (at("here.yaml"), "k: v\n")]);
+            let req = Request { file: at("helmfile.yaml").into(), environment: "default".into(), ..Request::default() };
+            let mut cx = Ctx { io: &io, req: &req, skipped: Vec::new() };
+            let env = overrides(&mut cx, &mut Recorder::default()).expect("no flags");
+            load_file(cx, env, None, &mut Recorder::default()).map(|l| (serde_json::Value::Object(crate::values::tree::map_to_json(&l.env.values)), l.skipped.len()))
+        };
+        let e = load("").unwrap_err().to_string();
+        assert!(e.contains("environment values file matching \"env.*.yaml\" does not exist in"), "{e}");
+        assert_eq!(load("Warn").expect("skipped"), (serde_json::json!({"k": "v"}), 2));
+        // The state's handler stands in for an environment without one.
+        assert_eq!(load("Info").expect("skipped"), (serde_json::json!({"k": "v"}), 1));
+    }
+
+    #[test]
+    fn an_unknown_inherits_key_of_a_sub_helmfile_entry_is_an_error_naming_it() {
+        let io = Files(vec![("/s/helmfile.yaml", "helmfiles:\n- path: child.yaml\n  inherits:\n  - repositories\n  - bogusKey\n")]);
+        let req = Request { file: "/s/helmfile.yaml".into(), environment: "default".into(), ..Request::default() };
+        let loaded = load_file(Ctx { io: &io, req: &req, skipped: Vec::new() }, Env::default(), None, &mut Recorder::default()).expect("loads");
+        let e = sub_helmfiles(&loaded).unwrap_err().to_string();
+        assert!(e.contains("invalid inherits entry \"bogusKey\" for path \"child.yaml\": allowed values are [repositories helmDefaults"), "{e}");
+    }
+
+    #[test]
+    fn a_file_whose_first_part_lacks_the_environment_is_undefined_before_its_later_parts_render() {
+        // The second part could not render without `origin`: helmfile never gets there.
+        let io = Files(vec![("/s/sub.yaml.gotmpl", "environments:\n  live:\n    values:\n    - origin: live\n---\nreleases:\n- name: r\n  values:\n  - origin: {{ .Values.origin }}\n")]);
+        let req = Request { file: "/s/sub.yaml.gotmpl".into(), environment: "staging".into(), ..Request::default() };
+        let overrode = Env { values: VMap::default(), ..Env::default() };
+        let got = load_file(Ctx { io: &io, req: &req, skipped: Vec::new() }, overrode, None, &mut Recorder::default());
+        assert!(matches!(got, Err(HelmfileError::UndefinedEnvironment(ref e)) if e == "staging"), "{got:?}");
+        // The environment it does define loads, its later part rendered with it.
+        let req = Request { environment: "live".into(), ..req };
+        let got = load_file(Ctx { io: &io, req: &req, skipped: Vec::new() }, Env::default(), None, &mut Recorder::default()).expect("loads");
+        assert_eq!(got.parts.len(), 2);
+    }
+}
+
+#[cfg(test)]
+mod glob_tests {
     use super::*;
 
     #[test]

@@ -17,7 +17,7 @@ const FIXTURE: &str = "tests/fixtures/helmfile/templated-states";
 /// Records `helm ARGS` as `$REC/N/args` (one per line), every `--values
 /// FILE` copied to `$REC/N/` and named so in the recorded arguments, and
 /// the directory helmfile ran it in (a sub-helmfile's own) as `$REC/N/cwd`.
-const STAND_IN_HELM: &str = r#"#!/bin/sh
+pub(crate) const STAND_IN_HELM: &str = r#"#!/bin/sh
 [ "$1" = version ] && { echo 'version.BuildInfo{Version:"v3.15.3"}'; exit 0; }
 [ "$1" = template ] || exit 0
 d="$REC/$(ls "$REC" | wc -l)"; mkdir -p "$d"; pwd > "$d/cwd"; i=0; prev=
@@ -27,7 +27,7 @@ for a in "$@"; do
 done
 "#;
 
-fn copy_dir(from: &Path, to: &Path) {
+pub(crate) fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).expect("mkdir");
     for e in std::fs::read_dir(from).expect("fixture") {
         let e = e.expect("entry");
@@ -52,7 +52,7 @@ fn v1_mode(v1: bool) -> &'static str {
 }
 
 /// Whole numbers as integers: Helm's toJson prints 3, releasex's JSON 3.0.
-fn normalized(v: serde_json::Value) -> serde_json::Value {
+pub(crate) fn normalized(v: serde_json::Value) -> serde_json::Value {
     use serde_json::Value;
     match v {
         Value::Number(n) if n.as_f64().is_some_and(|f| f.fract() == 0.0) => Value::from(n.as_f64().unwrap_or_default() as i64),

@@ -18,6 +18,7 @@ mod helm_diff;
 mod helmfile;
 mod helmfile_hcl;
 mod helmfile_templates;
+mod helmfile_upstream;
 mod history;
 mod json_contracts;
 mod patch_cmd;

@@ -1,0 +1,7 @@
+locals {
+  origin = "second.hcl"
+}
+
+values {
+  fromSecond = local.origin
+}

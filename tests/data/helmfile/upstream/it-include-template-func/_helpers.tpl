@@ -1,0 +1,3 @@
+{{- define "echo" -}}
+top-{{ .Echo | trim }}
+{{- end }}

@@ -1,0 +1,3 @@
+{{- define "echo" -}}
+nested-{{ .Echo | trim }}
+{{- end }}

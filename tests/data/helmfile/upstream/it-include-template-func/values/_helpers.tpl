@@ -1,0 +1,3 @@
+{{- define "echo" -}}
+values-{{ .Echo | trim }}
+{{- end }}

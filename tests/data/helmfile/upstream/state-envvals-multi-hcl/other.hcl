@@ -1,0 +1,3 @@
+values {
+  fromOther = "set in other.hcl"
+}
