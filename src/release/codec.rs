@@ -43,7 +43,8 @@ pub enum CodecError {
 /// record: padding required, line breaks ignored.
 pub fn decode_base64(text: &[u8], layer: &'static str) -> Result<Vec<u8>, CodecError> {
     let cleaned: Vec<u8>;
-    let input = if text.iter().any(|b| matches!(b, b'\r' | b'\n')) {
+    // memchr, not a byte loop: the text is MiBs and usually has no line breaks.
+    let input = if memchr::memchr2(b'\r', b'\n', text).is_some() {
         cleaned = text.iter().copied().filter(|b| !matches!(b, b'\r' | b'\n')).collect();
         &cleaned[..]
     } else {
@@ -110,15 +111,34 @@ pub fn gunzip_bounded(raw: &[u8]) -> Result<Vec<u8>, CodecError> {
 /// Records nest as deep as Helm's reader allows (encoding/json's 10,000
 /// levels, checked first), not serde_json's default 128.
 pub fn parse_json(json: &[u8], gzip: bool) -> Result<serde_json::Value, CodecError> {
-    use serde::Deserialize as _;
     if let Some((open, offset)) = crate::go::json_decode::first_too_deep(json) {
         return Err(CodecError::TooDeep { open, offset });
     }
+    let wrap = |e| if gzip { CodecError::Json(e) } else { CodecError::NotJson(e) };
+    serde_parse(json).map_err(wrap)
+}
+
+/// [`parse_json`] of a buffer the caller gives up: the same value or error,
+/// in less memory, as the top-level `manifest` (most of a large record) is
+/// unescaped into the buffer itself (see [`super::json_in_place`]).
+pub fn parse_record_json(mut json: Vec<u8>, gzip: bool) -> Result<serde_json::Value, CodecError> {
+    if let Some((open, offset)) = crate::go::json_decode::first_too_deep(&json) {
+        return Err(CodecError::TooDeep { open, offset });
+    }
+    if let Some(value) = super::json_in_place::parse_with_manifest_in_place(&mut json, |rest| serde_parse(rest).ok()) {
+        return Ok(value);
+    }
+    parse_json(&json, gzip)
+}
+
+/// One JSON value and nothing after it, without serde_json's nesting limit
+/// (the callers check Go's first).
+fn serde_parse(json: &[u8]) -> Result<serde_json::Value, serde_json::Error> {
+    use serde::Deserialize as _;
     let mut reader = serde_json::Deserializer::from_slice(json);
     reader.disable_recursion_limit();
-    let wrap = |e| if gzip { CodecError::Json(e) } else { CodecError::NotJson(e) };
-    let value = serde_json::Value::deserialize(&mut reader).map_err(wrap)?;
-    reader.end().map_err(wrap)?;
+    let value = serde_json::Value::deserialize(&mut reader)?;
+    reader.end()?;
     Ok(value)
 }
 

@@ -3,6 +3,7 @@
 
 pub mod codec;
 pub mod history;
+mod json_in_place;
 pub mod record;
 pub mod size;
 pub mod source;
@@ -70,8 +71,8 @@ pub fn decode(stored: StoredRecord) -> Result<DecodedRecord, ReleaseError> {
             (json, PayloadStats { stored_bytes: n, compressed_bytes: n, json_bytes: n, gzip: false })
         }
     };
-    let value = codec::parse_json(&json, stats.gzip).map_err(codec_err)?;
-    drop(json);
+    // The buffer is given up: the record's manifest is unescaped into it.
+    let value = codec::parse_record_json(json, stats.gzip).map_err(codec_err)?;
     let release =
         Release::from_value(value).map_err(|source| ReleaseError::Record { origin: origin.clone(), source })?;
     let mut record = DecodedRecord { origin, driver, labels, object_name, release, stats, warnings: Vec::new() };
