@@ -2,13 +2,14 @@
 //! `any`, `ternary`, the JSON functions; list.go's `compact`; dict.go's
 //! `deepCopy`).
 
-use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use serde_json::Value;
 
 use super::conv::{made, reflect_kind, slice_items};
 use crate::gotmpl::func::{Call, Derive, FnError, FuncMap, Param, Sig};
+use crate::gotmpl::encode::JSON_CYCLE;
+use crate::gotmpl::gomap::{Inside, deep_copy_tv};
 use crate::gotmpl::{Tv, Val};
 
 const ANY: Param = Param::Any;
@@ -103,7 +104,7 @@ pub fn from_json_value(v: &Value) -> Tv {
         Value::Number(n) => Val::Float(crate::go::json::go_float64(n)),
         Value::String(s) => Val::Str(s.clone()),
         Value::Array(a) => Val::List(a.iter().map(from_json_value).collect()),
-        Value::Object(o) => Val::Map(o.iter().map(|(k, v)| (k.clone(), from_json_value(v))).collect::<BTreeMap<_, _>>()),
+        Value::Object(o) => Val::Map(o.iter().map(|(k, v)| (k.clone(), from_json_value(v))).collect()),
     })
 }
 
@@ -119,7 +120,7 @@ fn to_json(c: &Call, args: Vec<Tv>) -> Result<Tv, FnError> {
         _ => JsonStyle { indent: false, escape_html: true },
     };
     let mut out = String::new();
-    match write_json(&mut out, &args[0], style, 0) {
+    match write_json(&mut out, &args[0], style, 0, &mut Inside::default()) {
         Ok(()) => Ok(made(Val::Str(out))),
         Err(JsonFail::Unsupported(what)) => Err(FnError::Unsupported(format!("{}: JSON of {what}", c.name))),
         Err(JsonFail::Go(_)) if c.name == "toJson" || c.name == "toPrettyJson" => Ok(made(Val::Str(String::new()))),
@@ -142,8 +143,11 @@ enum JsonFail {
 
 /// encoding/json's encoder over template values: maps with sorted keys,
 /// `[]byte` as base64, floats in Go's JSON form, objects by their
-/// `MarshalJSON`/`MarshalText` (`time.Time` RFC 3339, `*semver.Version` its text).
-fn write_json(out: &mut String, v: &Tv, style: JsonStyle, depth: usize) -> Result<(), JsonFail> {
+/// `MarshalJSON`/`MarshalText` (`time.Time` RFC 3339, `*semver.Version` its
+/// text). A map inside itself is encoding/json's cycle error (Go 1.19
+/// encode.go `mapEncoder.encode`: it checks once 1000 levels deep, and the
+/// whole encoding fails either way).
+fn write_json(out: &mut String, v: &Tv, style: JsonStyle, depth: usize, inside: &mut Inside) -> Result<(), JsonFail> {
     let newline = |out: &mut String, depth: usize| {
         if style.indent {
             out.push('\n');
@@ -176,14 +180,19 @@ fn write_json(out: &mut String, v: &Tv, style: JsonStyle, depth: usize) -> Resul
                     out.push(',');
                 }
                 newline(out, depth + 1);
-                write_json(out, item, style, depth + 1)?;
+                write_json(out, item, style, depth + 1, inside)?;
             }
             newline(out, depth);
             out.push(']');
         }
-        Val::Map(m) => write_object(out, m.iter().map(|(k, v)| (k.as_str(), v.clone())), m.is_empty(), style, depth)?,
-        Val::StrMap(m) => write_object(out, m.iter().map(|(k, v)| (k.as_str(), Tv::str(v))), m.is_empty(), style, depth)?,
-        Val::Ptr(p) => write_json(out, p, style, depth)?,
+        Val::Map(m) => {
+            inside.enter(m).map_err(|_| JsonFail::Go(JSON_CYCLE.into()))?;
+            let entries = m.entries();
+            write_object(out, entries.iter().map(|(k, v)| (k.as_str(), v.clone())), entries.is_empty(), style, depth, inside)?;
+            inside.leave(m);
+        }
+        Val::StrMap(m) => write_object(out, m.iter().map(|(k, v)| (k.as_str(), Tv::str(v))), m.is_empty(), style, depth, inside)?,
+        Val::Ptr(p) => write_json(out, p, style, depth, inside)?,
         Val::Struct(name, _) => return Err(JsonFail::Unsupported(format!("a struct ({name})"))),
         Val::Object(o) => match super::dates::object_json(o.as_ref()).or_else(|| super::semver::object_json(o.as_ref())) {
             Some(ObjectJson::Text(s)) => write_string(out, &s, style.escape_html),
@@ -203,7 +212,7 @@ pub enum ObjectJson {
     Raw(String),
 }
 
-fn write_object<'a>(out: &mut String, entries: impl Iterator<Item = (&'a str, Tv)>, is_empty: bool, style: JsonStyle, depth: usize) -> Result<(), JsonFail> {
+fn write_object<'a>(out: &mut String, entries: impl Iterator<Item = (&'a str, Tv)>, is_empty: bool, style: JsonStyle, depth: usize, inside: &mut Inside) -> Result<(), JsonFail> {
     if is_empty {
         out.push_str("{}");
         return Ok(());
@@ -220,7 +229,7 @@ fn write_object<'a>(out: &mut String, entries: impl Iterator<Item = (&'a str, Tv
         }
         write_string(out, k, style.escape_html);
         out.push_str(if style.indent { ": " } else { ":" });
-        write_json(out, &item, style, depth + 1)?;
+        write_json(out, &item, style, depth + 1, inside)?;
     }
     if style.indent {
         out.push('\n');
@@ -274,10 +283,12 @@ fn unescape_html(json: &str) -> String {
     out
 }
 
-/// copystructure's `Copy`: a deep copy (template values are already
-/// values, so the copy is the value itself).
-fn deep_copy(_: &Call, mut args: Vec<Tv>) -> Result<Tv, FnError> {
-    Ok(args.remove(0))
+/// copystructure's `Copy`: a deep copy, every map and list below new (a
+/// change to the copy's maps leaves the original's alone). copystructure
+/// walks with reflectwalk, which has no cycle check, so a map holding
+/// itself is refused where Go's stack would overflow.
+fn deep_copy(c: &Call, args: Vec<Tv>) -> Result<Tv, FnError> {
+    deep_copy_tv(&args[0], &mut Inside::default()).map_err(|_| FnError::Unsupported(format!("{} of a map that contains itself (copystructure recurses into it until the goroutine stack overflows)", c.name)))
 }
 
 #[cfg(test)]
