@@ -53,9 +53,10 @@ fn json_ready(v: &Tv, inside: &mut Inside) -> Result<Frozen, String> {
     })
 }
 
-/// encoding/json's error for a map inside itself (Go 1.19 encode.go
-/// `mapEncoder.encode`: `UnsupportedValueError`, "encountered a cycle via %s").
-pub(super) const JSON_CYCLE: &str = "json: unsupported value: encountered a cycle via map[string]interface {}";
+/// Why this `toJson` gives no text for a map inside itself (encoding/json
+/// fails on it: Go 1.19 encode.go `mapEncoder.encode`, "encountered a
+/// cycle"; sprig's own `toJson` words it as Go does, see sprig/defaults.rs).
+const JSON_CYCLE: &str = "a map that contains itself (encoding/json fails: encountered a cycle)";
 
 /// helmfile's `toYaml` (yaml.v3's encoder, indent 2, trailing newline kept),
 /// for values whose every string yaml.v3 would write plain; any other
