@@ -143,11 +143,7 @@ impl Tv {
             tv.nondeterministic |= nondeterministic;
             match &mut tv.val {
                 Val::List(items) | Val::TypedList(_, items) => items.iter_mut().for_each(|i| walk(i, secret, nondeterministic, seen)),
-                Val::Map(m) => {
-                    if seen.insert(m.id()) {
-                        m.update_values(|v| walk(v, secret, nondeterministic, seen));
-                    }
-                }
+                Val::Map(m) if seen.insert(m.id()) => m.update_values(|v| walk(v, secret, nondeterministic, seen)),
                 Val::Ptr(p) => walk(p, secret, nondeterministic, seen),
                 Val::Struct(_, fields) => fields.iter_mut().for_each(|(_, f)| walk(f, secret, nondeterministic, seen)),
                 _ => {}
