@@ -223,3 +223,30 @@ mod tests {
         m.remove("self");
     }
 }
+
+/// Where Go's walk of a map holding itself never ends (fmt, yaml.v3,
+/// copystructure, mergo), releasex refuses with a message, not a crash.
+#[cfg(test)]
+mod cycle_refusals {
+    use crate::gotmpl::func::FixedHost;
+    use crate::gotmpl::{MissingKey, RenderOptions, TmplError, Tv, Val, render_with};
+
+    fn run(body: &str) -> Result<String, TmplError> {
+        let funcs = crate::gotmpl::helmfile::func_map();
+        let host = FixedHost::default();
+        let opts = RenderOptions { name: "t", funcs: &funcs, host: &host, missingkey: MissingKey::Default };
+        let src = format!("{{{{ $d := dict \"a\" 1 }}}}{{{{ $_ := set $d \"self\" $d }}}}{body}");
+        render_with(&src, &Tv::new(Val::Nil), &opts).map(|r| r.text)
+    }
+
+    #[test]
+    fn printing_copying_or_merging_a_map_that_holds_itself_is_refused_not_a_stack_overflow() {
+        for body in ["{{ $d }}", "{{ printf \"%v\" $d }}", "{{ print $d }}", "{{ toYaml $d }}", "{{ deepCopy $d }}", "{{ merge $d $d }}", "{{ toString $d }}"] {
+            match run(body) {
+                Err(TmplError::Unsupported { construct, .. }) => assert!(construct.contains("contains itself"), "{body}: {construct}"),
+                other => panic!("{body}: {other:?}"),
+            }
+        }
+        assert_eq!(run("{{ len $d.self.self }} {{ $d.self.a }}").ok().as_deref(), Some("2 1"));
+    }
+}
