@@ -144,7 +144,7 @@ fn index(_: &Call<'_>, args: Vec<Tv>) -> Res {
                 let i = index_arg(&ix, s.len())?;
                 Tv::new(Val::Int(i64::from(*s.as_bytes().get(i).ok_or_else(|| go_err("reflect: string index out of range"))?)))
             }
-            Val::Map(m) => m.get(&map_key(&ix)?).cloned().unwrap_or_else(|| Tv::new(Val::Nil)),
+            Val::Map(m) => m.get(&map_key(&ix)?).unwrap_or_else(|| Tv::new(Val::Nil)),
             Val::StrMap(m) => Tv::str(m.get(&map_key(&ix)?).map_or("", String::as_str)),
             other => return Err(go_err(format!("can't index item of type {}", go_type(other)))),
         };
@@ -345,17 +345,24 @@ pub(super) fn sprint(args: &[Tv]) -> Result<String, FnError> {
 /// text/template's `print`, `println` and `printf` are fmt's Sprint,
 /// Sprintln and Sprintf (funcs.go builtins).
 fn print(_: &Call<'_>, args: Vec<Tv>) -> Res {
-    Ok(Tv::new(Val::Str(crate::go::printf::sprint(&args).map_err(|e| unsupported(e.0))?)))
+    Ok(Tv::new(Val::Str(crate::go::printf::sprint(&frozen(&args)?).map_err(|e| unsupported(e.0))?)))
 }
 
 fn println(_: &Call<'_>, args: Vec<Tv>) -> Res {
-    Ok(Tv::new(Val::Str(crate::go::printf::sprintln(&args).map_err(|e| unsupported(e.0))?)))
+    Ok(Tv::new(Val::Str(crate::go::printf::sprintln(&frozen(&args)?).map_err(|e| unsupported(e.0))?)))
 }
 
 fn printf(_: &Call<'_>, args: Vec<Tv>) -> Res {
     let Some((format, rest)) = args.split_first() else { return Err(go_err("printf without a format")) };
     let Val::Str(format) = &format.val else { return Err(go_err("printf format is not a string")) };
-    Ok(Tv::new(Val::Str(crate::go::printf::sprintf(format, rest).map_err(|e| unsupported(e.0))?)))
+    Ok(Tv::new(Val::Str(crate::go::printf::sprintf(format, &frozen(rest)?).map_err(|e| unsupported(e.0))?)))
+}
+
+/// The operands as fmt's printers walk them; a map holding itself is
+/// refused, since Go's fmt would recurse into it without end (even `%T`
+/// of one is refused: releasex freezes every operand before formatting).
+fn frozen(args: &[Tv]) -> Result<Vec<super::frozen::Frozen>, FnError> {
+    args.iter().map(|a| super::frozen::Frozen::of(a).map_err(|_| unsupported(super::frozen::CYCLE_PRINT.into()))).collect()
 }
 
 /// funcs.go `evalArgs`: one string as it is, anything else as `fmt.Sprint`

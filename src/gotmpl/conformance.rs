@@ -7,7 +7,6 @@
 //! `"releasex": "refused"` (a Go value releasex deliberately leaves out);
 //! a case whose Go result is missing fails.
 
-use std::collections::BTreeMap;
 use std::path::Path;
 
 use serde_json::Value;
@@ -27,7 +26,7 @@ fn data_of(v: &Value) -> Tv {
         },
         Value::String(s) => Val::Str(s.clone()),
         Value::Array(a) => Val::List(a.iter().map(data_of).collect()),
-        Value::Object(m) => Val::Map(m.iter().map(|(k, v)| (k.clone(), data_of(v))).collect::<BTreeMap<_, _>>()),
+        Value::Object(m) => Val::Map(m.iter().map(|(k, v)| (k.clone(), data_of(v))).collect()),
     })
 }
 
@@ -79,6 +78,8 @@ fn ours(case: &Value) -> Result<Value, String> {
         None => super::sprig::func_map(),
         // Only text/template's builtins (sprig replaces some, e.g. `slice`).
         Some("builtins") => super::func::FuncMap::new(),
+        // helmfile's pure functions over sprig's (the oracle's helmfile.go).
+        Some("helmfile") => super::helmfile::func_map(),
         Some(other) => return Err(format!("unknown funcs {other:?}")),
     };
     let opts = RenderOptions { name: "t", funcs: &funcs, host: &host, missingkey };

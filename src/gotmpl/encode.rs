@@ -2,6 +2,8 @@
 //! for the values whose every string it certainly writes plain; anything
 //! else is refused rather than guessed.
 
+use super::frozen::Frozen;
+use super::gomap::Inside;
 use super::{Tv, Val};
 use crate::go::json::{GoNumbers, JsonError, write_json};
 use crate::go::quote::quote as go_quote;
@@ -9,62 +11,65 @@ use crate::go::quote::quote as go_quote;
 /// sprig's `toJson` (`encoding/json`: keys sorted, `<`, `>`, `&`, U+2028 and U+2029 escaped).
 pub(super) fn to_json(v: &Tv) -> Result<String, String> {
     let mut out = String::new();
-    let ready = json_ready(v)?;
-    write_json(&mut out, ready.as_ref(), GoNumbers::default()).map_err(|e| match e {
+    let ready = json_ready(v, &mut Inside::default())?;
+    write_json(&mut out, &ready, GoNumbers::default()).map_err(|e| match e {
         JsonError::NonFinite(_) => "a NaN or infinite number".to_string(),
         JsonError::Value(what) => what,
     })?;
     Ok(out)
 }
 
-/// The value with what `encoding/json` writes specially made plain: a
-/// `[]byte` is its base64 text (encode.go `encodeByteSlice`), an object its
-/// `MarshalJSON` text (spliced back in through a placeholder string is not
-/// possible, so an object's JSON must itself be a JSON string or number).
-fn json_ready(v: &Tv) -> Result<std::borrow::Cow<'_, Tv>, String> {
+/// The value as `encoding/json` walks it ([`Frozen`]), with what it writes
+/// specially made plain: a `[]byte` is its base64 text (encode.go
+/// `encodeByteSlice`), an object its `MarshalJSON` text (spliced back in
+/// through a placeholder string is not possible, so an object's JSON must
+/// itself be a JSON string or number). A map inside itself is
+/// encoding/json's cycle error (encode.go `mapEncoder.encode`).
+fn json_ready(v: &Tv, inside: &mut Inside) -> Result<Frozen, String> {
     use base64::Engine as _;
-    use std::borrow::Cow;
-    fn needs(v: &Tv) -> bool {
-        match &v.val {
-            Val::Bytes(_) | Val::Object(_) => true,
-            Val::List(l) | Val::TypedList(_, l) => l.iter().any(needs),
-            Val::Map(m) => m.values().any(needs),
-            Val::Ptr(p) => needs(p),
-            _ => false,
-        }
-    }
-    if !needs(v) {
-        return Ok(Cow::Borrowed(v));
-    }
-    let val = match &v.val {
-        Val::Bytes(b) => Val::Str(base64::engine::general_purpose::STANDARD.encode(b)),
+    let leaf = |val: Val| Frozen::Leaf(Tv { val, ..v.clone() });
+    Ok(match &v.val {
+        Val::Bytes(b) => leaf(Val::Str(base64::engine::general_purpose::STANDARD.encode(b))),
         Val::Object(o) => {
             let text = o.json().ok_or_else(|| format!("a {}", o.type_name()))?;
             match serde_json::from_str::<serde_json::Value>(&text) {
-                Ok(serde_json::Value::String(s)) => Val::Str(s),
-                Ok(serde_json::Value::Number(n)) if n.is_i64() => Val::Int64(n.as_i64().unwrap_or_default()),
-                Ok(serde_json::Value::Number(n)) => Val::Float(n.as_f64().unwrap_or_default()),
+                Ok(serde_json::Value::String(s)) => leaf(Val::Str(s)),
+                Ok(serde_json::Value::Number(n)) if n.is_i64() => leaf(Val::Int64(n.as_i64().unwrap_or_default())),
+                Ok(serde_json::Value::Number(n)) => leaf(Val::Float(n.as_f64().unwrap_or_default())),
                 _ => return Err(format!("a {} (its JSON is not a string or a number)", o.type_name())),
             }
         }
-        Val::List(l) => Val::List(l.iter().map(|x| json_ready(x).map(Cow::into_owned)).collect::<Result<_, _>>()?),
-        Val::TypedList(e, l) => Val::TypedList(e, l.iter().map(|x| json_ready(x).map(Cow::into_owned)).collect::<Result<_, _>>()?),
-        Val::Map(m) => Val::Map(m.iter().map(|(k, x)| json_ready(x).map(|x| (k.clone(), x.into_owned()))).collect::<Result<_, _>>()?),
-        Val::Ptr(p) => return json_ready(p).map(|x| Cow::Owned(x.into_owned())),
-        other => other.clone(),
-    };
-    Ok(Cow::Owned(Tv { val, ..v.clone() }))
+        Val::List(l) => Frozen::List(None, l.iter().map(|x| json_ready(x, inside)).collect::<Result<_, _>>()?),
+        Val::TypedList(e, l) => Frozen::List(Some(e), l.iter().map(|x| json_ready(x, inside)).collect::<Result<_, _>>()?),
+        Val::Map(m) => {
+            inside.enter(m).map_err(|_| JSON_CYCLE.to_string())?;
+            let entries = m.entries().into_iter().map(|(k, x)| Ok((k, json_ready(&x, inside)?))).collect::<Result<_, String>>()?;
+            inside.leave(m);
+            Frozen::Map(entries)
+        }
+        Val::Struct(name, fields) => Frozen::Struct(name, fields.iter().map(|(n, f)| Ok((*n, json_ready(f, inside)?))).collect::<Result<_, String>>()?),
+        Val::Ptr(p) => json_ready(p, inside)?,
+        _ => Frozen::Leaf(v.clone()),
+    })
 }
+
+/// Why this `toJson` gives no text for a map inside itself (encoding/json
+/// fails on it: Go 1.19 encode.go `mapEncoder.encode`, "encountered a
+/// cycle"; sprig's own `toJson` words it as Go does, see sprig/defaults.rs).
+const JSON_CYCLE: &str = "a map that contains itself (encoding/json fails: encountered a cycle)";
 
 /// helmfile's `toYaml` (yaml.v3's encoder, indent 2, trailing newline kept),
 /// for values whose every string yaml.v3 would write plain; any other
 /// string (one it would quote or fold) is refused rather than guessed.
+/// A map inside itself is refused: yaml.v3's encoder recurses into it
+/// until the goroutine stack overflows.
 pub(super) fn to_yaml(v: &Tv) -> Result<String, String> {
     let mut out = String::new();
+    let inside = &mut Inside::default();
     match &v.val {
-        Val::Map(m) if !m.is_empty() => yaml_map(m.iter().map(|(k, x)| (k.as_str(), x.clone())).collect(), 0, &mut out)?,
-        Val::StrMap(m) if !m.is_empty() => yaml_map(m.iter().map(|(k, x)| (k.as_str(), Tv::str(x))).collect(), 0, &mut out)?,
-        Val::List(l) | Val::TypedList(_, l) if !l.is_empty() => yaml_list(l, 0, &mut out)?,
+        Val::Map(m) if !m.is_empty() => yaml_gomap(m, 0, &mut out, inside)?,
+        Val::StrMap(m) if !m.is_empty() => yaml_map(m.iter().map(|(k, x)| (k.clone(), Tv::str(x))).collect(), 0, &mut out, inside)?,
+        Val::List(l) | Val::TypedList(_, l) if !l.is_empty() => yaml_list(l, 0, &mut out, inside)?,
         Val::Ptr(p) => return to_yaml(p),
         _ => {
             out.push_str(&yaml_inline(v)?);
@@ -191,7 +196,17 @@ fn yaml_key_less(a: &str, b: &str) -> bool {
     ar.len() < br.len()
 }
 
-fn yaml_map(mut entries: Vec<(&str, Tv)>, indent: usize, out: &mut String) -> Result<(), String> {
+/// yaml.v3 has no cycle check: a map inside itself would never end.
+const YAML_CYCLE: &str = "a map that contains itself (yaml.v3 recurses into it until the goroutine stack overflows)";
+
+fn yaml_gomap(m: &super::GoMap, indent: usize, out: &mut String, inside: &mut Inside) -> Result<(), String> {
+    inside.enter(m).map_err(|_| YAML_CYCLE.to_string())?;
+    yaml_map(m.entries(), indent, out, inside)?;
+    inside.leave(m);
+    Ok(())
+}
+
+fn yaml_map(mut entries: Vec<(String, Tv)>, indent: usize, out: &mut String, inside: &mut Inside) -> Result<(), String> {
     entries.sort_by(|(a, _), (b, _)| {
         if yaml_key_less(a, b) {
             std::cmp::Ordering::Less
@@ -208,27 +223,27 @@ fn yaml_map(mut entries: Vec<(&str, Tv)>, indent: usize, out: &mut String) -> Re
         }
         out.push_str(yaml_plain(k)?);
         out.push(':');
-        yaml_value(v, indent, out)?;
+        yaml_value(v, indent, out, inside)?;
     }
     Ok(())
 }
 
 /// A value after `key:` or `- `: inline on the same line, or a nested block.
-fn yaml_value(v: &Tv, indent: usize, out: &mut String) -> Result<(), String> {
+fn yaml_value(v: &Tv, indent: usize, out: &mut String, inside: &mut Inside) -> Result<(), String> {
     match &v.val {
         Val::Map(m) if !m.is_empty() => {
             out.push('\n');
-            yaml_map(m.iter().map(|(k, x)| (k.as_str(), x.clone())).collect(), indent + 2, out)
+            yaml_gomap(m, indent + 2, out, inside)
         }
         Val::StrMap(m) if !m.is_empty() => {
             out.push('\n');
-            yaml_map(m.iter().map(|(k, x)| (k.as_str(), Tv::str(x))).collect(), indent + 2, out)
+            yaml_map(m.iter().map(|(k, x)| (k.clone(), Tv::str(x))).collect(), indent + 2, out, inside)
         }
         Val::List(l) | Val::TypedList(_, l) if !l.is_empty() => {
             out.push('\n');
-            yaml_list(l, indent + 2, out)
+            yaml_list(l, indent + 2, out, inside)
         }
-        Val::Ptr(p) => yaml_value(p, indent, out),
+        Val::Ptr(p) => yaml_value(p, indent, out, inside),
         _ => {
             out.push(' ');
             out.push_str(&yaml_inline(v)?);
@@ -238,7 +253,7 @@ fn yaml_value(v: &Tv, indent: usize, out: &mut String) -> Result<(), String> {
     }
 }
 
-fn yaml_list(l: &[Tv], indent: usize, out: &mut String) -> Result<(), String> {
+fn yaml_list(l: &[Tv], indent: usize, out: &mut String, inside: &mut Inside) -> Result<(), String> {
     let pad = " ".repeat(indent);
     for (i, x) in l.iter().enumerate() {
         // The first item of a list inside a list shares its parent's `- ` line.
@@ -247,8 +262,8 @@ fn yaml_list(l: &[Tv], indent: usize, out: &mut String) -> Result<(), String> {
         }
         out.push_str("- ");
         match &x.val {
-            Val::Map(m) if !m.is_empty() => yaml_map(m.iter().map(|(k, y)| (k.as_str(), y.clone())).collect(), indent + 2, out)?,
-            Val::List(inner) | Val::TypedList(_, inner) if !inner.is_empty() => yaml_list(inner, indent + 2, out)?,
+            Val::Map(m) if !m.is_empty() => yaml_gomap(m, indent + 2, out, inside)?,
+            Val::List(inner) | Val::TypedList(_, inner) if !inner.is_empty() => yaml_list(inner, indent + 2, out, inside)?,
             _ => {
                 out.push_str(&yaml_inline(x)?);
                 out.push('\n');

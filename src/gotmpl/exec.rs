@@ -233,7 +233,12 @@ impl<'t> Exec<'t> {
             Val::List(l) => l.iter().enumerate().map(|(i, x)| (int(i), Ev { tv: x.clone(), iface: true })).collect(),
             Val::TypedList(_, l) => l.iter().enumerate().map(|(i, x)| (int(i), Ev::concrete(x.clone()))).collect(),
             Val::Bytes(b) => b.iter().enumerate().map(|(i, x)| (int(i), Ev::concrete(Tv::new(Val::Int(i64::from(*x)))))).collect(),
-            Val::Map(m) => m.iter().map(|(k, x)| (Ev::concrete(Tv::str(k)), Ev { tv: x.clone(), iface: true })).collect(),
+            // Keys and values as they are when the range starts (Go 1.19
+            // exec.go walkRange ranges over `fmtsort.Sort(val)`, which reads
+            // every entry first): a key the body adds is not visited, and a
+            // value the body replaces is visited as it was; a map value is
+            // the same map, so what the body changes inside it is seen.
+            Val::Map(m) => m.entries().into_iter().map(|(k, x)| (Ev::concrete(Tv::str(&k)), Ev { tv: x, iface: true })).collect(),
             Val::StrMap(m) => m.iter().map(|(k, x)| (Ev::concrete(Tv::str(k)), Ev::concrete(Tv { secret: v.tv.secret, ..Tv::str(x) }))).collect(),
             Val::Nil => Vec::new(),
             _ => {
@@ -463,7 +468,7 @@ impl<'t> Exec<'t> {
                     return Err(self.errorf(format!("{name} is not a method but has arguments")));
                 }
                 return match m.get(name) {
-                    Some(v) => Ok(Ev { tv: v.clone(), iface: true }),
+                    Some(v) => Ok(Ev { tv: v, iface: true }),
                     None => self.missing_key(name, Ev { tv: Tv::new(Val::Nil), iface: true }),
                 };
             }
@@ -589,7 +594,7 @@ impl<'t> Exec<'t> {
         // A value made from a secret is secret all the way down: an item read
         // out of `split`'s result, or a value out of `dict`'s, stays masked.
         if secret || nondeterministic {
-            mark_deep(&mut tv, secret, nondeterministic);
+            tv.mark_deep(secret, nondeterministic);
         }
         Ok(Ev::concrete(tv))
     }
@@ -729,7 +734,7 @@ fn zero_of(p: Param) -> Option<Tv> {
         Param::Any => Some(Tv::new(Val::Nil)),
         Param::List => Some(Tv::new(Val::List(Vec::new()))),
         Param::Strings => Some(Tv::new(Val::TypedList("string", Vec::new()))),
-        Param::Map => Some(Tv::new(Val::Map(Default::default()))),
+        Param::Map => Some(Tv::new(Val::Map(super::GoMap::new()))),
         _ => None,
     }
 }
@@ -747,17 +752,3 @@ pub(super) fn param_type(p: Param) -> &'static str {
         Param::Map => "map[string]interface {}",
     }
 }
-
-/// Marks `tv` and everything inside it secret and/or nondeterministic.
-fn mark_deep(tv: &mut Tv, secret: bool, nondeterministic: bool) {
-    tv.secret |= secret;
-    tv.nondeterministic |= nondeterministic;
-    match &mut tv.val {
-        Val::List(items) | Val::TypedList(_, items) => items.iter_mut().for_each(|i| mark_deep(i, secret, nondeterministic)),
-        Val::Map(m) => m.values_mut().for_each(|v| mark_deep(v, secret, nondeterministic)),
-        Val::Ptr(p) => mark_deep(p, secret, nondeterministic),
-        Val::Struct(_, fields) => fields.iter_mut().for_each(|(_, f)| mark_deep(f, secret, nondeterministic)),
-        _ => {}
-    }
-}
-

@@ -10,7 +10,6 @@
 //! state file's directory, as helmfile joins them with its `basePath`.
 //! `exec` runs only when the host allows it (the CLI's `--allow-exec`).
 
-use std::collections::BTreeMap;
 
 use super::func::{Call, Derive, FnError, FuncMap, Param, RenderRequest, Sig};
 use super::value::go_sprint;
@@ -121,7 +120,7 @@ fn env_exec(c: &Call<'_>, args: Vec<Tv>) -> Result<Tv, FnError> {
     let argv = command_args(&nth(&args, 2))?;
     let mut env = Vec::new();
     if let Val::Map(m) = &envs.val {
-        for (k, v) in m.iter() {
+        for (k, v) in m.entries() {
             match &v.val {
                 Val::Str(s) => env.push((k.clone(), s.clone())),
                 other => {
@@ -226,39 +225,31 @@ fn plain(v: &Tv) -> Tv {
     Tv::new(match &v.val {
         Val::Float(f) if f.fract() == 0.0 && f.abs() < 9.007_199_254_740_992e15 => Val::Int(*f as i64),
         Val::List(l) => Val::List(l.iter().map(plain).collect()),
-        Val::Map(m) => Val::Map(m.iter().map(|(k, x)| (k.clone(), plain(x))).collect()),
+        Val::Map(m) => Val::Map(m.entries().into_iter().map(|(k, x)| (k, plain(&x))).collect()),
         other => other.clone(),
     })
 }
 
-/// `SetValueAtPath`: `values` with `value` at the dot-separated path; every
-/// map on the way must exist. Go changes the map in place (a template that
-/// reads `values` again sees it); here the changed copy is the result.
+/// `SetValueAtPath` (helmfile pkg/tmpl/context_funcs.go): `value` set at
+/// the dot-separated path in `values` itself, every map on the way
+/// existing; it returns `values`. Go's maps are references, so every
+/// holder of `values` (or of a map on the path) sees the new value.
 fn set_value_at_path(_c: &Call<'_>, args: Vec<Tv>) -> Result<Tv, FnError> {
     let path = str_arg(&nth(&args, 0));
     let value = nth(&args, 1);
-    let mut values = nth(&args, 2);
+    let values = nth(&args, 2);
     let components: Vec<&str> = path.split('.').collect();
     let (key, parents) = components.split_last().map(|(k, p)| (*k, p)).unwrap_or(("", &[]));
-    let mut current = &mut values;
+    let not_a_map = |k: &str| FnError::Go(format!("failed to set value at path \"{path}\": value for key \"{k}\" was not a map"));
+    let Val::Map(mut current) = values.val.clone() else { return Err(not_a_map(parents.first().copied().unwrap_or(key))) };
     for k in parents {
-        let Val::Map(m) = &mut current.val else {
-            return Err(FnError::Go(format!("failed to set value at path \"{path}\": value for key \"{k}\" was not a map")));
-        };
-        let Some(elem) = m.get_mut(*k) else {
+        let Some(elem) = current.get(k) else {
             return Err(FnError::Go(format!("failed to set value at path \"{path}\": value for key \"{k}\" does not exist")));
         };
-        if !matches!(elem.val, Val::Map(_)) {
-            return Err(FnError::Go(format!("failed to set value at path \"{path}\": value for key \"{k}\" was not a map")));
-        }
-        current = elem;
+        let Val::Map(next) = elem.val else { return Err(not_a_map(k)) };
+        current = next;
     }
-    match &mut current.val {
-        Val::Map(m) => {
-            m.insert(key.to_string(), value);
-        }
-        _ => return Err(FnError::Go(format!("failed to set value at path \"{path}\": value for key \"{key}\" was not a map"))),
-    }
+    current.insert(key.to_string(), value);
     Ok(values)
 }
 
@@ -289,7 +280,7 @@ fn get_path(path: &str, def: Option<&Tv>, obj: &Tv) -> Result<Tv, GetError> {
     };
     let shown = || go_sprint(obj).map_err(|e| GetError::Other(FnError::Unsupported(e)));
     let found = match &obj.val {
-        Val::Map(m) => m.get(first).cloned(),
+        Val::Map(m) => m.get(first),
         // A map[string]string's value is returned as it is, the rest of the path unread.
         Val::StrMap(m) => match m.get(first) {
             Some(s) => return Ok(Tv::new(Val::Str(s.clone()))),
@@ -382,7 +373,7 @@ fn expand_secret_refs(c: &Call<'_>, args: Vec<Tv>) -> Result<Tv, FnError> {
 
 fn expand_refs(c: &Call<'_>, v: &Tv) -> Result<Tv, FnError> {
     Ok(match &v.val {
-        Val::Map(m) => Tv::new(Val::Map(m.iter().map(|(k, x)| Ok((k.clone(), expand_refs(c, x)?))).collect::<Result<BTreeMap<_, _>, FnError>>()?)),
+        Val::Map(m) => Tv::new(Val::Map(m.entries().into_iter().map(|(k, x)| Ok((k, expand_refs(c, &x)?))).collect::<Result<super::GoMap, FnError>>()?)),
         Val::List(l) => Tv::new(Val::List(l.iter().map(|x| expand_refs(c, x)).collect::<Result<_, _>>()?)),
         Val::Str(s) if s.contains("ref+") => {
             let mut out = expand_string(c, s)?;
@@ -455,7 +446,7 @@ fn resolve_ref(c: &Call<'_>, r: &str) -> Result<Tv, FnError> {
             let mut at = doc;
             for key in fragment.trim_matches('/').split('/') {
                 let next = match &at.val {
-                    Val::Map(m) => m.get(key).cloned(),
+                    Val::Map(m) => m.get(key),
                     Val::List(l) => key.parse::<usize>().ok().and_then(|i| l.get(i).cloned()),
                     _ => None,
                 };

@@ -3,6 +3,8 @@
 //! call on a secret would print it. The executor masks every secret string
 //! among a failed call's arguments in its message.
 
+use std::collections::HashSet;
+
 use super::{Tv, Val};
 
 /// What a masked secret reads as in a message.
@@ -11,21 +13,24 @@ pub const MASK: &str = "<secret>";
 /// The secret strings inside `args` (strings themselves, list items, map
 /// values), longest first so a secret that contains another is masked whole.
 pub fn secret_strings(args: &[Tv]) -> Vec<String> {
-    fn walk(tv: &Tv, inherited: bool, out: &mut Vec<String>) {
+    // `seen`: (map, inherited) pairs walked already; a shared map, or one
+    // inside itself, is walked once for each way the secret mark reaches it.
+    fn walk(tv: &Tv, inherited: bool, out: &mut Vec<String>, seen: &mut HashSet<(usize, bool)>) {
         let secret = inherited || tv.secret;
         match &tv.val {
             Val::Str(s) if secret && !s.is_empty() => out.push(s.clone()),
-            Val::List(items) | Val::TypedList(_, items) => items.iter().for_each(|i| walk(i, secret, out)),
-            Val::Map(m) => m.values().for_each(|v| walk(v, secret, out)),
+            Val::List(items) | Val::TypedList(_, items) => items.iter().for_each(|i| walk(i, secret, out, seen)),
+            Val::Map(m) if seen.insert((m.id(), secret)) => m.values().iter().for_each(|v| walk(v, secret, out, seen)),
             Val::StrMap(m) if secret => out.extend(m.values().filter(|v| !v.is_empty()).cloned()),
-            Val::Struct(_, fields) => fields.iter().for_each(|(_, f)| walk(f, secret, out)),
-            Val::Ptr(p) => walk(p, secret, out),
+            Val::Struct(_, fields) => fields.iter().for_each(|(_, f)| walk(f, secret, out, seen)),
+            Val::Ptr(p) => walk(p, secret, out, seen),
             _ => {}
         }
     }
     let mut out = Vec::new();
+    let mut seen = HashSet::new();
     for a in args {
-        walk(a, false, &mut out);
+        walk(a, false, &mut out, &mut seen);
     }
     out.sort_by_key(|s| std::cmp::Reverse(s.len()));
     out.dedup();

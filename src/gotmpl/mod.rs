@@ -26,7 +26,9 @@ pub mod builtins;
 mod conformance;
 mod encode;
 mod exec;
+mod frozen;
 pub mod func;
+mod gomap;
 pub mod helmfile;
 mod mask;
 mod funcs;
@@ -35,6 +37,7 @@ mod parse;
 pub mod sprig;
 mod value;
 
+pub use gomap::{GoMap, MapCycle};
 pub use value::{GoObject, Tv, Val, go_sprint};
 
 use func::{FuncMap, Host};

@@ -3,9 +3,10 @@
 //! [`GoValue`] shape), and the Go semantics the executor needs: `isTrue`,
 //! sprig's `empty`, `eq` on basic values and the type names in messages.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 
-use crate::go::value::{GoShape, GoValue, write_joined};
+use super::gomap::{GoMap, Inside};
+use crate::go::value::write_joined;
 use crate::values::tree::{Kind, Origin, V, VMap};
 
 /// A Go value as a template sees it, with the origin of state values.
@@ -44,8 +45,9 @@ pub enum Val {
     /// A Go value with a type and methods of its own (`time.Time`,
     /// `time.Duration`, `*semver.Version`, ...).
     Object(std::rc::Rc<dyn GoObject>),
-    /// `map[string]any` (Go ranges and prints keys sorted).
-    Map(BTreeMap<String, Tv>),
+    /// `map[string]any` (Go ranges and prints keys sorted): a reference,
+    /// shared by every value that holds the same Go map ([`GoMap`]).
+    Map(GoMap),
     /// `map[string]string` (`.Release.Labels`).
     StrMap(BTreeMap<String, String>),
     /// A struct (`.`, `.Environment`, `.Release`): its type name and fields.
@@ -104,26 +106,50 @@ impl Tv {
 
     /// Whether this value or anything in it is secret.
     pub fn holds_secret(&self) -> bool {
-        self.secret
-            || match &self.val {
-                Val::List(l) | Val::TypedList(_, l) => l.iter().any(Tv::holds_secret),
-                Val::Map(m) => m.values().any(Tv::holds_secret),
-                Val::Struct(_, fields) => fields.iter().any(|(_, f)| f.holds_secret()),
-                Val::Ptr(p) => p.holds_secret(),
-                _ => false,
-            }
+        self.any_deep(&|v| v.secret)
     }
 
     /// Whether this value or anything in it differs from run to run.
     pub fn holds_nondeterministic(&self) -> bool {
-        self.nondeterministic
-            || match &self.val {
-                Val::List(l) | Val::TypedList(_, l) => l.iter().any(Tv::holds_nondeterministic),
-                Val::Map(m) => m.values().any(Tv::holds_nondeterministic),
-                Val::Struct(_, fields) => fields.iter().any(|(_, f)| f.holds_nondeterministic()),
-                Val::Ptr(p) => p.holds_nondeterministic(),
-                _ => false,
+        self.any_deep(&|v| v.nondeterministic)
+    }
+
+    /// Whether `mark` holds for this value or anything in it. Each map is
+    /// looked into once: the answer for a map reached again (shared, or
+    /// inside itself) is the one already being given.
+    fn any_deep(&self, mark: &dyn Fn(&Tv) -> bool) -> bool {
+        fn walk(v: &Tv, mark: &dyn Fn(&Tv) -> bool, seen: &mut HashSet<usize>) -> bool {
+            mark(v)
+                || match &v.val {
+                    Val::List(l) | Val::TypedList(_, l) => l.iter().any(|x| walk(x, mark, seen)),
+                    Val::Map(m) => seen.insert(m.id()) && m.values().iter().any(|x| walk(x, mark, seen)),
+                    Val::Struct(_, fields) => fields.iter().any(|(_, f)| walk(f, mark, seen)),
+                    Val::Ptr(p) => walk(p, mark, seen),
+                    _ => false,
+                }
+        }
+        walk(self, mark, &mut HashSet::new())
+    }
+
+    /// Marks this value and everything inside it secret and/or nondeterministic.
+    ///
+    /// A map is marked in place, so every holder of the same Go map sees its
+    /// values marked: a mark says "may show a secret", and a map a secret went
+    /// into through one variable holds it for all of them. Each map is marked
+    /// once (a map inside itself ends the walk).
+    pub fn mark_deep(&mut self, secret: bool, nondeterministic: bool) {
+        fn walk(tv: &mut Tv, secret: bool, nondeterministic: bool, seen: &mut HashSet<usize>) {
+            tv.secret |= secret;
+            tv.nondeterministic |= nondeterministic;
+            match &mut tv.val {
+                Val::List(items) | Val::TypedList(_, items) => items.iter_mut().for_each(|i| walk(i, secret, nondeterministic, seen)),
+                Val::Map(m) if seen.insert(m.id()) => m.update_values(|v| walk(v, secret, nondeterministic, seen)),
+                Val::Ptr(p) => walk(p, secret, nondeterministic, seen),
+                Val::Struct(_, fields) => fields.iter_mut().for_each(|(_, f)| walk(f, secret, nondeterministic, seen)),
+                _ => {}
             }
+        }
+        walk(self, secret, nondeterministic, &mut HashSet::new());
     }
 
     pub fn from_map(m: &VMap) -> Tv {
@@ -136,75 +162,16 @@ impl Tv {
     }
 }
 
-/// A template value as Go's printers see it: `fmt` refuses structs and
-/// pointers (it would print their fields or an address), `encoding/json`
-/// follows the pointer and refuses structs.
-impl GoValue for Tv {
-    type Error = String;
-
-    fn go_shape(&self) -> Result<GoShape<'_, Tv>, String> {
-        Ok(match &self.val {
-            Val::Struct(ty, _) => return Err(format!("printing a struct ({ty})")),
-            Val::Ptr(_) => return Err("printing a pointer (`.StateValues`)".into()),
-            Val::Nil => GoShape::Nil,
-            Val::Bool(b) => GoShape::Bool(*b),
-            Val::Int(i) | Val::Int64(i) => GoShape::Int(*i),
-            Val::Float(f) => GoShape::Float(*f),
-            Val::Str(s) => GoShape::Str(s),
-            Val::List(l) | Val::TypedList(_, l) => GoShape::List(l),
-            Val::Bytes(_) => return Err("printing a []byte".into()),
-            Val::Object(o) => return Err(format!("printing a {}", o.type_name())),
-            Val::Map(m) => GoShape::Map(m.iter().map(|(k, v)| (k.as_str(), v)).collect()),
-            Val::StrMap(m) => GoShape::StrMap(m.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect()),
-        })
-    }
-
-    fn json_shape(&self) -> Result<GoShape<'_, Tv>, String> {
-        match &self.val {
-            Val::Struct(ty, _) => Err(format!("a struct ({ty})")),
-            Val::Ptr(p) => p.json_shape(),
-            _ => self.go_shape(),
-        }
-    }
-}
-
-/// A template value as `fmt`'s Sprintf/Sprint/Sprintln see it
-/// ([`crate::go::printf`]): its Go type and value.
-impl crate::go::value::GoTyped for Tv {
-    fn go_typed(&self) -> Result<crate::go::value::Typed<'_, Tv>, crate::go::value::Unprintable> {
-        use crate::go::value::{IntType, Typed, Unprintable};
-        Ok(match &self.val {
-            Val::Nil => Typed::Nil,
-            Val::Bool(b) => Typed::Bool(*b),
-            Val::Int(i) => Typed::Int(IntType::Int, *i),
-            Val::Int64(i) => Typed::Int(IntType::Int64, *i),
-            Val::Float(f) => Typed::Float(*f, false),
-            Val::Str(s) => Typed::Str(s.into()),
-            Val::Bytes(b) => Typed::Bytes(b),
-            Val::List(l) => Typed::List("[]interface {}".into(), l.iter().map(Typed::Of).collect()),
-            Val::TypedList(elem, l) => Typed::List(format!("[]{elem}").into(), l.iter().map(Typed::Of).collect()),
-            Val::Map(m) => Typed::Map("map[string]interface {}".into(), m.iter().map(|(k, v)| (Typed::Str(k.into()), Typed::Of(v))).collect()),
-            Val::StrMap(m) => Typed::Map("map[string]string".into(), m.iter().map(|(k, v)| (Typed::Str(k.into()), Typed::Str(v.into()))).collect()),
-            Val::Struct(ty, fields) => {
-                if fields.iter().any(|(_, f)| matches!(&f.val, Val::Str(s) if s == super::UNMODELLED)) {
-                    return Err(Unprintable("a struct with fields releasex does not model".into()));
-                }
-                Typed::Struct((*ty).into(), fields.iter().map(|(name, f)| (*name, Typed::Of(f))).collect())
-            }
-            Val::Ptr(p) => Typed::Ptr("*map[string]interface {}".into(), Box::new(Typed::Of(p))),
-            Val::Object(o) => Typed::Stringer { go_type: o.type_name().into(), text: o.go_string(), go_syntax: None },
-        })
-    }
-}
-
 /// `fmt.Sprint` of one value (`%v`): maps with sorted keys, lists in
 /// brackets, nil inside a container as `<nil>`, structs as `{f1 f2}`, a
 /// pointer to a map as `&map[...]` (fmt print.go `printValue`), objects by
 /// their `String` method. A pointer below the top would print an address:
 /// refused.
+/// A map that holds itself is refused: Go's fmt recurses into it until
+/// the goroutine stack overflows.
 pub fn go_sprint(v: &Tv) -> Result<String, String> {
     let mut out = String::new();
-    write_v(&mut out, v, 0)?;
+    write_verb(&mut out, v, 0, false, &mut Inside::default())?;
     Ok(out)
 }
 
@@ -212,16 +179,12 @@ pub fn go_sprint(v: &Tv) -> Result<String, String> {
 /// (`%!s(int=1)`) at any depth.
 pub(super) fn go_sprint_s(v: &Tv) -> Result<String, String> {
     let mut out = String::new();
-    write_verb(&mut out, v, 0, true)?;
+    write_verb(&mut out, v, 0, true, &mut Inside::default())?;
     Ok(out)
 }
 
-fn write_v(out: &mut String, v: &Tv, depth: usize) -> Result<(), String> {
-    write_verb(out, v, depth, false)
-}
-
-fn write_verb(out: &mut String, v: &Tv, depth: usize, s_verb: bool) -> Result<(), String> {
-    let write_v = |out: &mut String, v: &Tv, depth: usize| write_verb(out, v, depth, s_verb);
+fn write_verb(out: &mut String, v: &Tv, depth: usize, s_verb: bool, inside: &mut Inside) -> Result<(), String> {
+    let write_v = |out: &mut String, v: &Tv, depth: usize, inside: &mut Inside| write_verb(out, v, depth, s_verb, inside);
     if s_verb {
         let bad = match &v.val {
             Val::Bool(b) => Some(format!("bool={b}")),
@@ -245,12 +208,16 @@ fn write_verb(out: &mut String, v: &Tv, depth: usize, s_verb: bool) -> Result<()
             out.push_str(&x.to_string());
             Ok(())
         })?,
-        Val::List(l) | Val::TypedList(_, l) => write_joined(out, ("[", ' ', ']'), l, |out, x| write_v(out, x, depth + 1))?,
-        Val::Map(m) => write_joined(out, ("map[", ' ', ']'), m, |out, (k, x)| {
-            out.push_str(k);
-            out.push(':');
-            write_v(out, x, depth + 1)
-        })?,
+        Val::List(l) | Val::TypedList(_, l) => write_joined(out, ("[", ' ', ']'), l, |out, x| write_v(out, x, depth + 1, inside))?,
+        Val::Map(m) => {
+            inside.enter(m).map_err(|_| super::frozen::CYCLE_PRINT.to_string())?;
+            write_joined(out, ("map[", ' ', ']'), m.entries(), |out, (k, x)| {
+                out.push_str(&k);
+                out.push(':');
+                write_v(out, &x, depth + 1, inside)
+            })?;
+            inside.leave(m);
+        }
         Val::StrMap(m) => write_joined::<_, String>(out, ("map[", ' ', ']'), m, |out, (k, x)| {
             out.push_str(k);
             out.push(':');
@@ -261,11 +228,11 @@ fn write_verb(out: &mut String, v: &Tv, depth: usize, s_verb: bool) -> Result<()
             if matches!(&x.val, Val::Str(s) if s == super::UNMODELLED) {
                 return Err("printing a struct with fields releasex does not model".into());
             }
-            write_v(out, x, depth + 1)
+            write_v(out, x, depth + 1, inside)
         })?,
         Val::Ptr(p) if depth == 0 => {
             out.push('&');
-            write_v(out, p, depth + 1)?;
+            write_v(out, p, depth + 1, inside)?;
         }
         Val::Ptr(_) => return Err("printing a pointer inside a value (Go prints its memory address)".into()),
         Val::Object(o) => out.push_str(&o.go_string()),
@@ -366,7 +333,7 @@ mod go_typed_printing {
         assert_eq!(s(Val::TypedList("string", vec![Tv::str("a"), Tv::str("b c")])).as_deref(), Ok("[a b c]"));
         assert_eq!(s(Val::TypedList("int", vec![Tv::new(Val::Int(1)), Tv::new(Val::Int(2))])).as_deref(), Ok("[1 2]"));
         assert_eq!(s(Val::Struct("T", vec![("A", Tv::str("x")), ("B", Tv::new(Val::Int(1)))])).as_deref(), Ok("{x 1}"));
-        let m: BTreeMap<String, Tv> = [("a".to_string(), Tv::new(Val::Int(1)))].into();
+        let m: GoMap = [("a".to_string(), Tv::new(Val::Int(1)))].into_iter().collect();
         assert_eq!(s(Val::Ptr(Box::new(Tv::new(Val::Map(m.clone()))))).as_deref(), Ok("&map[a:1]"));
         assert!(s(Val::List(vec![Tv::new(Val::Ptr(Box::new(Tv::new(Val::Map(m)))))])).is_err());
         assert_eq!(go_sprint_s(&Tv::new(Val::List(vec![Tv::str("a"), Tv::new(Val::Int(1)), Tv::new(Val::Nil)]))).as_deref(), Ok("[a %!s(int=1) <nil>]"));

@@ -29,7 +29,10 @@ pub fn sprint(v: &Tv) -> Result<String, FnError> {
     match &v.val {
         Val::Object(o) => Ok(o.go_string()),
         Val::Bytes(b) => Ok(format!("[{}]", b.iter().map(u8::to_string).collect::<Vec<_>>().join(" "))),
-        _ => crate::go::fmt::try_go_v(v).map_err(FnError::Unsupported),
+        _ => {
+            let frozen = crate::gotmpl::frozen::Frozen::of(v).map_err(|_| FnError::Unsupported(crate::gotmpl::frozen::CYCLE_PRINT.into()))?;
+            crate::go::fmt::try_go_v(&frozen).map_err(FnError::Unsupported)
+        }
     }
 }
 
@@ -302,28 +305,38 @@ pub fn type_of(v: &Val) -> String {
 }
 
 /// `reflect.DeepEqual`: same Go type and equal contents (an `int` 1 is not
-/// an `int64` 1 nor a `float64` 1); NaN is unequal to itself.
+/// an `int64` 1 nor a `float64` 1); NaN is unequal to itself. As Go 1.19's
+/// deepValueEqual: the same map is equal to itself without a look inside,
+/// and a pair of maps met again while comparing them is taken as equal
+/// (its `visited` set), so maps that hold themselves compare and end.
 pub fn deep_equal(a: &Val, b: &Val) -> bool {
+    deep_equal_in(a, b, &mut std::collections::HashSet::new())
+}
+
+fn deep_equal_in(a: &Val, b: &Val, visited: &mut std::collections::HashSet<(usize, usize)>) -> bool {
+    let mut eq = |x: &Tv, y: &Tv| deep_equal_in(&x.val, &y.val, visited);
     match (a, b) {
+        (Val::Map(x), Val::Map(y)) => {
+            if x.same(y) || !visited.insert((x.id(), y.id())) {
+                return true;
+            }
+            let (xs, ys) = (x.entries(), y.entries());
+            xs.len() == ys.len() && xs.iter().zip(&ys).all(|((k, v), (j, w))| k == j && deep_equal_in(&v.val, &w.val, visited))
+        }
         (Val::Nil, Val::Nil) => true,
         (Val::Bool(x), Val::Bool(y)) => x == y,
         (Val::Int(x), Val::Int(y)) | (Val::Int64(x), Val::Int64(y)) => x == y,
         (Val::Float(x), Val::Float(y)) => x == y,
         (Val::Str(x), Val::Str(y)) => x == y,
         (Val::Bytes(x), Val::Bytes(y)) => x == y,
-        (Val::List(x), Val::List(y)) => lists_equal(x, y),
-        (Val::TypedList(e, x), Val::TypedList(f, y)) => e == f && lists_equal(x, y),
-        (Val::Map(x), Val::Map(y)) => x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| deep_equal(&v.val, &w.val))),
+        (Val::List(x), Val::List(y)) => x.len() == y.len() && x.iter().zip(y).all(|(a, b)| eq(a, b)),
+        (Val::TypedList(e, x), Val::TypedList(f, y)) => e == f && x.len() == y.len() && x.iter().zip(y).all(|(a, b)| eq(a, b)),
         (Val::StrMap(x), Val::StrMap(y)) => x == y,
-        (Val::Ptr(x), Val::Ptr(y)) => deep_equal(&x.val, &y.val),
-        (Val::Struct(n, x), Val::Struct(m, y)) => n == m && x.len() == y.len() && x.iter().zip(y).all(|((a, v), (b, w))| a == b && deep_equal(&v.val, &w.val)),
+        (Val::Ptr(x), Val::Ptr(y)) => eq(x, y),
+        (Val::Struct(n, x), Val::Struct(m, y)) => n == m && x.len() == y.len() && x.iter().zip(y).all(|((a, v), (b, w))| a == b && eq(v, w)),
         (Val::Object(x), Val::Object(y)) => x.type_name() == y.type_name() && x.go_string() == y.go_string(),
         _ => false,
     }
-}
-
-fn lists_equal(x: &[Tv], y: &[Tv]) -> bool {
-    x.len() == y.len() && x.iter().zip(y).all(|(a, b)| deep_equal(&a.val, &b.val))
 }
 
 /// A Go runtime panic's message as text/template reports a recovered one.

@@ -2,13 +2,13 @@
 //! `any`, `ternary`, the JSON functions; list.go's `compact`; dict.go's
 //! `deepCopy`).
 
-use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use serde_json::Value;
 
 use super::conv::{made, reflect_kind, slice_items};
 use crate::gotmpl::func::{Call, Derive, FnError, FuncMap, Param, Sig};
+use crate::gotmpl::gomap::{GoMap, Inside, deep_copy_tv};
 use crate::gotmpl::{Tv, Val};
 
 const ANY: Param = Param::Any;
@@ -103,7 +103,7 @@ pub fn from_json_value(v: &Value) -> Tv {
         Value::Number(n) => Val::Float(crate::go::json::go_float64(n)),
         Value::String(s) => Val::Str(s.clone()),
         Value::Array(a) => Val::List(a.iter().map(from_json_value).collect()),
-        Value::Object(o) => Val::Map(o.iter().map(|(k, v)| (k.clone(), from_json_value(v))).collect::<BTreeMap<_, _>>()),
+        Value::Object(o) => Val::Map(o.iter().map(|(k, v)| (k.clone(), from_json_value(v))).collect()),
     })
 }
 
@@ -119,7 +119,9 @@ fn to_json(c: &Call, args: Vec<Tv>) -> Result<Tv, FnError> {
         _ => JsonStyle { indent: false, escape_html: true },
     };
     let mut out = String::new();
-    match write_json(&mut out, &args[0], style, 0) {
+    // toRawJson encodes `&v` (sprig `enc.Encode(&v)`): one pointer level above the value.
+    let mut levels = PtrLevels { above: usize::from(name.ends_with("oRawJson")), path: Vec::new() };
+    match write_json(&mut out, &args[0], style, 0, &mut levels) {
         Ok(()) => Ok(made(Val::Str(out))),
         Err(JsonFail::Unsupported(what)) => Err(FnError::Unsupported(format!("{}: JSON of {what}", c.name))),
         Err(JsonFail::Go(_)) if c.name == "toJson" || c.name == "toPrettyJson" => Ok(made(Val::Str(String::new()))),
@@ -142,8 +144,9 @@ enum JsonFail {
 
 /// encoding/json's encoder over template values: maps with sorted keys,
 /// `[]byte` as base64, floats in Go's JSON form, objects by their
-/// `MarshalJSON`/`MarshalText` (`time.Time` RFC 3339, `*semver.Version` its text).
-fn write_json(out: &mut String, v: &Tv, style: JsonStyle, depth: usize) -> Result<(), JsonFail> {
+/// `MarshalJSON`/`MarshalText` (`time.Time` RFC 3339, `*semver.Version` its
+/// text). A map inside itself is encoding/json's cycle error ([`PtrLevels`]).
+fn write_json(out: &mut String, v: &Tv, style: JsonStyle, depth: usize, inside: &mut PtrLevels) -> Result<(), JsonFail> {
     let newline = |out: &mut String, depth: usize| {
         if style.indent {
             out.push('\n');
@@ -170,20 +173,34 @@ fn write_json(out: &mut String, v: &Tv, style: JsonStyle, depth: usize) -> Resul
                 out.push_str("[]");
                 return Ok(());
             }
+            inside.path.push((None, match &v.val {
+                Val::TypedList(elem, _) => format!("[]{elem}"),
+                _ => "[]interface {}".into(),
+            }));
             out.push('[');
             for (i, item) in l.iter().enumerate() {
                 if i > 0 {
                     out.push(',');
                 }
                 newline(out, depth + 1);
-                write_json(out, item, style, depth + 1)?;
+                write_json(out, item, style, depth + 1, inside)?;
             }
             newline(out, depth);
             out.push(']');
+            inside.path.pop();
         }
-        Val::Map(m) => write_object(out, m.iter().map(|(k, v)| (k.as_str(), v.clone())), m.is_empty(), style, depth)?,
-        Val::StrMap(m) => write_object(out, m.iter().map(|(k, v)| (k.as_str(), Tv::str(v))), m.is_empty(), style, depth)?,
-        Val::Ptr(p) => write_json(out, p, style, depth)?,
+        Val::Map(m) => {
+            inside.enter(m)?;
+            let entries = m.entries();
+            write_object(out, entries.iter().map(|(k, v)| (k.as_str(), v.clone())), entries.is_empty(), style, depth, inside)?;
+            inside.path.pop();
+        }
+        Val::StrMap(m) => write_object(out, m.iter().map(|(k, v)| (k.as_str(), Tv::str(v))), m.is_empty(), style, depth, inside)?,
+        Val::Ptr(p) => {
+            inside.path.push((None, "*map[string]interface {}".into()));
+            write_json(out, p, style, depth, inside)?;
+            inside.path.pop();
+        }
         Val::Struct(name, _) => return Err(JsonFail::Unsupported(format!("a struct ({name})"))),
         Val::Object(o) => match super::dates::object_json(o.as_ref()).or_else(|| super::semver::object_json(o.as_ref())) {
             Some(ObjectJson::Text(s)) => write_string(out, &s, style.escape_html),
@@ -195,6 +212,37 @@ fn write_json(out: &mut String, v: &Tv, style: JsonStyle, depth: usize) -> Resul
     Ok(())
 }
 
+/// encoding/json's pointer levels (Go 1.19 encode.go `encodeState.ptrLevel`):
+/// every map, slice and pointer encoder adds one. Past
+/// `startDetectingCyclesAfter` (1000) levels each records its pointer in
+/// `ptrSeen`, and meeting a recorded one fails with `encountered a cycle via
+/// TYPE`. Go's walk is the same as this one until it passes level 1000, and
+/// once it loops it repeats the loop: so where this walk first re-enters a
+/// map, the error Go gives is known without going 1000 levels down: TYPE is
+/// the node the loop puts at level 1001 (or the loop's first node, when the
+/// way into it is itself longer than 1000 levels).
+struct PtrLevels {
+    /// Levels above the value (toRawJson's `&v`).
+    above: usize,
+    /// The maps (with their identity), slices and pointers being encoded, outermost first.
+    path: Vec<(Option<usize>, String)>,
+}
+
+impl PtrLevels {
+    fn enter(&mut self, m: &GoMap) -> Result<(), JsonFail> {
+        let id = m.id();
+        if let Some(j) = self.path.iter().position(|(seen, _)| *seen == Some(id)) {
+            const FIRST_CHECKED: usize = 1001;
+            let level_of = |index: usize| self.above + index + 1;
+            let period = self.path.len() - j;
+            let at = if level_of(j) > FIRST_CHECKED { j } else { j + (FIRST_CHECKED - level_of(j)) % period };
+            return Err(JsonFail::Go(format!("json: unsupported value: encountered a cycle via {}", self.path[at].1)));
+        }
+        self.path.push((Some(id), "map[string]interface {}".into()));
+        Ok(())
+    }
+}
+
 /// How an object of sprig's encodes to JSON.
 pub enum ObjectJson {
     /// A JSON string of this text (`MarshalText`, or a `MarshalJSON` that quotes).
@@ -203,7 +251,7 @@ pub enum ObjectJson {
     Raw(String),
 }
 
-fn write_object<'a>(out: &mut String, entries: impl Iterator<Item = (&'a str, Tv)>, is_empty: bool, style: JsonStyle, depth: usize) -> Result<(), JsonFail> {
+fn write_object<'a>(out: &mut String, entries: impl Iterator<Item = (&'a str, Tv)>, is_empty: bool, style: JsonStyle, depth: usize, inside: &mut PtrLevels) -> Result<(), JsonFail> {
     if is_empty {
         out.push_str("{}");
         return Ok(());
@@ -220,7 +268,7 @@ fn write_object<'a>(out: &mut String, entries: impl Iterator<Item = (&'a str, Tv
         }
         write_string(out, k, style.escape_html);
         out.push_str(if style.indent { ": " } else { ":" });
-        write_json(out, &item, style, depth + 1)?;
+        write_json(out, &item, style, depth + 1, inside)?;
     }
     if style.indent {
         out.push('\n');
@@ -274,10 +322,12 @@ fn unescape_html(json: &str) -> String {
     out
 }
 
-/// copystructure's `Copy`: a deep copy (template values are already
-/// values, so the copy is the value itself).
-fn deep_copy(_: &Call, mut args: Vec<Tv>) -> Result<Tv, FnError> {
-    Ok(args.remove(0))
+/// copystructure's `Copy`: a deep copy, every map and list below new (a
+/// change to the copy's maps leaves the original's alone). copystructure
+/// walks with reflectwalk, which has no cycle check, so a map holding
+/// itself is refused where Go's stack would overflow.
+fn deep_copy(c: &Call, args: Vec<Tv>) -> Result<Tv, FnError> {
+    deep_copy_tv(&args[0], &mut Inside::default()).map_err(|_| FnError::Unsupported(format!("{} of a map that contains itself (copystructure recurses into it until the goroutine stack overflows)", c.name)))
 }
 
 #[cfg(test)]

@@ -2,28 +2,25 @@
 //! semantics for `map[string]interface{}` (imdario/mergo merge.go
 //! `deepMerge`, the `reflect.Map` case), and `dig`.
 //!
-//! Go's maps are references: `set`, `unset` and `merge` change the map
-//! they are given, and every variable holding it sees the change. A
-//! template value here is a copy, so these functions return the changed
-//! map, and a template that reads the map again afterwards through another
-//! variable reads it unchanged (the executor's business, see the note).
-
-use std::collections::BTreeMap;
+//! Go's maps are references ([`GoMap`]): `set`, `unset`, `merge` and
+//! `mergeOverwrite` change the map they are given and return it, so every
+//! variable, list item or map entry holding it sees the change; `get`,
+//! `pluck`, `values` and `dig` hand out the maps they find, not copies; a
+//! map `merge` copies into a missing key is then shared by both maps
+//! (mergo's `dst.SetMapIndex(key, srcElement)`).
 
 use super::conv::{made, strval, type_of};
 use super::defaults::empty;
 use crate::gotmpl::func::{Call, Derive, FnError, FuncMap, Param, Sig};
-use crate::gotmpl::{Tv, Val};
+use crate::gotmpl::{GoMap, Tv, Val};
 
 const ANY: Param = Param::Any;
 const MAP: Param = Param::Map;
 const STR: Param = Param::String;
 
-type GoMap = BTreeMap<String, Tv>;
-
 pub(super) fn register(m: &mut FuncMap) {
     m.add("dict", Sig::variadic(&[], ANY), Derive::Passed, dict);
-    m.add("get", Sig::fixed(&[MAP, STR]), Derive::Passed, |_, a| Ok(map_of(&a[0]).get(str_of(&a[1])).cloned().unwrap_or_else(|| Tv::str(""))));
+    m.add("get", Sig::fixed(&[MAP, STR]), Derive::Passed, |_, a| Ok(map_of(&a[0]).get(str_of(&a[1])).unwrap_or_else(|| Tv::str(""))));
     m.add("set", Sig::fixed(&[MAP, STR, ANY]), Derive::Passed, set);
     m.add("unset", Sig::fixed(&[MAP, STR]), Derive::Passed, unset);
     m.add("hasKey", Sig::fixed(&[MAP, STR]), Derive::Made, |_, a| Ok(made(Val::Bool(map_of(&a[0]).contains_key(str_of(&a[1]))))));
@@ -38,14 +35,12 @@ pub(super) fn register(m: &mut FuncMap) {
     m.add("dig", Sig::variadic(&[], ANY), Derive::Passed, dig);
 }
 
-/// A nil map reads as an empty one.
-const NO_MAP: &GoMap = &BTreeMap::new();
-
-/// A `map[string]interface{}` parameter (the executor has converted it; nil reads as empty).
-fn map_of(v: &Tv) -> &GoMap {
+/// A `map[string]interface{}` parameter (the executor has converted it;
+/// anything else reads as a new empty map).
+fn map_of(v: &Tv) -> GoMap {
     match &v.val {
-        Val::Map(m) => m,
-        _ => NO_MAP,
+        Val::Map(m) => m.clone(),
+        _ => GoMap::new(),
     }
 }
 
@@ -56,23 +51,9 @@ fn str_of(v: &Tv) -> &str {
     }
 }
 
-/// The map out of a value, and the value's marks (origin, taint) to put back on the result.
-fn into_map(mut v: Tv) -> (GoMap, Tv) {
-    match std::mem::replace(&mut v.val, Val::Nil) {
-        Val::Map(m) => (m, v),
-        _ => (GoMap::new(), v),
-    }
-}
-
-fn with_map(shell: Tv, m: GoMap) -> Tv {
-    let mut shell = shell;
-    shell.val = Val::Map(m);
-    shell
-}
-
 /// `dict k1 v1 k2 v2 ...`: keys by `strval`; a key without a value maps to "".
 fn dict(_: &Call, a: Vec<Tv>) -> Result<Tv, FnError> {
-    let mut m = GoMap::new();
+    let m = GoMap::new();
     let mut it = a.into_iter();
     while let Some(k) = it.next() {
         let key = strval(&k)?;
@@ -81,33 +62,33 @@ fn dict(_: &Call, a: Vec<Tv>) -> Result<Tv, FnError> {
     Ok(made(Val::Map(m)))
 }
 
+/// dict.go `set`: `d[key] = value; return d` (the same map, changed).
 fn set(_: &Call, a: Vec<Tv>) -> Result<Tv, FnError> {
     let mut a = a.into_iter();
     let (Some(d), Some(k), Some(v)) = (a.next(), a.next(), a.next()) else { return Err(FnError::Exec("set: three arguments".into())) };
-    let (mut m, shell) = into_map(d);
-    m.insert(str_of(&k).to_string(), v);
-    Ok(with_map(shell, m))
+    map_of(&d).insert(str_of(&k).to_string(), v);
+    Ok(d)
 }
 
+/// dict.go `unset`: `delete(d, key); return d`.
 fn unset(_: &Call, a: Vec<Tv>) -> Result<Tv, FnError> {
     let mut a = a.into_iter();
     let (Some(d), Some(k)) = (a.next(), a.next()) else { return Err(FnError::Exec("unset: two arguments".into())) };
-    let (mut m, shell) = into_map(d);
-    m.remove(str_of(&k));
-    Ok(with_map(shell, m))
+    map_of(&d).remove(str_of(&k));
+    Ok(d)
 }
 
 fn pluck(_: &Call, a: Vec<Tv>) -> Result<Tv, FnError> {
     let key = str_of(&a[0]);
-    Ok(made(Val::List(a[1..].iter().filter_map(|d| map_of(d).get(key).cloned()).collect())))
+    Ok(made(Val::List(a[1..].iter().filter_map(|d| map_of(d).get(key)).collect())))
 }
 
 /// `keys`: a `[]string` in Go's map order, which is random; releasex gives
 /// them sorted (one of the orders Go may give), map after map.
 fn keys(_: &Call, a: Vec<Tv>) -> Result<Tv, FnError> {
     let secret = a.iter().any(|d| d.secret);
-    let names = a.iter().flat_map(|d| map_of(d).keys().map(|k| {
-        let mut name = Tv::str(k);
+    let names = a.iter().flat_map(|d| map_of(d).keys().into_iter().map(|k| {
+        let mut name = Tv::str(&k);
         name.secret = secret;
         name
     })).collect();
@@ -116,67 +97,83 @@ fn keys(_: &Call, a: Vec<Tv>) -> Result<Tv, FnError> {
 
 /// `values`: the map's values, in sorted-key order (Go's is random).
 fn values(_: &Call, a: Vec<Tv>) -> Result<Tv, FnError> {
-    Ok(made(Val::List(map_of(&a[0]).values().cloned().collect())))
+    Ok(made(Val::List(map_of(&a[0]).values())))
 }
 
 fn pick_or_omit(a: Vec<Tv>, pick: bool) -> Result<Tv, FnError> {
     let names: Vec<&str> = a[1..].iter().map(str_of).collect();
-    let m = map_of(&a[0]).iter().filter(|(k, _)| names.contains(&k.as_str()) == pick).map(|(k, v)| (k.clone(), v.clone())).collect();
+    let m = map_of(&a[0]).entries().into_iter().filter(|(k, _)| names.contains(&k.as_str()) == pick).collect();
     let mut picked = Tv::new(Val::Map(m));
     picked.secret = a[0].secret;
     Ok(picked)
 }
 
 /// `merge DST SRC...` / `mergeOverwrite DST SRC...`: `mergo.Merge(&dst,
-/// src)` (with `WithOverride`) for each source in turn, into DST.
+/// src)` (with `WithOverride`) for each source in turn, into DST itself;
+/// the result is DST.
 fn merge(c: &Call, a: Vec<Tv>) -> Result<Tv, FnError> {
     let overwrite = c.name.contains("Overwrite");
     let mut a = a.into_iter();
-    let (mut dst, shell) = into_map(a.next().unwrap_or_else(|| Tv::new(Val::Nil)));
+    let dst = a.next().unwrap_or_else(|| Tv::new(Val::Nil));
+    let dst_map = map_of(&dst);
     for src in a {
-        mergo_map(&mut dst, map_of(&src), overwrite);
+        mergo_map(&dst_map, &map_of(&src), overwrite, &mut Vec::new())?;
     }
-    Ok(with_map(shell, dst))
+    // A nil DST: mergo makes a new map (`dst.Set(reflect.MakeMap(...))`).
+    Ok(if matches!(dst.val, Val::Map(_)) { dst } else { Tv { val: Val::Map(dst_map), ..dst } })
 }
 
-/// mergo's `deepMerge` for two `map[string]interface{}`, key by key:
+/// mergo's `deepMerge` for two `map[string]interface{}`, key by key, into `dst` in place:
 /// - a nil source value is copied only with overwrite;
-/// - a map source over a map destination merges into it (recursively);
+/// - a map source over a map destination merges into it (recursively, the
+///   destination's map changed in place);
 /// - a slice source replaces the destination when overwriting;
 /// - a map source never replaces a non-empty destination value, even with
 ///   overwrite, nor a slice one without (mergo's `continue` after the
 ///   element switch);
 /// - anything else replaces the destination when overwriting, or when the
-///   destination is missing or empty (mergo's `isEmptyValue`).
-fn mergo_map(dst: &mut GoMap, src: &GoMap, overwrite: bool) {
-    for (key, s) in src {
+///   destination is missing or empty (mergo's `isEmptyValue`); a map so
+///   copied is the source's own map, shared from then on.
+///
+/// `path`: the (destination, source) map pairs being merged. mergo's
+/// visited check needs an addressable destination, which a map's value
+/// never is, so merging a map that holds itself into itself recurses until
+/// Go's stack overflows; releasex stops with a message there.
+fn mergo_map(dst: &GoMap, src: &GoMap, overwrite: bool, path: &mut Vec<(usize, usize)>) -> Result<(), FnError> {
+    let pair = (dst.id(), src.id());
+    if path.contains(&pair) {
+        return Err(FnError::Unsupported("merging a map that contains itself (mergo recurses into it until the goroutine stack overflows)".into()));
+    }
+    path.push(pair);
+    for (key, s) in src.entries() {
         if matches!(s.val, Val::Nil) {
             if overwrite {
-                dst.insert(key.clone(), s.clone());
+                dst.insert(key, s);
             }
             continue;
         }
         let src_is_map = matches!(s.val, Val::Map(_) | Val::StrMap(_));
         let src_is_slice = matches!(s.val, Val::List(_) | Val::TypedList(..) | Val::Bytes(_));
-        if let (Some(Tv { val: Val::Map(d), .. }), Val::Map(sm)) = (dst.get_mut(key), &s.val) {
-            mergo_map(d, sm, overwrite);
+        if let (Some(Tv { val: Val::Map(d), .. }), Val::Map(sm)) = (dst.get(&key), &s.val) {
+            mergo_map(&d, sm, overwrite, path)?;
         }
         // A slice source, when overwriting, is set in mergo's slice case
         // before the `continue` below (`dst.SetMapIndex(key, dstSlice)`
         // with `dstSlice = srcSlice`).
         if src_is_slice && overwrite {
-            dst.insert(key.clone(), s.clone());
+            dst.insert(key, s);
             continue;
         }
-        let d = dst.get(key);
-        let dst_full = d.is_some_and(|d| !empty(d));
+        let dst_full = dst.get(&key).is_some_and(|d| !empty(&d));
         if dst_full && (src_is_map || src_is_slice) {
             continue;
         }
         if overwrite || !dst_full {
-            dst.insert(key.clone(), s.clone());
+            dst.insert(key, s);
         }
     }
+    path.pop();
+    Ok(())
 }
 
 /// `dig KEYS... DEFAULT DICT`: the value at the key path, DEFAULT when a
@@ -205,9 +202,9 @@ fn dig(_: &Call, a: Vec<Tv>) -> Result<Tv, FnError> {
     for (i, k) in keys.iter().enumerate() {
         let Some(step) = dict.get(k) else { return Ok(default.clone()) };
         if i + 1 == keys.len() {
-            return Ok(step.clone());
+            return Ok(step);
         }
-        dict = assert_map(step)?;
+        dict = assert_map(&step)?;
     }
     Ok(default.clone())
 }
@@ -229,22 +226,29 @@ mod tests {
         Tv::new(Val::Map(entries.into_iter().map(|(k, v)| (k.to_string(), v)).collect()))
     }
 
+    /// A fresh copy, since merge changes its destination.
+    fn fresh(v: &Tv) -> Tv {
+        let Val::Map(m) = &v.val else { panic!("not a map") };
+        Tv::new(Val::Map(m.deep_copy().unwrap()))
+    }
+
     #[test]
     fn merge_fills_only_empty_keys_and_overwrite_replaces_scalars_but_not_with_maps() {
         let dst = map(vec![("a", Tv::str("x")), ("e", Tv::str("")), ("n", map(vec![("k", Tv::new(Val::Int(1)))]))]);
         let src = map(vec![("a", Tv::str("y")), ("e", Tv::str("z")), ("n", map(vec![("k", Tv::new(Val::Int(2))), ("j", Tv::new(Val::Int(3)))])), ("new", Tv::new(Val::Bool(true)))]);
-        let Val::Map(m) = call("merge", vec![dst.clone(), src.clone()]).unwrap().val else { panic!() };
-        assert!(matches!(m["a"].val, Val::Str(ref s) if s == "x"));
-        assert!(matches!(m["e"].val, Val::Str(ref s) if s == "z"));
-        let Val::Map(n) = &m["n"].val else { panic!() };
-        assert!(matches!(n["k"].val, Val::Int(1)) && matches!(n["j"].val, Val::Int(3)));
-        let Val::Map(m) = call("mergeOverwrite", vec![dst, src]).unwrap().val else { panic!() };
-        assert!(matches!(m["a"].val, Val::Str(ref s) if s == "y"));
-        let Val::Map(n) = &m["n"].val else { panic!() };
-        assert!(matches!(n["k"].val, Val::Int(2)));
+        let at = |m: &GoMap, k: &str| m.get(k).unwrap().val;
+        let Val::Map(m) = call("merge", vec![fresh(&dst), src.clone()]).unwrap().val else { panic!() };
+        assert!(matches!(at(&m, "a"), Val::Str(ref s) if s == "x"));
+        assert!(matches!(at(&m, "e"), Val::Str(ref s) if s == "z"));
+        let Val::Map(n) = at(&m, "n") else { panic!() };
+        assert!(matches!(at(&n, "k"), Val::Int(1)) && matches!(at(&n, "j"), Val::Int(3)));
+        let Val::Map(m) = call("mergeOverwrite", vec![fresh(&dst), src]).unwrap().val else { panic!() };
+        assert!(matches!(at(&m, "a"), Val::Str(ref s) if s == "y"));
+        let Val::Map(n) = at(&m, "n") else { panic!() };
+        assert!(matches!(at(&n, "k"), Val::Int(2)));
         let over = call("mergeOverwrite", vec![map(vec![("a", Tv::str("x"))]), map(vec![("a", map(vec![("b", Tv::str("c"))]))])]).unwrap();
         let Val::Map(m) = over.val else { panic!() };
-        assert!(matches!(m["a"].val, Val::Str(_)), "a map never replaces a non-empty scalar");
+        assert!(matches!(at(&m, "a"), Val::Str(_)), "a map never replaces a non-empty scalar");
     }
 
     #[test]

@@ -125,16 +125,8 @@ pub(super) fn string_list(items: Vec<String>) -> Tv {
 /// `(urlParse .secret).host` stays masked (the executor's `Derive::Made`
 /// marks only the value it returns, not what is inside it).
 pub(super) fn made_from(args: &[Tv], mut out: Tv) -> Tv {
-    fn mark(v: &mut Tv) {
-        v.secret = true;
-        match &mut v.val {
-            Val::List(items) | Val::TypedList(_, items) => items.iter_mut().for_each(mark),
-            Val::Map(m) => m.values_mut().for_each(mark),
-            _ => {}
-        }
-    }
     if args.iter().any(Tv::holds_secret) {
-        mark(&mut out);
+        out.mark_deep(true, false);
     }
     out
 }

@@ -4,7 +4,6 @@
 //! `urlParse` returns and the text `urlJoin` builds depend on every one
 //! of its escaping rules. (`urlquery` is a text/template builtin.)
 
-use std::collections::BTreeMap;
 
 use crate::gotmpl::func::{Call, Derive, FnError, FuncMap, Param, Sig};
 use crate::gotmpl::value::go_type;
@@ -55,13 +54,13 @@ fn url_parse(_: &Call<'_>, a: Vec<Tv>) -> Result<Tv, FnError> {
         ("fragment", u.fragment),
         ("userinfo", userinfo),
     ];
-    let m: BTreeMap<String, Tv> = entries.into_iter().map(|(k, v)| (k.to_string(), Tv::new(Val::Str(v)))).collect();
+    let m: crate::gotmpl::GoMap = entries.into_iter().map(|(k, v)| (k.to_string(), Tv::new(Val::Str(v)))).collect();
     Ok(made_from(&a, Tv::new(Val::Map(m))))
 }
 
 /// sprig's `dictGetOrEmpty`: a missing key is "", a value of another kind panics.
-fn dict_string(d: &BTreeMap<String, Tv>, key: &str) -> Result<String, FnError> {
-    match d.get(key).map(|v| &v.val) {
+fn dict_string(d: &crate::gotmpl::GoMap, key: &str) -> Result<String, FnError> {
+    match d.get(key).as_ref().map(|v| &v.val) {
         None => Ok(String::new()),
         Some(Val::Str(s)) => Ok(s.clone()),
         // reflect.TypeOf(nil).Kind() dereferences a nil Type.
