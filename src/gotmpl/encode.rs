@@ -1,62 +1,10 @@
-//! `toJson` (through [`crate::go::json`]) and `toYaml`: yaml.v3's encoder
-//! for the values whose every string it certainly writes plain; anything
-//! else is refused rather than guessed.
+//! helmfile's `toYaml`: yaml.v3's encoder for the values whose every string
+//! it certainly writes plain; anything else is refused rather than guessed.
+//! (sprig's `toJson` family is in sprig/defaults.rs.)
 
-use super::frozen::Frozen;
 use super::gomap::Inside;
 use super::{Tv, Val};
-use crate::go::json::{GoNumbers, JsonError, write_json};
 use crate::go::quote::quote as go_quote;
-
-/// sprig's `toJson` (`encoding/json`: keys sorted, `<`, `>`, `&`, U+2028 and U+2029 escaped).
-pub(super) fn to_json(v: &Tv) -> Result<String, String> {
-    let mut out = String::new();
-    let ready = json_ready(v, &mut Inside::default())?;
-    write_json(&mut out, &ready, GoNumbers::default()).map_err(|e| match e {
-        JsonError::NonFinite(_) => "a NaN or infinite number".to_string(),
-        JsonError::Value(what) => what,
-    })?;
-    Ok(out)
-}
-
-/// The value as `encoding/json` walks it ([`Frozen`]), with what it writes
-/// specially made plain: a `[]byte` is its base64 text (encode.go
-/// `encodeByteSlice`), an object its `MarshalJSON` text (spliced back in
-/// through a placeholder string is not possible, so an object's JSON must
-/// itself be a JSON string or number). A map inside itself is
-/// encoding/json's cycle error (encode.go `mapEncoder.encode`).
-fn json_ready(v: &Tv, inside: &mut Inside) -> Result<Frozen, String> {
-    use base64::Engine as _;
-    let leaf = |val: Val| Frozen::Leaf(Tv { val, ..v.clone() });
-    Ok(match &v.val {
-        Val::Bytes(b) => leaf(Val::Str(base64::engine::general_purpose::STANDARD.encode(b))),
-        Val::Object(o) => {
-            let text = o.json().ok_or_else(|| format!("a {}", o.type_name()))?;
-            match serde_json::from_str::<serde_json::Value>(&text) {
-                Ok(serde_json::Value::String(s)) => leaf(Val::Str(s)),
-                Ok(serde_json::Value::Number(n)) if n.is_i64() => leaf(Val::Int64(n.as_i64().unwrap_or_default())),
-                Ok(serde_json::Value::Number(n)) => leaf(Val::Float(n.as_f64().unwrap_or_default())),
-                _ => return Err(format!("a {} (its JSON is not a string or a number)", o.type_name())),
-            }
-        }
-        Val::List(l) => Frozen::List(None, l.iter().map(|x| json_ready(x, inside)).collect::<Result<_, _>>()?),
-        Val::TypedList(e, l) => Frozen::List(Some(e), l.iter().map(|x| json_ready(x, inside)).collect::<Result<_, _>>()?),
-        Val::Map(m) => {
-            inside.enter(m).map_err(|_| JSON_CYCLE.to_string())?;
-            let entries = m.entries().into_iter().map(|(k, x)| Ok((k, json_ready(&x, inside)?))).collect::<Result<_, String>>()?;
-            inside.leave(m);
-            Frozen::Map(entries)
-        }
-        Val::Struct(name, fields) => Frozen::Struct(name, fields.iter().map(|(n, f)| Ok((*n, json_ready(f, inside)?))).collect::<Result<_, String>>()?),
-        Val::Ptr(p) => json_ready(p, inside)?,
-        _ => Frozen::Leaf(v.clone()),
-    })
-}
-
-/// Why this `toJson` gives no text for a map inside itself (encoding/json
-/// fails on it: Go 1.19 encode.go `mapEncoder.encode`, "encountered a
-/// cycle"; sprig's own `toJson` words it as Go does, see sprig/defaults.rs).
-const JSON_CYCLE: &str = "a map that contains itself (encoding/json fails: encountered a cycle)";
 
 /// helmfile's `toYaml` (yaml.v3's encoder, indent 2, trailing newline kept),
 /// for values whose every string yaml.v3 would write plain; any other

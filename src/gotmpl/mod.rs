@@ -31,7 +31,6 @@ pub mod func;
 mod gomap;
 pub mod helmfile;
 mod mask;
-mod funcs;
 mod lex;
 mod parse;
 pub mod sprig;
@@ -169,41 +168,6 @@ impl TmplError {
             _ => None,
         }
     }
-}
-
-/// The host `render` gives its functions: the environment the caller passed, nothing else.
-struct EnvironHost<'a>(Option<&'a Environ>);
-
-impl Host for EnvironHost<'_> {
-    fn env(&self, name: &str) -> Option<String> {
-        self.0.and_then(|e| e.get(name).cloned())
-    }
-    fn read_file(&self, path: &str) -> Result<Vec<u8>, String> {
-        Err(format!("reading {path} is not allowed here"))
-    }
-    fn read_dir(&self, path: &str) -> Result<Vec<(String, bool)>, String> {
-        Err(format!("reading {path} is not allowed here"))
-    }
-    fn stat(&self, _: &str) -> Option<bool> {
-        None
-    }
-    fn exec(&self, command: &str, _: &[String], _: &[(String, String)], _: Option<&str>) -> Result<String, String> {
-        Err(format!("running `{command}` is not allowed here"))
-    }
-    fn now_unix_nanos(&self) -> i128 {
-        0
-    }
-}
-
-/// Renders `src` (the contents of `file`) with `data` as dot, as helmfile
-/// does (`missingkey=error`), with the functions of `funcs` over the
-/// builtins; a function helmfile has and this set lacks is unsupported.
-/// `environ` is what `env` / `requiredEnv` read (`None`: they are unsupported).
-pub fn render(file: &str, src: &str, data: &Tv, environ: Option<&Environ>) -> Result<Rendered, TmplError> {
-    let mut funcs = builtins::func_map();
-    funcs.extend(&funcs::subset(environ.is_some()));
-    let host = EnvironHost(environ);
-    run(src, data, file, &funcs, &host, MissingKey::Error, true)
 }
 
 /// Whether `src` holds any template action or comment.
