@@ -24,7 +24,7 @@ pub struct Spec {
     pub kube_context: String,
     /// `missingFileHandler:` (empty: the state's, else Error).
     pub missing_file_handler: String,
-    /// `labels:` (mergo without override: a template's label beats the release's).
+    /// `labels:` (a release's label beats its template's: see [`absorb`]).
     pub labels: std::collections::BTreeMap<String, String>,
     pub values: Vec<V>,
     pub values_template: Vec<V>,
@@ -72,30 +72,25 @@ fn spec_of(m: &VMap) -> Spec {
     }
 }
 
-/// mergo `Merge(&dst, src, WithAppendSlice)` without override: lists append,
-/// a scalar field keeps the first non-empty value.
+/// mergo `Merge(&dst, src, WithAppendSlice, WithSliceDeepCopy)`, as
+/// helmfile's `releaseWithInheritedTemplate` (pkg/state/state_exec_tmpl.go)
+/// calls it: lists append, and a non-empty scalar or label of `src`
+/// replaces `dst`'s, because mergo's `WithSliceDeepCopy` also sets
+/// `Overwrite` (mergo merge.go). So a later template beats an earlier one,
+/// and the release's own namespace, labels, chart... beat every template's.
 fn absorb(dst: &mut Spec, src: Spec) {
-    if dst.name.is_empty() {
-        dst.name = src.name;
+    fn overwrite(dst: &mut String, src: String) {
+        if !src.is_empty() {
+            *dst = src;
+        }
     }
-    if dst.chart.is_empty() {
-        dst.chart = src.chart;
-    }
-    if dst.namespace.is_empty() {
-        dst.namespace = src.namespace;
-    }
-    if dst.version.is_empty() {
-        dst.version = src.version;
-    }
-    if dst.kube_context.is_empty() {
-        dst.kube_context = src.kube_context;
-    }
-    if dst.missing_file_handler.is_empty() {
-        dst.missing_file_handler = src.missing_file_handler;
-    }
-    for (k, v) in src.labels {
-        dst.labels.entry(k).or_insert(v);
-    }
+    overwrite(&mut dst.name, src.name);
+    overwrite(&mut dst.chart, src.chart);
+    overwrite(&mut dst.namespace, src.namespace);
+    overwrite(&mut dst.version, src.version);
+    overwrite(&mut dst.kube_context, src.kube_context);
+    overwrite(&mut dst.missing_file_handler, src.missing_file_handler);
+    dst.labels.extend(src.labels);
     dst.values.extend(src.values);
     dst.values_template.extend(src.values_template);
     dst.secrets.extend(src.secrets);
@@ -522,4 +517,74 @@ fn source_column(v: &V) -> Option<usize> {
 pub fn local_chart(dir: &FsPath, chart: &str) -> Option<std::path::PathBuf> {
     let p = dir.join(chart);
     (chart.starts_with("./") || chart.starts_with("../") || chart.starts_with('/')).then_some(p).filter(|p| p.is_dir())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Io, Request, explain};
+
+    /// One in-memory state file; no other files, no sops.
+    struct OneFile(&'static str);
+
+    impl Io for OneFile {
+        fn read(&self, path: &std::path::Path) -> Result<String, String> {
+            if path.ends_with("helmfile.yaml") { Ok(self.0.to_string()) } else { Err(format!("{}: no such file", path.display())) }
+        }
+        fn exists(&self, path: &std::path::Path) -> bool {
+            path.ends_with("helmfile.yaml")
+        }
+        fn sops_decrypt(&self, _: &std::path::Path) -> Result<String, String> {
+            Err("no sops in this test".into())
+        }
+        fn template_host(&self, _: &std::path::Path, _: &Request) -> Box<dyn crate::gotmpl::func::Host + '_> {
+            Box::new(crate::gotmpl::func::FixedHost::default())
+        }
+    }
+
+    fn release_values(state: &'static str, release: &str) -> serde_json::Value {
+        let req = Request { file: "/p/helmfile.yaml".into(), environment: "default".into(), ..Request::default() };
+        let e = explain(&req, &OneFile(state), Some(release), crate::explain::Options::default()).expect("explained");
+        serde_json::Value::Object(crate::values::tree::map_to_json(&e.explanation.values))
+    }
+
+    const INHERITING: &str = "templates:
+  base:
+    chart: repo/app
+    namespace: tmpl-ns
+    labels:
+      tier: template
+      team: template
+    valuesTemplate:
+    - ns: '{{ .Release.Namespace }}'
+      tier: '{{ .Release.Labels.tier }}'
+      team: '{{ .Release.Labels.team }}'
+  later:
+    namespace: later-ns
+releases:
+- name: own
+  inherit:
+  - template: base
+  namespace: own-ns
+  labels:
+    tier: own
+- name: bare
+  inherit:
+  - template: base
+- name: both
+  inherit:
+  - template: base
+  - template: later
+";
+
+    // Found by tests/differential/helmfile_generated.rs against helmfile 0.166.
+    #[test]
+    fn a_releases_own_namespace_and_labels_beat_the_inherited_templates() {
+        assert_eq!(release_values(INHERITING, "own"), serde_json::json!({"ns": "own-ns", "tier": "own", "team": "template"}));
+        assert_eq!(release_values(INHERITING, "bare"), serde_json::json!({"ns": "tmpl-ns", "tier": "template", "team": "template"}));
+    }
+
+    #[test]
+    fn a_later_inherited_template_beats_an_earlier_one() {
+        assert_eq!(release_values(INHERITING, "both")["ns"], "later-ns");
+    }
 }
