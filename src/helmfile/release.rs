@@ -220,7 +220,9 @@ pub fn release_values(req: &Request, io: &dyn Io, loaded: &state::Loaded, name: 
             let expr = format!("{key}={path}");
             flags.push((SetKind::File, expr.clone(), origin(&expr)));
         } else if let Some(Kind::List(l)) = m.get("values").map(|v| &v.kind) {
-            let items: Vec<String> = l.iter().filter_map(|x| text_of(&x.kind)).map(|x| escape(&x)).collect();
+            // helmfile's `Values []string`: a null item decodes as "" and stays
+            // an (empty) item (pkg/state/state.go setFlags joins them all).
+            let items: Vec<String> = l.iter().filter_map(|x| if matches!(x.kind, Kind::Null) { Some(String::new()) } else { text_of(&x.kind) }).map(|x| escape(&x)).collect();
             let expr = format!("{key}={{{}}}", items.join(","));
             flags.push((SetKind::Set, expr.clone(), origin(&expr)));
         }
@@ -581,6 +583,12 @@ releases:
     fn a_releases_own_namespace_and_labels_beat_the_inherited_templates() {
         assert_eq!(release_values(INHERITING, "own"), serde_json::json!({"ns": "own-ns", "tier": "own", "team": "template"}));
         assert_eq!(release_values(INHERITING, "bare"), serde_json::json!({"ns": "tmpl-ns", "tier": "template", "team": "template"}));
+    }
+
+    #[test]
+    fn a_null_item_of_a_set_values_list_is_an_empty_string_as_helmfile_passes_it() {
+        const STATE: &str = "releases:\n- name: r\n  chart: repo/app\n  set:\n  - name: list\n    values: [null, x, null]\n";
+        assert_eq!(release_values(STATE, "r"), serde_json::json!({"list": ["", "x", ""]}));
     }
 
     #[test]
