@@ -24,7 +24,7 @@ pub struct Spec {
     pub kube_context: String,
     /// `missingFileHandler:` (empty: the state's, else Error).
     pub missing_file_handler: String,
-    /// `labels:` (a later source wins a key: see `absorb`).
+    /// `labels:` (a release's label beats its template's: see [`absorb`]).
     pub labels: std::collections::BTreeMap<String, String>,
     pub values: Vec<V>,
     pub values_template: Vec<V>,
@@ -73,23 +73,23 @@ fn spec_of(m: &VMap) -> Spec {
 }
 
 /// mergo `Merge(&dst, src, WithAppendSlice, WithSliceDeepCopy)`, as
-/// `releaseWithInheritedTemplate` merges each template and then the release
-/// itself: `WithSliceDeepCopy` also turns on `Overwrite` (mergo's
-/// merge.go), so a non-empty scalar of a later source replaces the earlier
-/// one (a release's own `namespace:` beats its template's, a second template
-/// beats the first), a label key of a later source wins, and lists append.
+/// helmfile's `releaseWithInheritedTemplate` (pkg/state/state_exec_tmpl.go)
+/// calls it: lists append, and a non-empty scalar or label of `src`
+/// replaces `dst`'s, because mergo's `WithSliceDeepCopy` also sets
+/// `Overwrite` (mergo merge.go). So a later template beats an earlier one,
+/// and the release's own namespace, labels, chart... beat every template's.
 fn absorb(dst: &mut Spec, src: Spec) {
-    let over = |dst: &mut String, src: String| {
+    fn overwrite(dst: &mut String, src: String) {
         if !src.is_empty() {
             *dst = src;
         }
-    };
-    over(&mut dst.name, src.name);
-    over(&mut dst.chart, src.chart);
-    over(&mut dst.namespace, src.namespace);
-    over(&mut dst.version, src.version);
-    over(&mut dst.kube_context, src.kube_context);
-    over(&mut dst.missing_file_handler, src.missing_file_handler);
+    }
+    overwrite(&mut dst.name, src.name);
+    overwrite(&mut dst.chart, src.chart);
+    overwrite(&mut dst.namespace, src.namespace);
+    overwrite(&mut dst.version, src.version);
+    overwrite(&mut dst.kube_context, src.kube_context);
+    overwrite(&mut dst.missing_file_handler, src.missing_file_handler);
     dst.labels.extend(src.labels);
     dst.values.extend(src.values);
     dst.values_template.extend(src.values_template);
@@ -278,7 +278,9 @@ pub fn release_values(req: &Request, io: &dyn Io, loaded: &state::Loaded, name: 
             let expr = format!("{key}={path}");
             flags.push((SetKind::File, expr.clone(), origin(&expr)));
         } else if let Some(Kind::List(l)) = m.get("values").map(|v| &v.kind) {
-            let items: Vec<String> = l.iter().filter_map(|x| text_of(&x.kind)).map(|x| escape(&x)).collect();
+            // helmfile's `Values []string`: a null item decodes as "" and stays
+            // an (empty) item (pkg/state/state.go setFlags joins them all).
+            let items: Vec<String> = l.iter().filter_map(|x| if matches!(x.kind, Kind::Null) { Some(String::new()) } else { text_of(&x.kind) }).map(|x| escape(&x)).collect();
             let expr = format!("{key}={{{}}}", items.join(","));
             flags.push((SetKind::Set, expr.clone(), origin(&expr)));
         }
@@ -614,5 +616,81 @@ mod tests {
         assert!(defines(&req, &io, &loaded, "web-back") && !defines(&req, &io, &loaded, "web-side"));
         let rv = release_values(&req, &io, &loaded, "web-back", &mut rec, &mut Vec::new()).expect("found");
         assert_eq!(serde_json::Value::Object(map_to_json(&rv.user)), serde_json::json!({"role": "back"}));
+    }
+}
+
+#[cfg(test)]
+mod inherit_tests {
+    use super::super::{Io, Request, explain};
+
+    /// One in-memory state file; no other files, no sops.
+    struct OneFile(&'static str);
+
+    impl Io for OneFile {
+        fn read(&self, path: &std::path::Path) -> Result<String, String> {
+            if path.ends_with("helmfile.yaml") { Ok(self.0.to_string()) } else { Err(format!("{}: no such file", path.display())) }
+        }
+        fn exists(&self, path: &std::path::Path) -> bool {
+            path.ends_with("helmfile.yaml")
+        }
+        fn sops_decrypt(&self, _: &std::path::Path) -> Result<String, String> {
+            Err("no sops in this test".into())
+        }
+        fn template_host(&self, _: &std::path::Path, _: &Request) -> Box<dyn crate::gotmpl::func::Host + '_> {
+            Box::new(crate::gotmpl::func::FixedHost::default())
+        }
+    }
+
+    fn release_values(state: &'static str, release: &str) -> serde_json::Value {
+        let req = Request { file: "/p/helmfile.yaml".into(), environment: "default".into(), ..Request::default() };
+        let e = explain(&req, &OneFile(state), Some(release), crate::explain::Options::default()).expect("explained");
+        serde_json::Value::Object(crate::values::tree::map_to_json(&e.explanation.values))
+    }
+
+    const INHERITING: &str = "templates:
+  base:
+    chart: repo/app
+    namespace: tmpl-ns
+    labels:
+      tier: template
+      team: template
+    valuesTemplate:
+    - ns: '{{ .Release.Namespace }}'
+      tier: '{{ .Release.Labels.tier }}'
+      team: '{{ .Release.Labels.team }}'
+  later:
+    namespace: later-ns
+releases:
+- name: own
+  inherit:
+  - template: base
+  namespace: own-ns
+  labels:
+    tier: own
+- name: bare
+  inherit:
+  - template: base
+- name: both
+  inherit:
+  - template: base
+  - template: later
+";
+
+    // Found by tests/differential/helmfile_generated.rs against helmfile 0.166.
+    #[test]
+    fn a_releases_own_namespace_and_labels_beat_the_inherited_templates() {
+        assert_eq!(release_values(INHERITING, "own"), serde_json::json!({"ns": "own-ns", "tier": "own", "team": "template"}));
+        assert_eq!(release_values(INHERITING, "bare"), serde_json::json!({"ns": "tmpl-ns", "tier": "template", "team": "template"}));
+    }
+
+    #[test]
+    fn a_null_item_of_a_set_values_list_is_an_empty_string_as_helmfile_passes_it() {
+        const STATE: &str = "releases:\n- name: r\n  chart: repo/app\n  set:\n  - name: list\n    values: [null, x, null]\n";
+        assert_eq!(release_values(STATE, "r"), serde_json::json!({"list": ["", "x", ""]}));
+    }
+
+    #[test]
+    fn a_later_inherited_template_beats_an_earlier_one() {
+        assert_eq!(release_values(INHERITING, "both")["ns"], "later-ns");
     }
 }

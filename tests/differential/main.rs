@@ -12,6 +12,7 @@ mod chart_loading;
 mod explain_differential;
 mod fidelity_errors;
 mod fidelity_generated;
+mod helmfile_generated;
 mod helm_tables;
 mod strvals_differential;
 mod upgrade_differential;
