@@ -41,7 +41,7 @@ fn yaml_inline(v: &Tv) -> Result<String, String> {
                 _ => s,
             }
         }
-        Val::Str(s) => yaml_plain(s)?.to_string(),
+        Val::Str(s) => yaml_scalar(s)?,
         Val::Map(m) if m.is_empty() => "{}".into(),
         Val::StrMap(m) if m.is_empty() => "{}".into(),
         Val::List(l) | Val::TypedList(_, l) if l.is_empty() => "[]".into(),
@@ -50,6 +50,53 @@ fn yaml_inline(v: &Tv) -> Result<String, String> {
         Val::Object(o) => return Err(format!("a {}", o.type_name())),
         _ => return Err("a nested value in this position".into()),
     })
+}
+
+/// A string as yaml.v3 writes it: plain when [`yaml_plain`] is sure, or in
+/// double quotes when yaml.v3 certainly reads its plain form as something
+/// else than a string. encode.go `stringv` then asks for the double-quoted
+/// style itself (`resolve` gives a non-`!!str` tag, or `isOldBool`), which
+/// the emitter always honours; the strings taken here are printable ASCII
+/// without `"` or `\`, which it writes unescaped. Anything else is refused.
+fn yaml_scalar(s: &str) -> Result<String, String> {
+    if let Ok(plain) = yaml_plain(s) {
+        return Ok(plain.to_string());
+    }
+    if resolves_to_non_string(s) {
+        return Ok(format!("\"{s}\""));
+    }
+    yaml_plain(s).map(str::to_string)
+}
+
+/// Whether yaml.v3's `resolve("", s)` certainly gives a tag other than
+/// `!!str` (or `isOldBool` holds): the empty string (null), YAML 1.1 and
+/// 1.2 booleans and nulls, and decimal numbers of at most 30 characters
+/// (`[-+]?digits`, or `yamlStyleFloat`; short enough that ParseFloat
+/// cannot overflow, which would make it a string again).
+fn resolves_to_non_string(s: &str) -> bool {
+    let words = [
+        "", "~", "true", "True", "TRUE", "false", "False", "FALSE", "null", "Null", "NULL", "y", "Y", "yes", "Yes", "YES", "n", "N", "no", "No", "NO", "on", "On", "ON", "off", "Off", "OFF",
+    ];
+    if words.contains(&s) {
+        return true;
+    }
+    let unsigned = s.strip_prefix(['+', '-']).unwrap_or(s);
+    let (mant, exp) = match unsigned.find(['e', 'E']) {
+        Some(i) => (&unsigned[..i], Some(&unsigned[i + 1..])),
+        None => (unsigned, None),
+    };
+    let (int, frac) = mant.split_once('.').map_or((mant, None), |(i, f)| (i, Some(f)));
+    let digits = |t: &str| t.bytes().all(|c| c.is_ascii_digit());
+    let mantissa = match frac {
+        None => !int.is_empty() && digits(int),
+        // `.5`, `1.`, `1.5` (yamlStyleFloat: `\.[0-9]+|[0-9]+(\.[0-9]*)?`)
+        Some(f) => digits(int) && digits(f) && !(int.is_empty() && f.is_empty()),
+    };
+    let exponent = exp.is_none_or(|e| {
+        let e = e.strip_prefix(['+', '-']).unwrap_or(e);
+        !e.is_empty() && digits(e)
+    });
+    s.len() <= 30 && mantissa && exponent
 }
 
 /// A string yaml.v3 writes plain, certainly: an ASCII letter (or `_` and a
@@ -169,7 +216,7 @@ fn yaml_map(mut entries: Vec<(String, Tv)>, indent: usize, out: &mut String, ins
         if i > 0 || !out.ends_with("- ") {
             out.push_str(&pad);
         }
-        out.push_str(yaml_plain(k)?);
+        out.push_str(&yaml_scalar(k)?);
         out.push(':');
         yaml_value(v, indent, out, inside)?;
     }

@@ -47,6 +47,10 @@ fn render(file: &str, src: &str, data: &Tv, environ: Option<&Environ>) -> Result
     helmfile::render(file, src, data, &host)
 }
 
+fn go_quote_str(s: &str) -> String {
+    crate::go::quote::quote(s)
+}
+
 fn out(t: &str) -> String {
     render("t.gotmpl", t, &data(), None).unwrap_or_else(|e| panic!("{t}: {e}")).text
 }
@@ -139,10 +143,15 @@ fn to_yaml_like_yaml_v3_with_indent_2() {
     assert_eq!(out("{{ .Values.nested2 | toYaml }}"), "- - 1\n  - 2\n- a:\n    - x\n- []\n- {}\n");
     // A string yaml.v3 might quote is refused, not guessed.
     assert_eq!(out("{{ .Values.m | toYaml }}"), "a: x y\nb: 2\nz:\n  - 1\n  - two\n");
-    // Strings yaml.v3 quotes (\"\" and escapes here) are refused, not guessed.
-    let (_, _, c) = unsupported("{{ .Values.emptys | toYaml }}");
-    assert!(c.ends_with("the string \"\" (yaml.v3 may quote it)"), "{c}");
+    // Strings yaml.v3 would escape are refused, not guessed.
+    assert_eq!(out("{{ .Values.emptys | toYaml }}"), "\"\"\n");
     assert!(unsupported("{{ .Values.uni | toYaml }}").2.contains("the string"));
+    // Strings yaml.v3 would read back as another type are double-quoted, as
+    // gopkg.in/yaml.v3 (SetIndent 2) printed them under Go 1.19.
+    for (text, go) in [("", "\"\""), ("007", "\"007\""), ("008", "\"008\""), ("1.", "\"1.\""), (".5", "\".5\""), ("+.5", "\"+.5\""), ("-0", "\"-0\""), ("1E+3", "\"1E+3\""), ("1.5e-3", "\"1.5e-3\""), ("y", "\"y\""), ("Off", "\"Off\""), ("NULL", "\"NULL\""), ("~", "\"~\""), ("12345678901234567890", "\"12345678901234567890\"")] {
+        let t = format!("{{{{ dict \"v\" {} \"l\" (list {}) \"m\" (dict {} \"x\") | toYaml }}}}", go_quote_str(text), go_quote_str(text), go_quote_str(text));
+        assert_eq!(out(&t), format!("l:\n  - {go}\nm:\n  {go}: x\nv: {go}\n"), "{text:?}");
+    }
     // Digit-first strings yaml.v3 leaves plain, and those it would quote.
     for (s, plain) in [("100m", true), ("1.2.3", true), ("1e5x", true), ("12ab", true), ("08", false), ("1.", false), ("1e5", false), ("0x1G", false), ("2024-01-01x", false)] {
         assert_eq!(yaml_plain(s).is_ok(), plain, "{s}");
