@@ -164,7 +164,7 @@ fn load_file(mut cx: Ctx, overrode: Env, inherited: Option<Env>, rec: &mut Recor
         // Each part is rendered with the environment of the parts before it
         // and the CLI layers (pkg/app/desired_state_file_loader.go `load`,
         // two_pass_renderer.go `twoPassRenderTemplateToYaml`).
-        let doc = if render { render_doc(&cx, &chunk, &file, start, &ctx)? } else { parse_doc(&chunk, &file, start, "state")? };
+        let doc = if render { render_doc(&cx, &chunk, &file, start, &ctx)? } else { parse_doc(&chunk, &file, start, "state", yaml12(&cx, "state"))? };
         let part = Part { doc, file: file.clone(), dir: dir.clone() };
         let (envs, defaults_entries, layer_dir, merged) = with_bases(&mut cx, &part, &ctx)?;
         let part = Part { doc: merged, ..part };
@@ -296,7 +296,7 @@ fn with_bases(cx: &mut Ctx, part: &Part, ctx: &Env) -> Result<WithBases, Helmfil
         // `loadBases` -> `LoadFile(envValues, ...)`), so it renders as the
         // part naming it does. Its own parts are rendered with that context
         // too, not each with the environment of the base's earlier parts.
-        let doc = if renders_state(cx.req, &file) { render_doc(cx, &text, &file, 0, ctx)? } else { parse_doc(&text, &file, 0, "state")? };
+        let doc = if renders_state(cx.req, &file) { render_doc(cx, &text, &file, 0, ctx)? } else { parse_doc(&text, &file, 0, "state", yaml12(cx, "state"))? };
         if doc.contains_key("bases") {
             return Err(HelmfileError::State { file, message: "nested `base` helmfile is unsupported (as in helmfile)".into() });
         }
@@ -544,9 +544,9 @@ pub(super) fn values_file(cx: &mut Ctx, path: &FsPath, layer: &str, secret: bool
             }
             Err(e) => return Err(e.into()),
         };
-        return load_rendered(&file, &text, &rendered, layer, secret).map(Some);
+        return load_rendered(&file, &text, &rendered, layer, secret, yaml12(cx, layer)).map(Some);
     }
-    yaml_file(&text, &file, &file, layer, secret).map(Some)
+    yaml_file(&text, &file, &file, layer, secret, yaml12(cx, layer)).map(Some)
 }
 
 /// `src` (of `file`) rendered with helmfile's functions, which reach the
@@ -563,9 +563,9 @@ pub(super) fn render_template(cx: &Ctx, file: &str, src: &str, data: &Tv) -> Res
 /// action's `{{`, and when a scalar is one action's whole output (alone on
 /// its line, perhaps in quotes) and that action printed a value with an
 /// origin, `via` carries that origin (a state value's own file and line).
-fn load_rendered(file: &str, src: &str, r: &tmpl::Rendered, layer: &str, secret: bool) -> Result<VMap, HelmfileError> {
+fn load_rendered(file: &str, src: &str, r: &tmpl::Rendered, layer: &str, secret: bool, yaml12: bool) -> Result<VMap, HelmfileError> {
     let rendered_name = format!("{file} (as rendered)");
-    let m = yaml_file(&r.text, &rendered_name, file, layer, secret)?;
+    let m = yaml_file(&r.text, &rendered_name, file, layer, secret, yaml12)?;
     let starts: Vec<usize> = std::iter::once(0).chain(r.text.match_indices('\n').map(|(i, _)| i + 1)).collect();
     let map_back = |s: &Source| -> Source {
         let Source::Helmfile { line: Some(line), column: Some(column), .. } = s else { return s.clone() };
@@ -646,12 +646,12 @@ pub(super) fn secret_file(cx: &mut Ctx, path: &FsPath, layer: &str) -> Result<Op
     } else {
         text
     };
-    yaml_file(&text, &file, &file, layer, true).map(Some)
+    yaml_file(&text, &file, &file, layer, true, yaml12(cx, layer)).map(Some)
 }
 
 /// `text` read as a helmfile YAML file (named `name` in errors): every value
 /// attributed to `file` in `layer` at its position, integers kept as written.
-fn yaml_file(text: &str, name: &str, file: &str, layer: &str, secret: bool) -> Result<VMap, HelmfileError> {
+fn yaml_file(text: &str, name: &str, file: &str, layer: &str, secret: bool, yaml12: bool) -> Result<VMap, HelmfileError> {
     let m = crate::values::tree::load_tree(text, name, &|_, pos| Source::Helmfile {
         layer: layer.into(),
         file: Some(file.into()),
@@ -661,7 +661,103 @@ fn yaml_file(text: &str, name: &str, file: &str, layer: &str, secret: bool) -> R
         secret,
         via: None,
     })?;
-    Ok(integers(m, text))
+    let m = integers(m, text);
+    // Only a state file's own `set:` entries are Go strings; values files are data.
+    let m = if layer == "state" { set_values_as_written(m, text) } else { m };
+    Ok(if yaml12 { yaml12_words(m, text) } else { m })
+}
+
+/// Whether helmfile itself decodes a file of `layer` with yaml.v3 (YAML
+/// 1.2): current helmfile does unless in 0.x's v0 mode (pkg/yaml with
+/// pkg/runtime `GoYamlV3`, true by default). State files, environment
+/// values and secrets are; a release's values files and secrets are not
+/// (helmfile hands them to Helm, which reads them as YAML 1.1).
+fn yaml12(cx: &Ctx, layer: &str) -> bool {
+    !cx.req.v0_mode && !layer.starts_with("release-")
+}
+
+/// The plain scalars YAML 1.1 reads as booleans and YAML 1.2 (yaml.v3) as
+/// strings (`y`, `yes`, `on`, `off`, ...; `true`/`false` are booleans in
+/// both): the reader here is Helm's YAML 1.1, so each boolean is looked up
+/// in `text` at its position and made the string it is to yaml.v3.
+fn yaml12_words(m: VMap, text: &str) -> VMap {
+    let lines: Vec<&str> = text.split('\n').collect();
+    fn walk(v: V, lines: &[&str]) -> V {
+        let kind = match v.kind {
+            Kind::Bool(b) => match scalar_token(&v.origin, lines) {
+                Some(t) if matches!(t.as_str(), "y" | "Y" | "yes" | "Yes" | "YES" | "n" | "N" | "no" | "No" | "NO" | "on" | "On" | "ON" | "off" | "Off" | "OFF") => Kind::Str(t),
+                _ => Kind::Bool(b),
+            },
+            Kind::Map(m) => Kind::Map(m.into_iter().map(|(k, x)| (k, walk(x, lines))).collect()),
+            Kind::List(l) => Kind::List(l.into_iter().map(|x| walk(x, lines)).collect()),
+            k => k,
+        };
+        V::new(kind, v.origin)
+    }
+    m.into_iter().map(|(k, v)| (k, walk(v, &lines))).collect()
+}
+
+/// A `set:` / `setString:` / `setTemplate:` entry's boolean `value` and
+/// `values` items as written: helmfile decodes them into Go `string` fields
+/// (pkg/state `SetValue`), where a plain `off` or `y` keeps its text (Helm's
+/// `--set` then reads `off` as a string, `true` as a boolean). Numbers are
+/// left as they are: how their text reaches Helm is the open
+/// `set-numeric-text` difference (tests/data/helmfile/known-differences.json).
+fn set_values_as_written(m: VMap, text: &str) -> VMap {
+    let lines: Vec<&str> = text.split('\n').collect();
+    fn as_text(v: V, lines: &[&str]) -> V {
+        let kind = match v.kind {
+            k @ Kind::Bool(_) => match scalar_token(&v.origin, lines) {
+                Some(t) if !t.is_empty() && !t.starts_with(['"', '\'', '&', '*', '!']) => Kind::Str(t),
+                _ => k,
+            },
+            k => k,
+        };
+        V::new(kind, v.origin)
+    }
+    fn walk(m: VMap, lines: &[&str]) -> VMap {
+        m.into_iter()
+            .map(|(k, v)| {
+                let set_list = matches!(k.as_str(), "set" | "setString" | "setTemplate");
+                let kind = match v.kind {
+                    Kind::List(l) if set_list => Kind::List(
+                        l.into_iter()
+                            .map(|e| match e.kind {
+                                Kind::Map(em) => V::new(
+                                    Kind::Map(
+                                        em.into_iter()
+                                            .map(|(f, x)| match (f.as_str(), x.kind) {
+                                                ("value", k) => (f, as_text(V::new(k, x.origin), lines)),
+                                                ("values", Kind::List(items)) => (f, V::new(Kind::List(items.into_iter().map(|i| as_text(i, lines)).collect()), x.origin)),
+                                                (_, k) => (f, V::new(k, x.origin)),
+                                            })
+                                            .collect(),
+                                    ),
+                                    e.origin,
+                                ),
+                                k => V::new(k, e.origin),
+                            })
+                            .collect(),
+                    ),
+                    Kind::Map(inner) => Kind::Map(walk(inner, lines)),
+                    Kind::List(l) => Kind::List(l.into_iter().map(|x| match x.kind {
+                        Kind::Map(im) => V::new(Kind::Map(walk(im, lines)), x.origin),
+                        k => V::new(k, x.origin),
+                    }).collect()),
+                    k => k,
+                };
+                (k, V::new(kind, v.origin))
+            })
+            .collect()
+    }
+    walk(m, &lines)
+}
+
+/// The plain token at the origin's position.
+fn scalar_token(origin: &Source, lines: &[&str]) -> Option<String> {
+    let Source::Helmfile { line: Some(l), column: Some(c), .. } = origin else { return None };
+    let line = lines.get(l.wrapping_sub(1))?;
+    Some(line.chars().skip(c.saturating_sub(1)).take_while(|ch| !matches!(ch, ' ' | '\t' | ',' | ']' | '}' | '#' | '\r')).collect())
 }
 
 /// helmfile reads its YAML with yaml.v3 into Go values: a number written
@@ -840,18 +936,18 @@ fn render_doc(cx: &Ctx, chunk: &str, file: &str, first: usize, ctx: &Env) -> Res
     // Blank lines in front keep the template's positions those of the whole file.
     let padded = format!("{}{chunk}", "\n".repeat(first));
     if !tmpl::has_actions(&padded) {
-        return parse_doc(chunk, file, first, "state");
+        return parse_doc(chunk, file, first, "state", yaml12(cx, "state"));
     }
     let data = env_data_in(&cx.req.environment, ctx, None, &cx.req.namespace);
     let rendered = render_template(cx, file, &padded, &data)?;
-    load_rendered(file, &padded, &rendered, "state", false)
+    load_rendered(file, &padded, &rendered, "state", false, yaml12(cx, "state"))
 }
 
 /// One document whose first line is line `first + 1` of `file`.
-fn parse_doc(text: &str, file: &str, first: usize, layer: &str) -> Result<VMap, HelmfileError> {
+fn parse_doc(text: &str, file: &str, first: usize, layer: &str, yaml12: bool) -> Result<VMap, HelmfileError> {
     // Blank lines in front keep the positions those of the whole file.
     let padded = format!("{}{text}", "\n".repeat(first));
-    yaml_file(&padded, file, file, layer, false)
+    yaml_file(&padded, file, file, layer, false, yaml12)
 }
 
 /// `--state-values-file` (values layer) and `--state-values-set(-string)` (CLI overrides).
@@ -1001,5 +1097,28 @@ mod glob_tests {
         // (read_dir("") failed); the tests run in the crate root, which holds Cargo.toml.
         assert!(glob(FsPath::new("*.definitely-none")).is_ok_and(|v| v.is_empty()));
         assert_eq!(glob(FsPath::new("Cargo.t?ml")).unwrap(), [PathBuf::from("Cargo.toml")]);
+    }
+}
+
+#[cfg(test)]
+mod yaml12_tests {
+    use super::*;
+
+    fn json(m: &VMap) -> serde_json::Value {
+        serde_json::Value::Object(crate::values::tree::map_to_json(m))
+    }
+
+    #[test]
+    fn helmfile_decoded_yaml_keeps_yaml_1_1_words_as_strings_and_set_entries_keep_their_text() {
+        let text = "a: off\nb: y\nc: true\nd: [on, \"no\"]\nreleases:\n- set:\n  - name: x\n    value: off\n    values: [yes, true]\n";
+        let v12 = yaml_file(text, "h.yaml", "h.yaml", "state", false, true).unwrap();
+        assert_eq!(json(&v12), serde_json::json!({"a": "off", "b": "y", "c": true, "d": ["on", "no"], "releases": [{"set": [{"name": "x", "value": "off", "values": ["yes", "true"]}]}]}));
+        // v0 mode (yaml.v2): YAML 1.1 booleans, but a set entry's value is still the Go string as written.
+        let v11 = yaml_file(text, "h.yaml", "h.yaml", "state", false, false).unwrap();
+        assert_eq!(json(&v11)["a"], false);
+        assert_eq!(json(&v11)["releases"][0]["set"][0]["value"], "off");
+        // A values file Helm reads itself is data: no set rule.
+        let data = yaml_file("set:\n- value: off\n", "v.yaml", "v.yaml", "release-values", false, false).unwrap();
+        assert_eq!(json(&data), serde_json::json!({"set": [{"value": false}]}));
     }
 }

@@ -179,6 +179,7 @@ fn request(p: &Project, dir: &Path, show_secrets: bool) -> releasex::helmfile::R
         environ: Some(std::env::vars().collect()),
         // helmfile 0.166 renders every state file unless HELMFILE_V1MODE=true.
         render_plain_yaml: !p.v1_mode,
+        v0_mode: !p.v1_mode,
         ..Default::default()
     }
 }
