@@ -584,67 +584,43 @@ mod tests {
     use super::*;
     use crate::helmfile::state::tests::Files;
 
+    /// A templated state file (its release templates' actions escaped).
+    const FILE: &str = "/h/helmfile.yaml.gotmpl";
+    /// A plain one, not rendered (v1 mode): release templates' actions bare.
+    const PLAIN: &str = "/h/helmfile.yaml";
+
+    fn request(file: &str) -> Request {
+        Request { file: file.into(), environment: "default".into(), ..Request::default() }
+    }
+
+    /// The helmfile layer of `release` in the one state file `file`, as JSON.
+    fn release_json(file: &'static str, text: &'static str, release: &str) -> serde_json::Value {
+        let (io, req) = (Files(vec![(file, text)]), request(file));
+        let mut rec = Recorder::default();
+        let loaded = state::load(&req, &io, &mut rec).expect("loads");
+        let rv = release_values(&req, &io, &loaded, release, &mut rec, &mut Vec::new()).expect("found");
+        serde_json::Value::Object(map_to_json(&rv.user))
+    }
+
     #[test]
     fn helm_defaults_kube_context_of_another_part_is_the_releases_kube_context() {
         let text = "helmDefaults:\n  kubeContext: first\n---\nhelmDefaults:\n  kubeContext: second\n---\nreleases:\n- name: r\n  valuesTemplate:\n  - ctx: '{{`{{ .Release.KubeContext }}`}}'\n---\nhelmDefaults:\n  timeout: 3\n";
-        let io = Files(vec![("/h/helmfile.yaml.gotmpl", text)]);
-        let req = Request { file: "/h/helmfile.yaml.gotmpl".into(), environment: "default".into(), ..Request::default() };
-        let mut rec = Recorder::default();
-        let loaded = state::load(&req, &io, &mut rec).expect("loads");
-        let rv = release_values(&req, &io, &loaded, "r", &mut rec, &mut Vec::new()).expect("found");
-        assert_eq!(serde_json::Value::Object(map_to_json(&rv.user)), serde_json::json!({"ctx": "second"}));
+        assert_eq!(release_json(FILE, text, "r"), serde_json::json!({"ctx": "second"}));
     }
 
     #[test]
     fn a_release_inherits_a_template_of_an_earlier_part() {
         let text = "templates:\n  t:\n    values:\n    - from: template\n---\nreleases:\n- name: r\n  inherit:\n  - template: t\n";
-        let io = Files(vec![("/h/helmfile.yaml.gotmpl", text)]);
-        let req = Request { file: "/h/helmfile.yaml.gotmpl".into(), environment: "default".into(), ..Request::default() };
-        let mut rec = Recorder::default();
-        let loaded = state::load(&req, &io, &mut rec).expect("loads");
-        let rv = release_values(&req, &io, &loaded, "r", &mut rec, &mut Vec::new()).expect("found");
-        assert_eq!(serde_json::Value::Object(map_to_json(&rv.user)), serde_json::json!({"from": "template"}));
+        assert_eq!(release_json(FILE, text, "r"), serde_json::json!({"from": "template"}));
     }
 
     #[test]
     fn a_release_named_by_a_release_template_is_found_by_its_rendered_name() {
         let text = "templates:\n  common: &common\n    name: 'web-{{`{{ .Release.Labels.tier }}`}}'\nreleases:\n- labels:\n    tier: front\n  <<: *common\n  values:\n  - role: front\n- labels:\n    tier: back\n  <<: *common\n  values:\n  - role: back\n";
-        let io = Files(vec![("/h/helmfile.yaml.gotmpl", text)]);
-        let req = Request { file: "/h/helmfile.yaml.gotmpl".into(), environment: "default".into(), ..Request::default() };
-        let mut rec = Recorder::default();
-        let loaded = state::load(&req, &io, &mut rec).expect("loads");
+        let (io, req) = (Files(vec![(FILE, text)]), request(FILE));
+        let loaded = state::load(&req, &io, &mut Recorder::default()).expect("loads");
         assert!(defines(&req, &io, &loaded, "web-back") && !defines(&req, &io, &loaded, "web-side"));
-        let rv = release_values(&req, &io, &loaded, "web-back", &mut rec, &mut Vec::new()).expect("found");
-        assert_eq!(serde_json::Value::Object(map_to_json(&rv.user)), serde_json::json!({"role": "back"}));
-    }
-}
-
-#[cfg(test)]
-mod inherit_tests {
-    use super::super::{Io, Request, explain};
-
-    /// One in-memory state file; no other files, no sops.
-    struct OneFile(&'static str);
-
-    impl Io for OneFile {
-        fn read(&self, path: &std::path::Path) -> Result<String, String> {
-            if path.ends_with("helmfile.yaml") { Ok(self.0.to_string()) } else { Err(format!("{}: no such file", path.display())) }
-        }
-        fn exists(&self, path: &std::path::Path) -> bool {
-            path.ends_with("helmfile.yaml")
-        }
-        fn sops_decrypt(&self, _: &std::path::Path) -> Result<String, String> {
-            Err("no sops in this test".into())
-        }
-        fn template_host(&self, _: &std::path::Path, _: &Request) -> Box<dyn crate::gotmpl::func::Host + '_> {
-            Box::new(crate::gotmpl::func::FixedHost::default())
-        }
-    }
-
-    fn release_values(state: &'static str, release: &str) -> serde_json::Value {
-        let req = Request { file: "/p/helmfile.yaml".into(), environment: "default".into(), ..Request::default() };
-        let e = explain(&req, &OneFile(state), Some(release), crate::explain::Options::default()).expect("explained");
-        serde_json::Value::Object(crate::values::tree::map_to_json(&e.explanation.values))
+        assert_eq!(release_json(FILE, text, "web-back"), serde_json::json!({"role": "back"}));
     }
 
     const INHERITING: &str = "templates:
@@ -679,18 +655,18 @@ releases:
     // Found by tests/differential/helmfile_generated.rs against helmfile 0.166.
     #[test]
     fn a_releases_own_namespace_and_labels_beat_the_inherited_templates() {
-        assert_eq!(release_values(INHERITING, "own"), serde_json::json!({"ns": "own-ns", "tier": "own", "team": "template"}));
-        assert_eq!(release_values(INHERITING, "bare"), serde_json::json!({"ns": "tmpl-ns", "tier": "template", "team": "template"}));
+        assert_eq!(release_json(PLAIN, INHERITING, "own"), serde_json::json!({"ns": "own-ns", "tier": "own", "team": "template"}));
+        assert_eq!(release_json(PLAIN, INHERITING, "bare"), serde_json::json!({"ns": "tmpl-ns", "tier": "template", "team": "template"}));
     }
 
     #[test]
     fn a_null_item_of_a_set_values_list_is_an_empty_string_as_helmfile_passes_it() {
         const STATE: &str = "releases:\n- name: r\n  chart: repo/app\n  set:\n  - name: list\n    values: [null, x, null]\n";
-        assert_eq!(release_values(STATE, "r"), serde_json::json!({"list": ["", "x", ""]}));
+        assert_eq!(release_json(PLAIN, STATE, "r"), serde_json::json!({"list": ["", "x", ""]}));
     }
 
     #[test]
     fn a_later_inherited_template_beats_an_earlier_one() {
-        assert_eq!(release_values(INHERITING, "both")["ns"], "later-ns");
+        assert_eq!(release_json(PLAIN, INHERITING, "both")["ns"], "later-ns");
     }
 }

@@ -715,42 +715,40 @@ fn set_values_as_written(m: VMap, text: &str) -> VMap {
         };
         V::new(kind, v.origin)
     }
-    fn walk(m: VMap, lines: &[&str]) -> VMap {
-        m.into_iter()
-            .map(|(k, v)| {
-                let set_list = matches!(k.as_str(), "set" | "setString" | "setTemplate");
-                let kind = match v.kind {
-                    Kind::List(l) if set_list => Kind::List(
-                        l.into_iter()
-                            .map(|e| match e.kind {
-                                Kind::Map(em) => V::new(
-                                    Kind::Map(
-                                        em.into_iter()
-                                            .map(|(f, x)| match (f.as_str(), x.kind) {
-                                                ("value", k) => (f, as_text(V::new(k, x.origin), lines)),
-                                                ("values", Kind::List(items)) => (f, V::new(Kind::List(items.into_iter().map(|i| as_text(i, lines)).collect()), x.origin)),
-                                                (_, k) => (f, V::new(k, x.origin)),
-                                            })
-                                            .collect(),
-                                    ),
-                                    e.origin,
-                                ),
-                                k => V::new(k, e.origin),
-                            })
-                            .collect(),
-                    ),
-                    Kind::Map(inner) => Kind::Map(walk(inner, lines)),
-                    Kind::List(l) => Kind::List(l.into_iter().map(|x| match x.kind {
-                        Kind::Map(im) => V::new(Kind::Map(walk(im, lines)), x.origin),
-                        k => V::new(k, x.origin),
-                    }).collect()),
-                    k => k,
+    /// One entry of a `set:` list: its `value` and `values` items as text.
+    fn entry(e: V, lines: &[&str]) -> V {
+        let Kind::Map(fields) = e.kind else { return e };
+        let fields = fields
+            .into_iter()
+            .map(|(f, x)| {
+                let x = match (f.as_str(), x.kind) {
+                    ("value", k) => as_text(V::new(k, x.origin), lines),
+                    ("values", Kind::List(items)) => V::new(Kind::List(items.into_iter().map(|i| as_text(i, lines)).collect()), x.origin),
+                    (_, k) => V::new(k, x.origin),
                 };
-                (k, V::new(kind, v.origin))
+                (f, x)
             })
-            .collect()
+            .collect();
+        V::new(Kind::Map(fields), e.origin)
     }
-    walk(m, &lines)
+    fn walk(v: V, set_list: bool, lines: &[&str]) -> V {
+        let kind = match v.kind {
+            Kind::List(l) if set_list => Kind::List(l.into_iter().map(|e| entry(e, lines)).collect()),
+            Kind::Map(m) => Kind::Map(m.into_iter().map(|(k, x)| {
+                let set_list = matches!(k.as_str(), "set" | "setString" | "setTemplate");
+                (k, walk(x, set_list, lines))
+            }).collect()),
+            Kind::List(l) => Kind::List(l.into_iter().map(|x| walk(x, false, lines)).collect()),
+            k => k,
+        };
+        V::new(kind, v.origin)
+    }
+    m.into_iter()
+        .map(|(k, v)| {
+            let set_list = matches!(k.as_str(), "set" | "setString" | "setTemplate");
+            (k, walk(v, set_list, &lines))
+        })
+        .collect()
 }
 
 /// The plain token at the origin's position.
@@ -787,9 +785,7 @@ fn int_value(v: V, lines: &[&str]) -> V {
 
 /// Whether the scalar at the origin's position is a float literal (`.`, or an exponent without `0x`).
 fn written_as_float(origin: &Source, lines: &[&str]) -> bool {
-    let Source::Helmfile { line: Some(l), column: Some(c), .. } = origin else { return false };
-    let Some(line) = lines.get(l.wrapping_sub(1)) else { return false };
-    let token: String = line.chars().skip(c.saturating_sub(1)).take_while(|ch| !matches!(ch, ' ' | '\t' | ',' | ']' | '}' | '#' | '\r')).collect();
+    let Some(token) = scalar_token(origin, lines) else { return false };
     let body = token.trim_start_matches(['-', '+']).replace('_', "");
     let lower = body.to_ascii_lowercase();
     if lower.starts_with("0x") || lower.starts_with("0o") || lower.starts_with("0b") {

@@ -14,12 +14,14 @@ use crate::support::{real_helm, real_helmfile, releasex, run};
 
 const FIXTURE: &str = "tests/fixtures/helmfile/templated-states";
 
-/// Records `helm ARGS` as `$REC/N/args` (one per line), every `--values
-/// FILE` copied to `$REC/N/` and named so in the recorded arguments, and
-/// the directory helmfile ran it in (a sub-helmfile's own) as `$REC/N/cwd`.
+/// Records each `helm ... template ...` call as `$REC/N/args` (one per
+/// line; every `--values FILE` copied to `$REC/N/` and named so in the
+/// recorded arguments) and the directory helmfile ran it in (a
+/// sub-helmfile's own) as `$REC/N/cwd`. helmfile puts `--kube-context X`
+/// before `template` when one is set, so the command is found anywhere.
 pub(crate) const STAND_IN_HELM: &str = r#"#!/bin/sh
 [ "$1" = version ] && { echo 'version.BuildInfo{Version:"v3.15.3"}'; exit 0; }
-[ "$1" = template ] || exit 0
+case " $* " in *" template "*) ;; *) exit 0 ;; esac
 d="$REC/$(ls "$REC" | wc -l)"; mkdir -p "$d"; pwd > "$d/cwd"; i=0; prev=
 for a in "$@"; do
   if [ "$prev" = --values ]; then cp "$a" "$d/values.$i.yaml"; a="$d/values.$i.yaml"; i=$((i+1)); fi

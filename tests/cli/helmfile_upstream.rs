@@ -23,25 +23,10 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::helmfile_templates::{copy_dir, normalized};
-use crate::support::real_helmfile;
-use crate::support::{real_helm, releasex, run};
+use crate::helmfile_templates::{STAND_IN_HELM, copy_dir, normalized};
+use crate::support::{real_helm, real_helmfile, releasex, run};
 
 const UPSTREAM: &str = "tests/data/helmfile/upstream";
-
-/// Records each `helm ... template ...` call as `$REC/N/args` (one per
-/// line; `--values FILE` copied to `$REC/N/` and named so) and the directory
-/// helmfile ran it in as `$REC/N/cwd`. helmfile puts `--kube-context X`
-/// before `template` when one is set, so the command is found anywhere.
-const STAND_IN_HELM: &str = r#"#!/bin/sh
-[ "$1" = version ] && { echo 'version.BuildInfo{Version:"v3.15.3"}'; exit 0; }
-case " $* " in *" template "*) ;; *) exit 0 ;; esac
-d="$REC/$(ls "$REC" | wc -l)"; mkdir -p "$d"; pwd > "$d/cwd"; i=0; prev=
-for a in "$@"; do
-  if [ "$prev" = --values ]; then cp "$a" "$d/values.$i.yaml"; a="$d/values.$i.yaml"; i=$((i+1)); fi
-  printf '%s\n' "$a" >> "$d/args"; prev=$a
-done
-"#;
 
 /// A recorded call as real Helm runs it here: without `--kube-context`
 /// (there is no cluster; `helm template` does not need one), and the
