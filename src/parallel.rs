@@ -46,6 +46,30 @@ pub fn on_deep_stack<R: Send>(f: impl FnOnce() -> R + Send) -> R {
     }
 }
 
+/// Work started on a scoped thread with the deep stack, beside the
+/// caller's; done on the caller's thread when no thread can be started.
+pub enum Beside<'s, T> {
+    Running(std::thread::ScopedJoinHandle<'s, T>),
+    Done(T),
+}
+
+impl<'s, T: Send + 's> Beside<'s, T> {
+    pub fn start<W: Fn() -> T + Sync>(scope: &'s std::thread::Scope<'s, '_>, work: &'s W) -> Beside<'s, T> {
+        match deep_stack_thread().spawn_scoped(scope, work) {
+            Ok(handle) => Beside::Running(handle),
+            Err(_) => Beside::Done(work()),
+        }
+    }
+
+    /// The result (a panic in the work goes on here).
+    pub fn wait(self) -> T {
+        match self {
+            Beside::Running(handle) => handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+            Beside::Done(result) => result,
+        }
+    }
+}
+
 /// How many threads are worth starting: the cores this process may use, at
 /// most four (the jobs here are a few milliseconds in all; more threads cost
 /// more to start than they save).

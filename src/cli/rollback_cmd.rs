@@ -148,10 +148,6 @@ pub(super) fn run_with(args: &RollbackPreviewArgs, ctx: &Ctx, present: &Present<
     };
     let pipeline_start = start.pipeline_start();
     let ignore: Vec<IgnoreRule> = args.objects.ignore_rules()?;
-    let discovery = prefetch
-        .map(|p| crate::timings::timed("API discovery (read beside the records)", || p.wait()))
-        .transpose()
-        .map_err(PreviewError::from)?;
     let on_terminal = std::io::IsTerminal::is_terminal(&std::io::stderr());
     let progress = |what: &str| {
         if on_terminal {
@@ -179,7 +175,7 @@ pub(super) fn run_with(args: &RollbackPreviewArgs, ctx: &Ctx, present: &Present<
         show_secrets: args.objects.show_secrets,
         concurrency: args.objects.concurrency,
         progress: &progress,
-        discovery: discovery.as_ref(),
+        discovery: prefetch.as_ref(),
     };
     let report_objects = crate::upgrade::preview_objects(&request).map_err(|e| match e {
         // pkg/action/rollback.go performRollback: the current manifest must build.

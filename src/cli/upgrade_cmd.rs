@@ -132,11 +132,7 @@ pub(super) fn run_with(args: &UpgradePreviewArgs, ctx: &Ctx, from: Records, pres
     let objects = if args.values_only {
         None
     } else {
-        let discovery = prefetch
-            .map(|p| crate::timings::timed("API discovery (read beside the records)", || p.wait()))
-            .transpose()
-            .map_err(crate::upgrade::PreviewError::from)?;
-        let report = objects_part(args, ctx, &head, &start, (&chart, located.path()), &o, discovery.as_ref())?;
+        let report = objects_part(args, ctx, &head, &start, (&chart, located.path()), &o, prefetch.as_ref())?;
         outcome.warnings.extend(report.render_warnings.iter().cloned());
         Some(report)
     };
@@ -176,7 +172,7 @@ fn objects_part(
     start: &Start,
     (chart, chart_path): (&crate::chart::Chart, &std::path::Path),
     mode: &ModeOutcome,
-    discovery: Option<&crate::cluster::Discovery>,
+    discovery: Option<&crate::cluster::DiscoveryPrefetch>,
 ) -> anyhow::Result<ObjectsReport> {
     let ignore: Vec<IgnoreRule> = args.objects.ignore_rules()?;
     let manifest = match &args.manifest {

@@ -48,7 +48,16 @@ pub struct ReadCounts {
     pub list_fallbacks: usize,
 }
 
-type ObjectResult = Result<Option<Value>, ClusterError>;
+impl ReadCounts {
+    pub fn add(&mut self, other: &ReadCounts) {
+        self.lists += other.lists;
+        self.gets += other.gets;
+        self.list_fallbacks += other.list_fallbacks;
+    }
+}
+
+/// One object read: `None` when the cluster does not have it.
+pub type ObjectResult = Result<Option<Value>, ClusterError>;
 
 /// What one collection's reading answers: (index into the refs, result) pairs.
 type Answered = (Vec<(usize, ObjectResult)>, ReadCounts);

@@ -8,7 +8,7 @@ mod objects;
 mod transport;
 
 pub use error::{Asked, ClusterError, Target, Verb};
-pub use live::{LIST_PAGE_SIZE, ReadCounts};
+pub use live::{LIST_PAGE_SIZE, ObjectResult, ReadCounts};
 pub use objects::{ApiResource, Discovery, DiscoveryPrefetch, ObjectRef};
 pub use transport::{DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_REQUEST_TIMEOUT, RequestLimits, RetryReporter, Retrying};
 

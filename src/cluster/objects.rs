@@ -82,28 +82,37 @@ impl ObjectRef {
 }
 
 /// Discovery read on a thread of its own while the caller does other work
-/// (upgrade-preview reads the release records and computes the values
-/// meanwhile): its round trips overlap theirs.
-pub struct DiscoveryPrefetch(std::thread::JoinHandle<Result<Discovery, ClusterError>>);
+/// (upgrade-preview reads the release records, computes the values and
+/// reads the manifests meanwhile): its round trips overlap theirs.
+pub struct DiscoveryPrefetch {
+    reading: std::sync::Mutex<Option<std::thread::JoinHandle<Result<Discovery, ClusterError>>>>,
+    read: std::sync::OnceLock<Discovery>,
+}
 
 impl DiscoveryPrefetch {
     pub fn start(target: &super::KubeTarget) -> DiscoveryPrefetch {
         let target = target.clone();
-        DiscoveryPrefetch(std::thread::spawn(move || {
+        let reading = std::thread::spawn(move || {
             let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().map_err(|e| ClusterError::Unreachable {
                 server: String::new(),
                 asked: Asked::get_path("/version"),
                 message: format!("cannot start the async runtime: {e}"),
             })?;
             runtime.block_on(async { ReadOnlyCluster::connect(&target).await?.discover().await })
-        }))
+        });
+        DiscoveryPrefetch { reading: std::sync::Mutex::new(Some(reading)), read: std::sync::OnceLock::new() }
     }
 
-    /// The discovery, once read.
-    pub fn wait(self) -> Result<Discovery, ClusterError> {
-        self.0.join().unwrap_or_else(|_| {
-            Err(ClusterError::Unreachable { server: String::new(), asked: Asked::get_path("/version"), message: "discovery stopped unexpectedly".into() })
-        })
+    /// The discovery, once read (waits for it the first time; a failure is
+    /// returned once, later calls say discovery stopped).
+    pub fn get(&self) -> Result<&Discovery, ClusterError> {
+        if let Some(d) = self.read.get() {
+            return Ok(d);
+        }
+        let stopped = || ClusterError::Unreachable { server: String::new(), asked: Asked::get_path("/version"), message: "discovery stopped unexpectedly".into() };
+        let reading = self.reading.lock().ok().and_then(|mut r| r.take()).ok_or_else(stopped)?;
+        let discovery = reading.join().unwrap_or_else(|_| Err(stopped()))?;
+        Ok(self.read.get_or_init(|| discovery))
     }
 }
 

@@ -29,7 +29,12 @@ pub struct Manifest {
 /// discovery (an unknown kind fails the upgrade, as in Helm) and gives
 /// namespaced objects without a namespace the release namespace.
 pub fn parse_manifest(text: &str, namespace: &str, discovery: &Discovery) -> Result<Manifest, PreviewError> {
-    let rendered = render::parse_manifest(text);
+    map_kinds(render::parse_manifest(text), namespace, discovery)
+}
+
+/// The second half of [`parse_manifest`], for a manifest read already
+/// (the YAML needs no cluster, so it is read while discovery is).
+pub fn map_kinds(rendered: render::Rendered, namespace: &str, discovery: &Discovery) -> Result<Manifest, PreviewError> {
     let mut out = Manifest { objects: Vec::new(), hooks: rendered.hooks, crds: Vec::new(), warnings: Vec::new() };
     for w in rendered.warnings {
         match w.kind.helm_outcome() {

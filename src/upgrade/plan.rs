@@ -314,79 +314,18 @@ pub fn plan(input: &PlanInput) -> Plan {
     }
     let target_identities: std::collections::HashSet<_> = input.targets.iter().map(ManifestObject::identity).collect();
     let mut errors: Vec<String> = Vec::new();
-    for target in input.targets {
-        let mut modified = target.object.clone();
-        add_ownership(&mut modified, input.release, input.namespace);
-        let key = target.key();
-        let live = input.live.get(&key);
-        let mut p = ObjectPlan::of(target, Action::Create);
-        p.live = live.cloned();
-        let in_baseline = original_keys.contains(&key);
-        let original = originals_by_identity.get(&target.identity()).copied();
-        let Some(live) = live else {
-            // Absent: created (an object of the baseline deleted out of band is silently recreated).
-            if let Some(o) = original {
-                p.notes.push("in the previous release but missing from the cluster: Helm creates it again".into());
-                // What the release had, to compare against (there is no live object).
-                let mut before = o.object.clone();
-                add_ownership(&mut before, input.release, input.namespace);
-                p.baseline = Some(before);
-            }
-            if input.method == ApplyMethod::ServerSide {
-                p.patch_type = Some(PlanPatchType::Apply);
-                p.patch = Some(ssa::apply_body(&modified));
-            }
-            p.predicted = Some(modified);
-            out.objects.push(p);
-            continue;
-        };
-        // Exists but is not in the baseline manifest (by Helm's objectKey, version included).
-        let mut adopted = false;
-        let mut original_from_live = false;
-        if !in_baseline {
-            if input.operation == Operation::Rollback {
-                // helm 4.2.3: pkg/kube/client.go update ("resource exists on
-                // cluster but not in original release, using cluster state as baseline").
-                adopted = true;
-                original_from_live = true;
-                p.notes.push("exists in the cluster but not in the current release: helm rollback takes it over without checking its owner, patching from its live state".into());
-            } else if input.take_ownership {
-                adopted = true;
-                p.notes.push("exists in the cluster but not in the previous release: --take-ownership adopts it without checking its owner".into());
-            } else if let Err(why) = check_ownership(live, input.release, input.namespace) {
-                let ns = p.namespace.clone().unwrap_or_default();
-                let message = format!("{} {:?} in namespace {:?} exists and cannot be imported into the current release: {why}", p.kind, p.name, ns);
-                p.action = Action::Conflict;
-                p.notes.push(message.clone());
-                out.failure.get_or_insert_with(|| {
-                    if input.operation == Operation::Install {
-                        // `helm upgrade --install` returns install's error as it is.
-                        format!("unable to continue with install: {message}")
-                    } else {
-                        format!("UPGRADE FAILED: unable to continue with update: {message}")
-                    }
-                });
-                out.fails_before_applying = true;
-                out.objects.push(p);
-                continue;
-            } else {
-                adopted = true;
-                p.notes.push("exists in the cluster with this release's ownership metadata but not in the previous release: Helm adopts it".into());
-            }
+    // Each target's plan depends on nothing but the inputs: they are computed
+    // on the cores there are, then gathered in the targets' order.
+    let planned = crate::parallel::map_in_order(input.targets.iter().collect(), crate::parallel::available_threads(), |_| 1, |target| {
+        plan_target(target, input, &original_keys, &originals_by_identity)
+    });
+    for t in planned {
+        if let Some(failure) = t.failure {
+            out.failure.get_or_insert(failure);
+            out.fails_before_applying = true;
         }
-        // Helm matches the original by group/kind/namespace/name; an adopted
-        // object without one gets a copy of the target (with ownership) as original.
-        let original_value = match original {
-            _ if original_from_live => live.clone(),
-            Some(o) => o.object.clone(),
-            None => modified.clone(),
-        };
-        match input.method {
-            ApplyMethod::ClientSide if input.force_replace => replace_update(&mut p, &original_value, &modified, live, adopted),
-            ApplyMethod::ClientSide => client_side_update(&mut p, &original_value, &modified, live, adopted, input, &mut errors),
-            ApplyMethod::ServerSide => server_side_update(&mut p, target, &original_value, &modified, live, adopted, input, &mut errors),
-        }
-        out.objects.push(p);
+        errors.extend(t.errors);
+        out.objects.push(t.plan);
     }
     let mut deletions = deletions(input, &target_identities, &mut out.warnings);
     let updates = input.operation != Operation::Install || out.objects.iter().any(|o| o.action == Action::Adopt);
@@ -403,6 +342,91 @@ pub fn plan(input: &PlanInput) -> Plan {
     }
     out.objects.extend(deletions);
     out
+}
+
+/// One target's plan, and what it makes the upgrade fail with.
+struct TargetPlan {
+    plan: ObjectPlan,
+    /// The upgrade stops before applying anything (an object it may not take over).
+    failure: Option<String>,
+    /// Errors applying this object.
+    errors: Vec<String>,
+}
+
+fn plan_target(
+    target: &ManifestObject,
+    input: &PlanInput,
+    original_keys: &std::collections::HashSet<LiveKey>,
+    originals_by_identity: &HashMap<Identity, &ManifestObject>,
+) -> TargetPlan {
+    let mut errors: Vec<String> = Vec::new();
+    let mut modified = target.object.clone();
+    add_ownership(&mut modified, input.release, input.namespace);
+    let key = target.key();
+    let live = input.live.get(&key);
+    let mut p = ObjectPlan::of(target, Action::Create);
+    p.live = live.cloned();
+    let in_baseline = original_keys.contains(&key);
+    let original = originals_by_identity.get(&target.identity()).copied();
+    let Some(live) = live else {
+        // Absent: created (an object of the baseline deleted out of band is silently recreated).
+        if let Some(o) = original {
+            p.notes.push("in the previous release but missing from the cluster: Helm creates it again".into());
+            // What the release had, to compare against (there is no live object).
+            let mut before = o.object.clone();
+            add_ownership(&mut before, input.release, input.namespace);
+            p.baseline = Some(before);
+        }
+        if input.method == ApplyMethod::ServerSide {
+            p.patch_type = Some(PlanPatchType::Apply);
+            p.patch = Some(ssa::apply_body(&modified));
+        }
+        p.predicted = Some(modified);
+        return TargetPlan { plan: p, failure: None, errors: Vec::new() };
+    };
+    // Exists but is not in the baseline manifest (by Helm's objectKey, version included).
+    let mut adopted = false;
+    let mut original_from_live = false;
+    if !in_baseline {
+        if input.operation == Operation::Rollback {
+            // helm 4.2.3: pkg/kube/client.go update ("resource exists on
+            // cluster but not in original release, using cluster state as baseline").
+            adopted = true;
+            original_from_live = true;
+            p.notes.push("exists in the cluster but not in the current release: helm rollback takes it over without checking its owner, patching from its live state".into());
+        } else if input.take_ownership {
+            adopted = true;
+            p.notes.push("exists in the cluster but not in the previous release: --take-ownership adopts it without checking its owner".into());
+        } else if let Err(why) = check_ownership(live, input.release, input.namespace) {
+            let ns = p.namespace.clone().unwrap_or_default();
+            let message = format!("{} {:?} in namespace {:?} exists and cannot be imported into the current release: {why}", p.kind, p.name, ns);
+            p.action = Action::Conflict;
+            p.notes.push(message.clone());
+            let failure = if input.operation == Operation::Install {
+                // `helm upgrade --install` returns install's error as it is.
+                format!("unable to continue with install: {message}")
+            } else {
+                format!("UPGRADE FAILED: unable to continue with update: {message}")
+            };
+            return TargetPlan { plan: p, failure: Some(failure), errors: Vec::new() };
+        } else {
+            adopted = true;
+            p.notes.push("exists in the cluster with this release's ownership metadata but not in the previous release: Helm adopts it".into());
+        }
+    }
+    // Helm matches the original by group/kind/namespace/name; an adopted
+    // object without one gets a copy of the target (with ownership) as original.
+    let original_value = match original {
+        _ if original_from_live => live.clone(),
+        Some(o) => o.object.clone(),
+        None => modified.clone(),
+    };
+    match input.method {
+        ApplyMethod::ClientSide if input.force_replace => replace_update(&mut p, &original_value, &modified, live, adopted),
+        ApplyMethod::ClientSide => client_side_update(&mut p, &original_value, &modified, live, adopted, input, &mut errors),
+        ApplyMethod::ServerSide => server_side_update(&mut p, target, &original_value, &modified, live, adopted, input, &mut errors),
+    }
+    TargetPlan { plan: p, failure: None, errors }
 }
 
 /// An object of the baseline that stays: the patch Helm sends client-side

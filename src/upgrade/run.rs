@@ -8,9 +8,10 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use super::manifest::{Manifest, apply_ignores, mask_secrets, parse_manifest};
+use super::manifest::{Manifest, apply_ignores, mask_secrets};
 use super::{ApplyMethod, IgnoreRule, LiveKey, ModeOutcome, Operation, Plan, PlanInput, apply_method, plan};
 use crate::chart::Chart;
+use crate::parallel::Beside;
 use crate::cluster::{ClusterError, Discovery, KubeTarget, ObjectRef, ReadOnlyCluster};
 use crate::release::Release;
 use crate::release::history::{self, Baseline};
@@ -181,9 +182,9 @@ pub struct ObjectsRequest<'a> {
     pub ignore: &'a [IgnoreRule],
     pub show_secrets: bool,
     pub concurrency: usize,
-    /// The cluster's discovery when the caller read it already (while it
-    /// read the records), else it is read here.
-    pub discovery: Option<&'a Discovery>,
+    /// The cluster's discovery when the caller started reading it (while
+    /// it read the records), else it is read here.
+    pub discovery: Option<&'a crate::cluster::DiscoveryPrefetch>,
     /// Told what takes long (the CLI prints it on a terminal's stderr).
     pub progress: &'a dyn Fn(&str),
 }
@@ -249,27 +250,78 @@ pub fn preview_objects(req: &ObjectsRequest<'_>) -> Result<ObjectsReport, Previe
         let manifest_text = new_manifest.text(None, req.progress)?;
         let crds: Vec<serde_json::Value> = req.chart.map(|c| render::crds(c).objects.into_iter().map(|o| o.value).collect()).unwrap_or_default();
         let discovery = super::offline::discovery(&[&manifest_text, req.start.baseline.manifest()], &crds, kube_version.as_deref());
-        let (new, old, method, _) = manifests(&discovery, req, &manifest_text)?;
+        let baseline_text = req.start.baseline.manifest();
+        let read_baseline = || render::parse_manifest(baseline_text);
+        let (new, old) = crate::timings::timed("parse manifests", || {
+            std::thread::scope(|s| {
+                let baseline = Beside::start(s, &read_baseline);
+                (render::parse_manifest(&manifest_text), baseline.wait())
+            })
+        });
+        let old = super::manifest::map_kinds(old, req.namespace, &discovery);
+        let (new, old, method, _) = manifests(&discovery, req, new, req.chart.map(render::crds), old)?;
         let live = super::offline::live_from_stored(&old, req.release, req.namespace);
         let (plan, manifest, method) = finish(req, new, old, live, method);
         return Ok(ObjectsReport { plan, manifest, method, render_warnings, offline: true });
     }
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().map_err(PreviewError::Runtime)?;
-    let (plan, manifest, method) = runtime.block_on(async {
-        let cluster = ReadOnlyCluster::connect(req.target).await?;
-        (req.progress)("reading the cluster's API discovery");
-        let owned;
-        let discovery = match req.discovery {
-            Some(d) => d,
-            None => {
-                let _phase = crate::timings::phase("API discovery");
-                owned = cluster.discover().await?;
-                &owned
-            }
+    let baseline_text = req.start.baseline.manifest();
+    let (given_text, template) = match new_manifest {
+        NewManifest::Given(text) => (Some(text), None),
+        NewManifest::Helm(template) => (None, Some(template)),
+    };
+    let read_baseline = || render::parse_manifest(baseline_text);
+    let read_given = || render::parse_manifest(given_text.as_deref().unwrap_or_default());
+    // The chart's `crds/` (listed, never applied on upgrade) can be large: read beside too.
+    let chart = req.chart;
+    let read_crds = move || chart.map(render::crds);
+    let (plan, manifest, method) = std::thread::scope(|s| {
+        // The manifests' YAML needs neither the cluster nor the render: it is
+        // read on other threads while discovery is waited for (and Helm renders).
+        let reading = crate::timings::phase("parse manifests");
+        let baseline = Beside::start(s, &read_baseline);
+        let crds = Beside::start(s, &read_crds);
+        let new = match template {
+            None => NewObjects::Read(Beside::start(s, &read_given)),
+            Some(template) => NewObjects::ToRender(template),
         };
-        plan_against(&cluster, discovery, req, new_manifest).await
+        runtime.block_on(async {
+            let cluster = ReadOnlyCluster::connect(req.target).await?;
+            (req.progress)("reading the cluster's API discovery");
+            let owned;
+            let discovery = match req.discovery {
+                Some(prefetch) => crate::timings::timed("API discovery (read beside the records)", || prefetch.get())?,
+                None => {
+                    let _phase = crate::timings::phase("API discovery");
+                    owned = cluster.discover().await?;
+                    &owned
+                }
+            };
+            let new = match new {
+                NewObjects::ToRender(template) => NewObjects::Rendering(render_beside(*template, discovery, req.progress)),
+                other => other,
+            };
+            let baseline = baseline.wait();
+            drop(reading);
+            plan_against(&cluster, discovery, req, new, baseline, crds).await
+        })
     })?;
     Ok(ObjectsReport { plan, manifest, method, render_warnings, offline: false })
+}
+
+/// The new manifest: read on a thread already, to be rendered by Helm, or
+/// being rendered on a thread.
+enum NewObjects<'s> {
+    Read(Beside<'s, render::Rendered>),
+    ToRender(Box<TemplateRequest>),
+    Rendering(std::thread::JoinHandle<Result<String, RenderError>>),
+}
+
+/// Starts `helm template` on a thread of its own with the cluster's
+/// capabilities: the baseline's live objects are read while it renders.
+fn render_beside(mut template: TemplateRequest, discovery: &Discovery, progress: &dyn Fn(&str)) -> std::thread::JoinHandle<Result<String, RenderError>> {
+    NewManifest::with_capabilities(&mut template, Some(discovery), progress);
+    std::thread::spawn(move || render::helm_template(&template))
 }
 
 /// What `helm template` renders differently from the upgrade itself.
@@ -308,62 +360,93 @@ impl NewManifest {
             NewManifest::Given(text) => return Ok(text),
             NewManifest::Helm(template) => template,
         };
+        NewManifest::with_capabilities(&mut template, discovery, progress);
+        Ok(render::helm_template(&template)?)
+    }
+
+    fn with_capabilities(template: &mut TemplateRequest, discovery: Option<&Discovery>, progress: &dyn Fn(&str)) {
         progress(&format!("rendering {} with {}", template.chart.display(), template.helm_bin.display()));
         let server_version = discovery.map(|d| d.server_version.clone()).filter(|v| !v.is_empty());
         template.kube_version = template.options.kube_version.clone().or(server_version);
         template.api_versions = discovery.map(|d| render::api_version_flags(&d.served())).unwrap_or_default();
         template.api_versions.extend(template.options.api_versions.iter().cloned());
-        Ok(render::helm_template(&template)?)
     }
 }
 
-/// Reads the live objects and computes the plan.
+/// Reads the live objects and computes the plan. The baseline's objects
+/// are read from the cluster first, while Helm renders; then those of the
+/// new manifest not read yet. Errors come in the order of a plain pipeline:
+/// the render, the new manifest, the baseline's, then reading an object
+/// (the first in the order of the new manifest, then the baseline's).
 async fn plan_against(
     cluster: &ReadOnlyCluster,
     discovery: &Discovery,
     req: &ObjectsRequest<'_>,
-    new_manifest: NewManifest,
+    new: NewObjects<'_>,
+    baseline: render::Rendered,
+    crds: Beside<'_, Option<render::Crds>>,
 ) -> Result<(Plan, Manifest, ApplyMethod), PreviewError> {
-    let manifest_text = new_manifest.text(Some(discovery), req.progress)?;
-    let (new, old, method, refs) = manifests(discovery, req, &manifest_text)?;
-    (req.progress)(&format!("reading {} live objects ({} at a time)", refs.len(), req.concurrency));
+    let old = super::manifest::map_kinds(baseline, req.namespace, discovery);
+    let mut counts = crate::cluster::ReadCounts::default();
+    let mut fetched: HashMap<LiveKey, crate::cluster::ObjectResult> = HashMap::new();
+    let rendering = !matches!(new, NewObjects::Read(_));
     let reading = crate::timings::phase("read live objects");
-    let (fetched, counts) = cluster.read_objects(&refs.iter().map(|(_, r)| r.clone()).collect::<Vec<_>>(), req.concurrency).await;
+    if let (true, Ok(old)) = (rendering, &old) {
+        let refs = object_refs(discovery, &old.objects, &mut HashSet::new());
+        read_into(cluster, refs, req.concurrency, &mut fetched, &mut counts).await;
+    }
+    drop(reading);
+    let new_rendered = match new {
+        NewObjects::Read(reading) => reading.wait(),
+        NewObjects::ToRender(template) => {
+            let text = NewManifest::Helm(template).text(Some(discovery), req.progress)?;
+            crate::timings::timed("parse manifests", || render::parse_manifest(&text))
+        }
+        NewObjects::Rendering(handle) => {
+            let text = handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))?;
+            crate::timings::timed("parse manifests", || render::parse_manifest(&text))
+        }
+    };
+    let (new, old, method, refs) = manifests(discovery, req, new_rendered, crds.wait(), old)?;
+    let missing: Vec<(LiveKey, ObjectRef)> = refs.iter().filter(|(k, _)| !fetched.contains_key(k)).cloned().collect();
+    (req.progress)(&format!("reading {} live objects ({} at a time)", missing.len(), req.concurrency));
+    let reading = crate::timings::phase("read live objects");
+    read_into(cluster, missing, req.concurrency, &mut fetched, &mut counts).await;
     drop(reading.rename(format!("read {} live objects: {} LIST pages, {} GETs", refs.len(), counts.lists, counts.gets)));
     let mut live = HashMap::new();
-    for ((k, _), got) in refs.iter().zip(fetched) {
-        let got = got.map_err(|source| PreviewError::LiveObject { kind: k.kind.clone(), name: k.name.clone(), source: Box::new(source) })?;
-        if let Some(v) = got {
-            live.insert(k.clone(), v);
+    for (k, _) in &refs {
+        match fetched.remove(k) {
+            Some(Ok(Some(v))) => {
+                live.insert(k.clone(), v);
+            }
+            Some(Err(source)) => return Err(PreviewError::LiveObject { kind: k.kind.clone(), name: k.name.clone(), source: Box::new(source) }),
+            Some(Ok(None)) | None => {}
         }
     }
     Ok(crate::timings::timed("plan", || finish(req, new, old, live, method)))
 }
 
-/// The new and the baseline manifests read through `discovery`, the apply
-/// method, and each object of both (once) with the resource to read it from.
-#[allow(clippy::type_complexity)]
-fn manifests(
-    discovery: &Discovery,
-    req: &ObjectsRequest<'_>,
-    manifest_text: &str,
-) -> Result<(Manifest, Manifest, ApplyMethod, Vec<(LiveKey, ObjectRef)>), PreviewError> {
-    let _phase = crate::timings::phase("parse manifests");
-    let baseline = req.start.baseline;
-    let mut new = parse_manifest(manifest_text, req.namespace, discovery)?;
-    if let Some(chart) = req.chart {
-        let crds = render::crds(chart);
-        new.crds = crds.objects;
-        new.warnings.extend(crds.warnings.iter().map(ToString::to_string));
+/// Reads `refs` from the cluster into `fetched`, adding to `counts`.
+async fn read_into(
+    cluster: &ReadOnlyCluster,
+    refs: Vec<(LiveKey, ObjectRef)>,
+    concurrency: usize,
+    fetched: &mut HashMap<LiveKey, crate::cluster::ObjectResult>,
+    counts: &mut crate::cluster::ReadCounts,
+) {
+    if refs.is_empty() {
+        return;
     }
-    let old = parse_manifest(baseline.manifest(), req.namespace, discovery)
-        .map_err(|e| PreviewError::BaselineManifest { revision: baseline.version(), source: Box::new(e) })?;
-    let method = apply_method(req.server_side, req.start.apply_method_from.apply_method_field()).map_err(PreviewError::ApplyMethod)?;
-    let mut seen = HashSet::new();
-    let refs = new
-        .objects
+    let (keys, objects): (Vec<LiveKey>, Vec<ObjectRef>) = refs.into_iter().unzip();
+    let (results, read) = cluster.read_objects(&objects, concurrency).await;
+    counts.add(&read);
+    fetched.extend(keys.into_iter().zip(results));
+}
+
+/// Each object once (`seen` are skipped), with the resource it is read from.
+fn object_refs(discovery: &Discovery, objects: &[super::ManifestObject], seen: &mut HashSet<LiveKey>) -> Vec<(LiveKey, ObjectRef)> {
+    objects
         .iter()
-        .chain(&old.objects)
         .map(|o| LiveKey::of(&o.object))
         .filter(|k| seen.insert(k.clone()))
         .filter_map(|k| {
@@ -371,8 +454,30 @@ fn manifests(
             let r = ObjectRef { resource, namespace: k.namespace.clone(), name: k.name.clone() };
             Some((k, r))
         })
-        .collect();
-    let mut refs: Vec<(LiveKey, ObjectRef)> = refs;
+        .collect()
+}
+
+/// The new and the baseline manifests (read already) through `discovery`,
+/// the apply method, and each object of both (once) with the resource to read it from.
+#[allow(clippy::type_complexity)]
+fn manifests(
+    discovery: &Discovery,
+    req: &ObjectsRequest<'_>,
+    new: render::Rendered,
+    crds: Option<render::Crds>,
+    old: Result<Manifest, PreviewError>,
+) -> Result<(Manifest, Manifest, ApplyMethod, Vec<(LiveKey, ObjectRef)>), PreviewError> {
+    let baseline = req.start.baseline;
+    let mut new = super::manifest::map_kinds(new, req.namespace, discovery)?;
+    if let Some(crds) = crds {
+        new.crds = crds.objects;
+        new.warnings.extend(crds.warnings.iter().map(ToString::to_string));
+    }
+    let old = old.map_err(|e| PreviewError::BaselineManifest { revision: baseline.version(), source: Box::new(e) })?;
+    let method = apply_method(req.server_side, req.start.apply_method_from.apply_method_field()).map_err(PreviewError::ApplyMethod)?;
+    let mut seen = HashSet::new();
+    let mut refs = object_refs(discovery, &new.objects, &mut seen);
+    refs.extend(object_refs(discovery, &old.objects, &mut seen));
     if req.operation == Operation::Install && req.create_namespace
         && let Some(resource) = discovery.find("v1", "Namespace")
     {

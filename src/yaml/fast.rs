@@ -409,6 +409,13 @@ impl<'a> Reader<'a> {
                 if self.key_at(next, l.start + l.indent).is_some() {
                     return self.mapping(next, l.start + l.indent);
                 }
+                // A one-line flow collection on the next line (`key:\n  {}`,
+                // which `toYaml ... | nindent` prints for an empty map) is
+                // read as on the key's line; its position is where it is written.
+                let j = l.start + l.indent;
+                if matches!(self.b[j], b'{' | b'[') {
+                    return self.inline(next, j, parent);
+                }
                 // A scalar on the next line (`key:\n  value`).
                 return None;
             }
@@ -731,9 +738,15 @@ impl<'a> Reader<'a> {
                     leading_blank = rest.starts_with(' ');
                     text.push_str(rest);
                     if l.end == self.b.len() {
-                        // The text ends without a line break (documents from the
-                        // splitter always end with one); saphyr and libyaml differ.
-                        return None;
+                        // The text ends without a line break (a values file's
+                        // documents from the splitter always end with one; a
+                        // manifest's do not). Stripped, there is nothing to
+                        // chomp; kept or clipped, saphyr and libyaml differ.
+                        if chomp != Chomp::Strip {
+                            return None;
+                        }
+                        n_line += 1;
+                        break;
                     }
                     n_line += 1;
                     // Lines with no more than the indentation are line breaks.
@@ -1023,7 +1036,11 @@ mod tests {
             takes(&format!("a: {header}\n\n  lead\n    more\n  back\n   x\n  y\nb: 1\n"));
             takes(&format!("a: {header} # c\n  one\n    \n  two\n"));
             takes(&format!("l:\n- {header}\n  x\n  y\n- k: {header}\n    z\n  j: 1\n"));
-            declines(&format!("a: {header}\n  last line without break"));
+            if header.ends_with('-') {
+                takes(&format!("a: {header}\n  last line\n  without break"));
+            } else {
+                declines(&format!("a: {header}\n  last line without break"));
+            }
             takes(&format!("a: {header}\n  # not a comment\n # ends\nb: 1\n"));
             takes(&format!("a:\n  b: {header}\n      deep\n      deeper\n  c: 1\n"));
         }

@@ -26,11 +26,13 @@ mod decode;
 mod doc;
 mod encoding;
 mod fast;
+mod manifest;
 mod parallel;
 mod parse;
 mod reader;
 mod resolve;
 
+pub use manifest::plain_manifest_document;
 pub use parallel::{Parsed, parse_many};
 
 use std::collections::HashMap;
