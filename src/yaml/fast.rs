@@ -1058,6 +1058,14 @@ mod tests {
     }
 
     #[test]
+    fn a_flow_collection_on_the_line_after_its_key_reads_as_saphyr_reads_it() {
+        takes("a:\n  {}\nb:\n    [1, \"x\"]\nc:\n  d:\n    {e: f}\n  g: 1\nl:\n- k:\n    []\n");
+        takes("a: # c\n  {}\n\nb: 1\n");
+        declines("a:\n  {}\n  b: 1\n");
+        declines("a:\n  [1,\n   2]\n");
+    }
+
+    #[test]
     fn anchors_aliases_merges_flow_mappings_and_crlf_read_as_saphyr_reads_them() {
         takes("a: &x 1\nb: *x\n");
         takes("base: &b\n  x: 1\n  y: [1, 2]\ncopy: *b\nm:\n  <<: *b\n  z: 2\n");
