@@ -53,9 +53,16 @@ const CLUSTER_SCOPED: &[(&str, &str)] = &[
     ("storage.k8s.io", "VolumeAttachment"),
 ];
 
-/// A discovery that serves every kind found in `manifests` and `crds`.
-pub fn discovery(manifests: &[&str], crds: &[Value], kube_version: Option<&str>) -> Discovery {
-    let documents: Vec<Value> = manifests.iter().flat_map(|m| documents(m)).chain(crds.iter().cloned()).collect();
+/// A discovery that serves every kind of `documents` (the manifests' and the chart's CRDs).
+pub fn discovery(documents: &[&Value], kube_version: Option<&str>) -> Discovery {
+    // Helm's client flattens `kind: List` documents into their items.
+    let documents: Vec<&Value> = documents
+        .iter()
+        .flat_map(|&v| match v.get("items").and_then(Value::as_array) {
+            Some(items) if v["kind"].as_str().is_some_and(|k| k.ends_with("List")) => items.iter().collect(),
+            _ => vec![v],
+        })
+        .collect();
     // Scopes the CRDs declare: (group, kind) -> namespaced.
     let mut crd_scope: HashMap<(String, String), bool> = HashMap::new();
     for d in documents.iter().filter(|d| d["kind"] == "CustomResourceDefinition") {
@@ -83,22 +90,6 @@ pub fn discovery(manifests: &[&str], crds: &[Value], kube_version: Option<&str>)
         });
         if !out.group_versions.iter().any(|gv| gv == api_version) {
             out.group_versions.push(api_version.to_string());
-        }
-    }
-    out
-}
-
-/// The documents of a manifest, `kind: List` items included; documents
-/// that are not YAML maps are left to the manifest reader to report.
-fn documents(manifest: &str) -> Vec<Value> {
-    let mut out = Vec::new();
-    for doc in crate::manifest::split(manifest) {
-        let Ok(values) = serde_saphyr::from_multiple::<Value>(doc) else { continue };
-        for v in values {
-            match v.get("items").and_then(Value::as_array) {
-                Some(items) if v["kind"].as_str().is_some_and(|k| k.ends_with("List")) => out.extend(items.iter().cloned()),
-                _ => out.push(v),
-            }
         }
     }
     out
@@ -145,7 +136,11 @@ mod tests {
         let manifest = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n---\napiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n  name: r\n---\napiVersion: example.io/v1\nkind: Widget\nmetadata:\n  name: w\n---\napiVersion: example.io/v1\nkind: Gadget\nmetadata:\n  name: g\n";
         let crd: Value = serde_json::json!({"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
             "spec": {"group": "example.io", "scope": "Cluster", "names": {"kind": "Gadget"}}});
-        let d = discovery(&[manifest], &[crd], Some("v1.31.0"));
+        let mut documents: Vec<Value> = crate::manifest::split(manifest).into_iter().filter_map(|d| serde_saphyr::from_str(d).ok()).collect();
+        documents.push(serde_json::json!({"apiVersion": "v1", "kind": "List", "items": [{"apiVersion": "example.io/v1", "kind": "Gizmo"}]}));
+        documents.push(crd);
+        let d = discovery(&documents.iter().collect::<Vec<_>>(), Some("v1.31.0"));
+        assert!(d.find("example.io/v1", "Gizmo").is_some(), "a List's items are served");
         assert!(d.find("v1", "ConfigMap").unwrap().namespaced);
         assert!(!d.find("rbac.authorization.k8s.io/v1", "ClusterRole").unwrap().namespaced);
         assert!(d.find("example.io/v1", "Widget").unwrap().namespaced, "an unknown kind is taken as namespaced");

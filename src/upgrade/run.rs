@@ -248,18 +248,26 @@ pub fn preview_objects(req: &ObjectsRequest<'_>) -> Result<ObjectsReport, Previe
             NewManifest::Given(_) => None,
         };
         let manifest_text = new_manifest.text(None, req.progress)?;
-        let crds: Vec<serde_json::Value> = req.chart.map(|c| render::crds(c).objects.into_iter().map(|o| o.value).collect()).unwrap_or_default();
-        let discovery = super::offline::discovery(&[&manifest_text, req.start.baseline.manifest()], &crds, kube_version.as_deref());
         let baseline_text = req.start.baseline.manifest();
         let read_baseline = || render::parse_manifest(baseline_text);
-        let (new, old) = crate::timings::timed("parse manifests", || {
+        let chart = req.chart;
+        let read_crds = move || chart.map(render::crds);
+        let (new, old, crds) = crate::timings::timed("parse manifests", || {
             std::thread::scope(|s| {
                 let baseline = Beside::start(s, &read_baseline);
-                (render::parse_manifest(&manifest_text), baseline.wait())
+                let crds = Beside::start(s, &read_crds);
+                (render::parse_manifest(&manifest_text), baseline.wait(), crds.wait())
             })
         });
+        // Every document read (hooks and the chart's CRDs too) tells the kinds there are.
+        let mut documents: Vec<&serde_json::Value> = Vec::new();
+        for r in [&new, &old] {
+            documents.extend(r.objects.iter().map(|o| &o.value).chain(r.hooks.iter().map(|h| &h.object.value)));
+        }
+        documents.extend(crds.iter().flat_map(|c| c.objects.iter().map(|o| &o.value)));
+        let discovery = super::offline::discovery(&documents, kube_version.as_deref());
         let old = super::manifest::map_kinds(old, req.namespace, &discovery);
-        let (new, old, method, _) = manifests(&discovery, req, new, req.chart.map(render::crds), old)?;
+        let (new, old, method, _) = manifests(&discovery, req, new, crds, old)?;
         let live = super::offline::live_from_stored(&old, req.release, req.namespace);
         let (plan, manifest, method) = finish(req, new, old, live, method);
         return Ok(ObjectsReport { plan, manifest, method, render_warnings, offline: true });

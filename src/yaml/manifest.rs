@@ -81,17 +81,19 @@ fn to_json(doc: &Doc, id: usize) -> Option<Value> {
 
 /// Whether serde_saphyr might read this plain text, a string for go-yaml,
 /// as something else: YAML 1.1's boolean and null words in any letter case
-/// (serde-saphyr 2.2 `parse_yaml11_bool`), and anything number-like (its
-/// integer and float forms: digits, signs, `.`, `_`, exponents, radix
-/// prefixes, `inf`/`nan`). Over-inclusive on purpose: a document with such
-/// a string is read the usual way.
+/// (serde-saphyr 2.2 `parse_yaml11_bool`), and anything that reads as a
+/// number once `_` are dropped (Rust's float and integer forms, which take
+/// more than YAML's, radix prefixes, `inf`/`nan`). Over-inclusive on
+/// purpose: a document with such a string is read the usual way.
 fn serde_saphyr_may_not_read_as_string(s: &str) -> bool {
     const WORDS: [&str; 14] = ["y", "yes", "n", "no", "on", "off", "true", "false", "null", "~", "inf", "infinity", "nan", ""];
     let t = s.trim_matches([' ', '\t', '\r', '\n']);
     let unsigned = t.strip_prefix(['+', '-']).unwrap_or(t);
     let unsigned = unsigned.strip_prefix('.').unwrap_or(unsigned);
+    let digits: String = t.chars().filter(|&c| c != '_').collect();
     WORDS.iter().any(|w| unsigned.eq_ignore_ascii_case(w))
-        || t.bytes().all(|b| b.is_ascii_digit() || matches!(b, b'+' | b'-' | b'.' | b'_' | b'e' | b'E'))
+        || digits.parse::<f64>().is_ok()
+        || digits.parse::<i128>().is_ok()
         || matches!(unsigned.as_bytes(), [b'0', b'x' | b'X' | b'o' | b'O' | b'b' | b'B', ..])
 }
 
@@ -124,10 +126,10 @@ mod tests {
 
     #[test]
     fn scalars_whose_reading_depends_on_the_yaml_version_are_left_to_the_general_reader() {
-        for scalar in ["yes", "yEs", "On", "n", "0777", "0x1F", "0X1f", "1_000", "1.5", "1e3", ".inf", "-.Inf", "NaN", "2001-12-14", "10.0.0.1", "!!str 1", "18446744073709551616"] {
+        for scalar in ["yes", "yEs", "On", "n", "0777", "0x1F", "0X1f", "1_000", "1.5", "1e3", ".inf", "-.Inf", "NaN", "2001-12-14", "1_0.5", "!!str 1", "18446744073709551616"] {
             assert_eq!(plain_manifest_document(&format!("a: {scalar}\n")), None, "{scalar}");
         }
-        for scalar in ["500m", "128Mi", "v1.2.3", "nginx:1.27", "--port=8080", "&a 1", "\"yes\"", "'1.5'", "+1", "-0"] {
+        for scalar in ["500m", "128Mi", "v1.2.3", "nginx:1.27", "--port=8080", "&a 1", "\"yes\"", "'1.5'", "+1", "-0", "0.93.1", "10.0.0.1", "1e5x"] {
             assert!(check(&format!("a: {scalar}\n"), scalar), "{scalar} is declined");
         }
         for text in ["a: 1\na: 2\n", "1: a\n", "true: a\n", "<<: {b: 1}\n", "---\na: 1\n---\nb: 2\n", "a:\tb\n", "a: b\r\nc: d\r\n"] {
@@ -155,7 +157,7 @@ mod tests {
         let scalars = [
             "a", "\"a b\"", "'it''s'", "1", "-1", "+1", "0", "-0", "007", "12e", "1:2", "true", "True", "TRUE", "false", "null", "Null", "~", "", "\"\"", "''", "\"1\"", "'true'",
             "\"\\u00e9\\t\"", "é", "a#b", "a #c", "http://x:80/y", "-", "--x", "?", "a:b", "9223372036854775807", "-9223372036854775808", "9223372036854775808", "0o17", "0b1", "NaN", "inf",
-            "\"a\\\"b\"", "x y z", "[]", "{}", "[a, \"b\", 1]", "|\n    x\n    y", ">-\n    x\n    y", "|+\n    x\n", "'multi\n    line'",
+            "\"a\\\"b\"", "0.93.1", "10.0.0.1", "1.2.3", "2001-12-14", "2001-12-14T10:00:00Z", "1e5x", "1_0", "0x1g", "x y z", "[]", "{}", "[a, \"b\", 1]", "|\n    x\n    y", ">-\n    x\n    y", "|+\n    x\n", "'multi\n    line'",
         ];
         let mut taken = 0;
         let mut state = 0x2545_f491_4f6c_dd1d_u64;
