@@ -495,7 +495,11 @@ impl<'a> Reader<'a> {
                 return Some(n);
             }
             let at = l.start + l.indent;
-            if commented || !plain_start(b[at], b.get(at + 1).copied()) || matches!(b[at], b'-' | b'?' | b':') {
+            // A quote or backtick cannot start a plain scalar but may start
+            // a later line of one (YAML 1.2 ns-plain-char; prose in CRD
+            // descriptions often wraps before `'Value'` or `` `Kind` ``).
+            let continues = matches!(b[at], b'\'' | b'"' | b'`') || plain_start(b[at], b.get(at + 1).copied());
+            if commented || !continues || matches!(b[at], b'-' | b'?' | b':') {
                 return None;
             }
             for e in at..l.end {
@@ -1055,6 +1059,13 @@ mod tests {
         takes("a>#: >-\n  x\n");
         takes("- a|#: |\n    x\n");
         takes("a: >-\n\nb: 1\n");
+    }
+
+    #[test]
+    fn a_plain_scalar_goes_on_over_lines_that_start_with_a_quote_or_backtick() {
+        takes("description: cloud defines the Azure Cloud. Options are\n  'AzurePublic', 'AzureChina', or 'AzureGovernment'.\nenum: [a]\n");
+        takes("a:\n  d: selects the Kubernetes\n    `Pod` objects\n    \"quoted\" words, and 'more'\n  e: 1\n");
+        takes("- x\n  'y'\n- z\n");
     }
 
     #[test]
