@@ -96,7 +96,7 @@ fn split_line_by_line(text: &str) -> Result<Split, SeparatorError> {
     let mut rest = text;
     let mut terminated_last = true;
     while !rest.is_empty() {
-        match rest.find('\n') {
+        match memchr::memchr(b'\n', rest.as_bytes()) {
             Some(i) => {
                 let mut l = &rest[..i];
                 if let Some(s) = l.strip_suffix('\r') {
