@@ -74,12 +74,20 @@ pub fn merge_values(chart: &impl ChartTree, user: VMap, rec: &mut Recorder) -> R
     run(At::Borrowed(chart), user, true, rec)
 }
 
+/// [`merge_values`] of `chart` with its own defaults given apart, moved
+/// (the caller took them out of the chart to replace them with the result);
+/// its subcharts' defaults are copied as usual.
+pub fn merge_values_taking(defaults: VMap, chart: &impl ChartTree, user: VMap, rec: &mut Recorder) -> Result<VMap, CoalesceError> {
+    run(At::Top { defaults, chart }, user, true, rec)
+}
+
 /// A chart while it is coalesced: borrowed (its defaults are copied where
 /// they go into the result) or owned (they are moved; each chart's defaults
-/// are read once per run).
+/// are read once per run), or its own defaults owned and its subcharts borrowed.
 enum At<'a, C> {
     Borrowed(&'a C),
     Owned(ChartValues),
+    Top { defaults: VMap, chart: &'a C },
 }
 
 /// A chart's defaults, borrowed or owned as its [`At`].
@@ -91,14 +99,14 @@ enum Defaults<'a> {
 impl<'a, C: ChartTree> At<'a, C> {
     fn name(&self) -> &str {
         match self {
-            At::Borrowed(c) => c.name(),
+            At::Borrowed(c) | At::Top { chart: c, .. } => c.name(),
             At::Owned(c) => &c.name,
         }
     }
 
     fn subchart_names(&self) -> Vec<&str> {
         match self {
-            At::Borrowed(c) => c.subcharts().iter().map(|d| d.name()).collect(),
+            At::Borrowed(c) | At::Top { chart: c, .. } => c.subcharts().iter().map(|d| d.name()).collect(),
             At::Owned(c) => c.dependencies.iter().map(|d| d.name.as_str()).collect(),
         }
     }
@@ -108,13 +116,14 @@ impl<'a, C: ChartTree> At<'a, C> {
         match self {
             At::Borrowed(c) => (Defaults::Borrowed(c.values()), c.subcharts().iter().map(At::Borrowed).collect()),
             At::Owned(c) => (Defaults::Owned(c.values), c.dependencies.into_iter().map(At::Owned).collect()),
+            At::Top { defaults, chart } => (Defaults::Owned(defaults), chart.subcharts().iter().map(At::Borrowed).collect()),
         }
     }
 }
 
 fn run<C: ChartTree>(chart: At<'_, C>, user: VMap, merge: bool, rec: &mut Recorder) -> Result<VMap, CoalesceError> {
     let overlay = match &chart {
-        At::Borrowed(c) => c.overlay(),
+        At::Borrowed(c) | At::Top { chart: c, .. } => c.overlay(),
         At::Owned(_) => None,
     };
     let mut dest = match overlay {
@@ -258,7 +267,7 @@ fn coalesce_globals(dest: &mut VMap, parent: &VMap, prefix: &str, parent_name: &
                 }
                 (_, Some(existing)) => {
                     let old = std::mem::replace(existing, val.clone());
-                    rec.lost(gpath.key(key), old, EventKind::Overridden, Some(val.origin.clone()));
+                    rec.lost_at(|| gpath.key(key), old, EventKind::Overridden, Some(val.origin.clone()));
                 }
                 (_, None) => {
                     dgm.insert(key.clone(), val.clone());
@@ -304,7 +313,7 @@ fn coalesce_chart_values(name: &str, subchart_names: &[String], defaults: Defaul
             Some(uv) => {
                 // A user scalar or list replaces the chart value silently, even a map.
                 let by = uv.origin.clone();
-                rec.lost(here(), cv.into_owned(), EventKind::Overridden, Some(by));
+                rec.lost_at(here, cv.into_owned(), EventKind::Overridden, Some(by));
             }
             None => {
                 if !merge && cv.is_null() {
@@ -372,7 +381,7 @@ pub fn coalesce_tables(dst: &mut VMap, mut src: VMap, prefix: &str, path: &Path,
                 (Kind::Null, _) => {}
                 _ => {
                     if !sv.is_null() {
-                        rec.lost(here(), sv, EventKind::Overridden, Some(dv.origin.clone()));
+                        rec.lost_at(here, sv, EventKind::Overridden, Some(dv.origin.clone()));
                     }
                 }
             },

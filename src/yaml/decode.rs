@@ -238,9 +238,9 @@ impl<'d> Decoder<'d> {
                 self.depth -= 1;
                 Ok(DVal { kind: DKind::Seq(out), pos: node.pos })
             }
-            NodeKind::Map(_) => {
+            NodeKind::Map(pairs) => {
                 self.enter('{', node.pos)?;
-                let mut m = DMap::default();
+                let mut m = DMap { entries: Vec::with_capacity(pairs.len()), index: HashMap::default() };
                 self.mapping_into(id, &mut m, Origin::Explicit)?;
                 self.depth -= 1;
                 Ok(DVal { kind: DKind::Map(m), pos: node.pos })
