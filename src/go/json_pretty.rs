@@ -237,9 +237,9 @@ fn write_json_str(out: &mut Vec<u8>, s: &str) {
         let mut run = 0;
         let mut from = 0;
         while from < b.len() {
-            let to = (from + 32).min(b.len());
-            // A whole block with nothing to escape goes with the run; else byte by byte.
-            if to - from == 32 && !b[from..to].iter().fold(false, |any, &c| any | escaped(c)) {
+            let to = (from + 8).min(b.len());
+            // Eight bytes with nothing to escape go with the run; else byte by byte.
+            if to - from == 8 && !needs_escape(&b[from..to]) {
                 from = to;
                 continue;
             }
@@ -265,19 +265,28 @@ fn write_json_str(out: &mut Vec<u8>, s: &str) {
 
 /// Whether serde_json would escape anything in `s` (a control character, `"` or `\\`).
 fn needs_escape(s: &[u8]) -> bool {
-    // 32 bytes at a time without branches, which the compiler turns into vector compares.
-    let mut chunks = s.chunks_exact(32);
+    // Eight bytes at a time, the last few padded with spaces (which need no escape).
+    let mut chunks = s.chunks_exact(8);
+    let mut any = false;
     for c in &mut chunks {
-        if c.iter().fold(false, |any, &b| any | escaped(b)) {
-            return true;
-        }
+        let mut b = [0u8; 8];
+        b.copy_from_slice(c);
+        any |= word_escapes(u64::from_le_bytes(b));
     }
-    chunks.remainder().iter().any(|&b| escaped(b))
+    let rest = chunks.remainder();
+    let mut b = [b' '; 8];
+    b[..rest.len()].copy_from_slice(rest);
+    any | word_escapes(u64::from_le_bytes(b))
 }
 
-/// Whether serde_json escapes the byte `b`.
-fn escaped(b: u8) -> bool {
-    (b < 0x20) | (b == b'"') | (b == b'\\')
+/// Whether one of the eight bytes of `x` is below 0x20, `"` or `\\` (exact
+/// as a yes or no: the borrow tricks' stray bits only follow a true match).
+fn word_escapes(x: u64) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let zero_byte = |x: u64| x.wrapping_sub(ONES) & !x & HIGHS;
+    let below_space = x.wrapping_sub(ONES * 0x20) & !x & HIGHS;
+    (below_space | zero_byte(x ^ (ONES * u64::from(b'"'))) | zero_byte(x ^ (ONES * u64::from(b'\\')))) != 0
 }
 
 /// Deepest level whose separator [`GoJsonWriter::elem`] copies in one go.
@@ -356,7 +365,8 @@ mod tests {
             s
         }).collect();
         let cases = [every.as_str(), "", "plain", "a\"b\\c", "x\ny\tz\r\u{1}\u{1f}\u{7f}", "{{ .Values.x | quote }} \"q\""];
-        for s in cases.into_iter().chain(long.iter().map(String::as_str)) {
+        let short: Vec<String> = (0u8..=0x7F).flat_map(|c| (0..17).map(move |k| "a".repeat(k) + &char::from(c).to_string() + "é")).collect();
+        for s in cases.into_iter().chain(long.iter().map(String::as_str)).chain(short.iter().map(String::as_str)) {
             let mut ours = Vec::new();
             write_json_str(&mut ours, s);
             assert_eq!(String::from_utf8(ours).unwrap(), serde_json::to_string(s).unwrap(), "{s:?}");
