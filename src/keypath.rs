@@ -19,15 +19,19 @@ impl Path {
     }
 
     pub fn key(&self, k: &str) -> Path {
-        let mut p = self.clone();
-        p.0.push(Seg::Key(k.to_string()));
-        p
+        self.with(Seg::Key(k.to_string()))
     }
 
     pub fn index(&self, i: usize) -> Path {
-        let mut p = self.clone();
-        p.0.push(Seg::Index(i));
-        p
+        self.with(Seg::Index(i))
+    }
+
+    /// This path and one more segment, allocated once at its final size.
+    fn with(&self, last: Seg) -> Path {
+        let mut segs = Vec::with_capacity(self.0.len() + 1);
+        segs.extend_from_slice(&self.0);
+        segs.push(last);
+        Path(segs)
     }
 
     pub fn is_root(&self) -> bool {
@@ -98,7 +102,13 @@ impl Path {
                     if i > 0 {
                         out.push('.');
                     }
-                    // Unescaped runs are written whole (most keys have no escape).
+                    // Most keys are short and have no escape: checked byte by byte
+                    // (cheaper than a search's set-up), written whole.
+                    if !k.bytes().any(|b| matches!(b, b'.' | b'\\' | b'[')) {
+                        out.push_str(k);
+                        continue;
+                    }
+                    // Unescaped runs are written whole.
                     let mut rest = k.as_str();
                     while let Some(i) = memchr::memchr3(b'.', b'\\', b'[', rest.as_bytes()) {
                         out.push_str(&rest[..i]);
@@ -109,8 +119,9 @@ impl Path {
                     out.push_str(rest);
                 }
                 Seg::Index(n) => {
-                    use fmt::Write;
-                    let _ = write!(out, "[{n}]");
+                    out.push('[');
+                    out.push_str(itoa::Buffer::new().format(*n));
+                    out.push(']');
                 }
             }
         }

@@ -7,7 +7,7 @@ pub mod entries;
 pub mod release;
 
 use crate::chart::{self, Chart};
-use crate::values::coalesce::{ChartValues, CoalesceError, coalesce_values, go_v};
+use crate::values::coalesce::{ChartValues, CoalesceError, coalesce_values_owned, go_v};
 use crate::values::dependencies::{ChartSpec, ImportValue, Requirement, is_compatible_range, process_dependencies};
 use crate::explain::entries::{Entry, entries};
 use crate::keypath::Path;
@@ -171,7 +171,9 @@ pub fn explain_spec_with(chart: &Chart, spec: ChartSpec, mut user: VMap, mut rec
     let rerun = reversed_order(&spec).map(|r| (r, user.clone()));
     // Dependency processing sees the user values; its own merges are not history.
     let processed = crate::timings::timed("dependencies", || process(spec, &mut user, &mut rec)).map_err(ExplainError::DependencyProcessing)?;
-    let values = crate::timings::timed("coalescing", || coalesce_values(&processed, user, &mut rec))?;
+    // Coalescing moves the defaults; validation reads only the tree's shape after.
+    let (processed, defaults) = take_defaults(processed);
+    let values = crate::timings::timed("coalescing", || coalesce_values_owned(defaults, user, &mut rec))?;
     if !options.skip_schema_validation {
         let _phase = crate::timings::phase("schema validation");
         let as_helm_sees_it = processed_chart(chart, &processed);
@@ -193,6 +195,16 @@ pub fn explain_spec_with(chart: &Chart, spec: ChartSpec, mut user: VMap, mut rec
     Ok(Explanation { values, entries, warnings: rec.warnings, other_order: other_order.map(|(v, _)| v) })
 }
 
+/// The processed chart as (its shape: names and places, no values; the
+/// chart with its values), so that coalescing can move the values.
+fn take_defaults(mut c: ChartValues) -> (ChartValues, ChartValues) {
+    let dependencies: Vec<(ChartValues, ChartValues)> = std::mem::take(&mut c.dependencies).into_iter().map(take_defaults).collect();
+    let (shapes, full): (Vec<ChartValues>, Vec<ChartValues>) = dependencies.into_iter().unzip();
+    let shape = ChartValues { name: c.name.clone(), loaded_at: c.loaded_at.clone(), values: VMap::default(), dependencies: shapes };
+    c.dependencies = full;
+    (shape, c)
+}
+
 /// Helm's loader collects `charts/` in a Go map, so subcharts that Chart.yaml
 /// does not list reach coalescing in random order; the order only shows when
 /// they share nested global maps (Go aliasing, reproduced in coalescing).
@@ -202,7 +214,7 @@ pub fn explain_spec_with(chart: &Chart, spec: ChartSpec, mut user: VMap, mut rec
 fn order_dependence(reversed: ChartSpec, mut user: VMap, values: &VMap, process: &Process) -> Result<Option<(VMap, Vec<String>)>, ExplainError> {
     let mut scratch = Recorder::default();
     let processed = process(reversed, &mut user, &mut scratch).map_err(ExplainError::DependencyProcessing)?;
-    let other = coalesce_values(&processed, user, &mut scratch)?;
+    let other = coalesce_values_owned(processed, user, &mut scratch)?;
     let mut differing = Vec::new();
     diff_leaves(values, &other, &Path::root(), &mut differing);
     Ok((!differing.is_empty()).then_some((other, differing)))

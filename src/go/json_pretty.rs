@@ -63,10 +63,21 @@ fn write_json_go_compact(out: &mut Vec<u8>, v: &serde_json::Value) {
 /// A float64 number as Go's encoding/json writes it.
 fn write_go_float(out: &mut Vec<u8>, n: &serde_json::Number) {
     let f = n.as_f64().unwrap_or(0.0);
+    if let Some(i) = small_whole(f) {
+        out.extend_from_slice(itoa::Buffer::new().format(i).as_bytes());
+        return;
+    }
     match crate::go::json::format_go_float64(f) {
         Some(text) => out.extend_from_slice(text.as_bytes()),
         None => out.extend_from_slice(n.to_string().as_bytes()),
     }
+}
+
+/// A float64 that holds a whole number of at most 15 digits, as that integer:
+/// Go writes it as its digits (strconv 'f', no exponent below 1e21), as the
+/// integer prints. Negative zero is left to the float path (`-0`).
+fn small_whole(f: f64) -> Option<i64> {
+    (f.fract() == 0.0 && f.abs() < 1e15 && !(f == 0.0 && f.is_sign_negative())).then_some(f as i64)
 }
 
 /// Pretty Go-style JSON written piece by piece: the same bytes as
@@ -138,15 +149,7 @@ impl GoJsonWriter {
     }
 
     pub fn str(&mut self, s: &str) {
-        // Most strings need no escape: copied as they are, in one go.
-        if !needs_escape(s.as_bytes()) {
-            self.out.reserve(s.len() + 2);
-            self.out.push(b'"');
-            self.out.extend_from_slice(s.as_bytes());
-            self.out.push(b'"');
-        } else {
-            let _ = serde_json::to_writer(&mut self.out, s);
-        }
+        write_json_str(&mut self.out, s);
     }
 
     /// A value path as a JSON string.
@@ -170,6 +173,10 @@ impl GoJsonWriter {
     /// A float64 as Go prints it; `null` for what JSON cannot hold (as a
     /// [`serde_json::Number`] refuses it).
     pub fn float(&mut self, f: f64) {
+        if let Some(i) = small_whole(f) {
+            self.int(i);
+            return;
+        }
         match crate::go::json::format_go_float64(f) {
             Some(text) => self.out.extend_from_slice(text.as_bytes()),
             None => self.out.extend_from_slice(b"null"),
@@ -199,23 +206,87 @@ impl GoJsonWriter {
     }
 }
 
+/// `s` as a JSON string, escaped byte for byte as serde_json escapes it
+/// (`\"`, `\\`, `\b \t \n \f \r`, other control characters as
+/// `\u00xx` in lower-case hex; nothing else), without its serializer.
+fn write_json_str(out: &mut Vec<u8>, s: &str) {
+    let b = s.as_bytes();
+    out.reserve(b.len() + 2);
+    out.push(b'"');
+    if !needs_escape(b) {
+        out.extend_from_slice(b);
+    } else {
+        const HEX: &[u8; 16] = b"0123456789abcdef";
+        // Per byte: 0 when it stands for itself, else the letter after its `\\`.
+        const ESCAPE: [u8; 256] = {
+            let mut t = [0u8; 256];
+            let mut c = 0;
+            while c < 0x20 {
+                t[c] = b'u';
+                c += 1;
+            }
+            t[0x08] = b'b';
+            t[0x09] = b't';
+            t[0x0A] = b'n';
+            t[0x0C] = b'f';
+            t[0x0D] = b'r';
+            t[b'"' as usize] = b'"';
+            t[b'\\' as usize] = b'\\';
+            t
+        };
+        let mut run = 0;
+        let mut from = 0;
+        while from < b.len() {
+            let to = (from + 8).min(b.len());
+            // Eight bytes with nothing to escape go with the run; else byte by byte.
+            if to - from == 8 && !needs_escape(&b[from..to]) {
+                from = to;
+                continue;
+            }
+            for (i, &c) in b.iter().enumerate().take(to).skip(from) {
+                let short = ESCAPE[usize::from(c)];
+                if short == 0 {
+                    continue;
+                }
+                out.extend_from_slice(&b[run..i]);
+                run = i + 1;
+                if short == b'u' {
+                    out.extend_from_slice(&[b'\\', b'u', b'0', b'0', HEX[usize::from(c >> 4)], HEX[usize::from(c & 0xF)]]);
+                } else {
+                    out.extend_from_slice(&[b'\\', short]);
+                }
+            }
+            from = to;
+        }
+        out.extend_from_slice(&b[run..]);
+    }
+    out.push(b'"');
+}
+
 /// Whether serde_json would escape anything in `s` (a control character, `"` or `\\`).
 fn needs_escape(s: &[u8]) -> bool {
-    // Eight bytes at a time: a byte below 0x20, or equal to `"` or `\\`.
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
-    let has_zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGHS != 0;
+    // Eight bytes at a time, the last few padded with spaces (which need no escape).
     let mut chunks = s.chunks_exact(8);
+    let mut any = false;
     for c in &mut chunks {
         let mut b = [0u8; 8];
         b.copy_from_slice(c);
-        let x = u64::from_le_bytes(b);
-        let below_space = x.wrapping_sub(ONES * 0x20) & !x & HIGHS != 0;
-        if below_space || has_zero(x ^ (ONES * u64::from(b'"'))) || has_zero(x ^ (ONES * u64::from(b'\\'))) {
-            return true;
-        }
+        any |= word_escapes(u64::from_le_bytes(b));
     }
-    chunks.remainder().iter().any(|&b| b < 0x20 || b == b'"' || b == b'\\')
+    let rest = chunks.remainder();
+    let mut b = [b' '; 8];
+    b[..rest.len()].copy_from_slice(rest);
+    any | word_escapes(u64::from_le_bytes(b))
+}
+
+/// Whether one of the eight bytes of `x` is below 0x20, `"` or `\\` (exact
+/// as a yes or no: the borrow tricks' stray bits only follow a true match).
+fn word_escapes(x: u64) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let zero_byte = |x: u64| x.wrapping_sub(ONES) & !x & HIGHS;
+    let below_space = x.wrapping_sub(ONES * 0x20) & !x & HIGHS;
+    (below_space | zero_byte(x ^ (ONES * u64::from(b'"'))) | zero_byte(x ^ (ONES * u64::from(b'\\')))) != 0
 }
 
 /// Deepest level whose separator [`GoJsonWriter::elem`] copies in one go.
@@ -256,7 +327,7 @@ fn write_json_go(out: &mut Vec<u8>, v: &serde_json::Value, depth: usize) {
             out.extend_from_slice(b"{\n");
             for (i, (k, x)) in m.iter().enumerate() {
                 indent(out, depth + 1);
-                let _ = serde_json::to_writer(&mut *out, k);
+                write_json_str(out, k);
                 out.extend_from_slice(b": ");
                 write_json_go(out, x, depth + 1);
                 out.extend_from_slice(if i + 1 < m.len() { b",\n" } else { b"\n" });
@@ -264,6 +335,7 @@ fn write_json_go(out: &mut Vec<u8>, v: &serde_json::Value, depth: usize) {
             indent(out, depth);
             out.push(b'}');
         }
+        Value::String(s) => write_json_str(out, s),
         other => {
             let _ = serde_json::to_writer(&mut *out, other);
         }
@@ -273,6 +345,33 @@ fn write_json_go(out: &mut Vec<u8>, v: &serde_json::Value, depth: usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn whole_floats_print_as_the_float_path_prints_them() {
+        for f in [0.0, -0.0, 1.0, -1.0, 42.0, 1e14, 999_999_999_999_999.0, 1e15, -1e15, 1e20, 1e21, 0.5, 12345678901234567890.0] {
+            let mut w = GoJsonWriter::default();
+            w.float(f);
+            assert_eq!(String::from_utf8(w.out).unwrap(), crate::go::json::format_go_float64(f).unwrap(), "{f}");
+        }
+    }
+
+    #[test]
+    fn strings_are_escaped_as_serde_json_escapes_them() {
+        let mut every: String = (0u8..=0x7F).map(char::from).collect();
+        every.push_str("é\u{85}\u{2028}\u{FFFD}\u{10FF00}");
+        let long: Vec<String> = (0..=66).map(|at| {
+            let mut s = "é".repeat(3) + &"x".repeat(66);
+            s.insert(at + 6, if at % 2 == 0 { '"' } else { '\n' });
+            s
+        }).collect();
+        let cases = [every.as_str(), "", "plain", "a\"b\\c", "x\ny\tz\r\u{1}\u{1f}\u{7f}", "{{ .Values.x | quote }} \"q\""];
+        let short: Vec<String> = (0u8..=0x7F).flat_map(|c| (0..17).map(move |k| "a".repeat(k) + &char::from(c).to_string() + "é")).collect();
+        for s in cases.into_iter().chain(long.iter().map(String::as_str)).chain(short.iter().map(String::as_str)) {
+            let mut ours = Vec::new();
+            write_json_str(&mut ours, s);
+            assert_eq!(String::from_utf8(ours).unwrap(), serde_json::to_string(s).unwrap(), "{s:?}");
+        }
+    }
 
     #[test]
     fn compact_json_is_the_indented_json_without_its_layout() {

@@ -5,6 +5,8 @@
 //! helm: pkg/chart/common/util/coalesce.go
 
 
+use std::borrow::Cow;
+
 use crate::keypath::Path;
 use super::tree::{EventKind, Kind, Origin, Recorder, Source, V, VMap, get, get_mut};
 
@@ -57,16 +59,74 @@ pub enum CoalesceError {
 
 /// `CoalesceValues(chart, user)`: what templates see as `.Values`.
 pub fn coalesce_values(chart: &impl ChartTree, user: VMap, rec: &mut Recorder) -> Result<VMap, CoalesceError> {
-    run(chart, user, false, rec)
+    run(At::Borrowed(chart), user, false, rec)
+}
+
+/// [`coalesce_values`] of a chart the caller is done with: its defaults are
+/// moved into the result instead of copied (and the chart is not freed
+/// after), the same values and the same record.
+pub fn coalesce_values_owned(chart: ChartValues, user: VMap, rec: &mut Recorder) -> Result<VMap, CoalesceError> {
+    run::<ChartValues>(At::Owned(chart), user, false, rec)
 }
 
 /// `MergeValues(chart, user)`: like coalescing but nulls are kept.
 pub fn merge_values(chart: &impl ChartTree, user: VMap, rec: &mut Recorder) -> Result<VMap, CoalesceError> {
-    run(chart, user, true, rec)
+    run(At::Borrowed(chart), user, true, rec)
 }
 
-fn run(chart: &impl ChartTree, user: VMap, merge: bool, rec: &mut Recorder) -> Result<VMap, CoalesceError> {
-    let mut dest = match chart.overlay() {
+/// [`merge_values`] of `chart` with its own defaults given apart, moved
+/// (the caller took them out of the chart to replace them with the result);
+/// its subcharts' defaults are copied as usual.
+pub fn merge_values_taking(defaults: VMap, chart: &impl ChartTree, user: VMap, rec: &mut Recorder) -> Result<VMap, CoalesceError> {
+    run(At::Top { defaults, chart }, user, true, rec)
+}
+
+/// A chart while it is coalesced: borrowed (its defaults are copied where
+/// they go into the result) or owned (they are moved; each chart's defaults
+/// are read once per run), or its own defaults owned and its subcharts borrowed.
+enum At<'a, C> {
+    Borrowed(&'a C),
+    Owned(ChartValues),
+    Top { defaults: VMap, chart: &'a C },
+}
+
+/// A chart's defaults, borrowed or owned as its [`At`].
+enum Defaults<'a> {
+    Borrowed(&'a VMap),
+    Owned(VMap),
+}
+
+impl<'a, C: ChartTree> At<'a, C> {
+    fn name(&self) -> &str {
+        match self {
+            At::Borrowed(c) | At::Top { chart: c, .. } => c.name(),
+            At::Owned(c) => &c.name,
+        }
+    }
+
+    fn subchart_names(&self) -> Vec<&str> {
+        match self {
+            At::Borrowed(c) | At::Top { chart: c, .. } => c.subcharts().iter().map(|d| d.name()).collect(),
+            At::Owned(c) => c.dependencies.iter().map(|d| d.name.as_str()).collect(),
+        }
+    }
+
+    /// The defaults and the subcharts.
+    fn split(self) -> (Defaults<'a>, Vec<At<'a, C>>) {
+        match self {
+            At::Borrowed(c) => (Defaults::Borrowed(c.values()), c.subcharts().iter().map(At::Borrowed).collect()),
+            At::Owned(c) => (Defaults::Owned(c.values), c.dependencies.into_iter().map(At::Owned).collect()),
+            At::Top { defaults, chart } => (Defaults::Owned(defaults), chart.subcharts().iter().map(At::Borrowed).collect()),
+        }
+    }
+}
+
+fn run<C: ChartTree>(chart: At<'_, C>, user: VMap, merge: bool, rec: &mut Recorder) -> Result<VMap, CoalesceError> {
+    let overlay = match &chart {
+        At::Borrowed(c) | At::Top { chart: c, .. } => c.overlay(),
+        At::Owned(_) => None,
+    };
+    let mut dest = match overlay {
         // nelm's MergeInternal: the overlay's values keep theirs, the user's fill in.
         Some(overlay) => {
             let mut dest = overlay.clone();
@@ -106,25 +166,30 @@ fn concat(a: &str, b: &str) -> String {
 
 type Shared = Vec<(Path, Path)>;
 
-fn coalesce<C: ChartTree>(ch: &C, dest: &mut VMap, prefix: &str, path: &Path, merge: bool, rec: &mut Recorder, shared: &mut Shared) -> Result<(), CoalesceError> {
-    coalesce_chart_values(ch, dest, prefix, path, merge, rec);
-    coalesce_deps(ch, dest, prefix, path, merge, rec, shared)
+fn coalesce<C: ChartTree>(ch: At<'_, C>, dest: &mut VMap, prefix: &str, path: &Path, merge: bool, rec: &mut Recorder, shared: &mut Shared) -> Result<(), CoalesceError> {
+    let name = ch.name().to_string();
+    let subchart_names: Vec<String> = ch.subchart_names().into_iter().map(str::to_string).collect();
+    let (defaults, subcharts) = ch.split();
+    coalesce_chart_values(&name, &subchart_names, defaults, dest, prefix, path, merge, rec);
+    coalesce_deps(&name, subcharts, dest, prefix, path, merge, rec, shared)
 }
 
-fn coalesce_deps<C: ChartTree>(ch: &C, dest: &mut VMap, prefix: &str, path: &Path, merge: bool, rec: &mut Recorder, shared: &mut Shared) -> Result<(), CoalesceError> {
-    for sub in ch.subcharts() {
-        let (mut dv, origin) = match dest.shift_remove(sub.name()) {
-            None => (VMap::default(), Origin::new(Source::Helm { why: format!("section for subchart {}", sub.name()) })),
+#[allow(clippy::too_many_arguments)]
+fn coalesce_deps<C: ChartTree>(name: &str, subcharts: Vec<At<'_, C>>, dest: &mut VMap, prefix: &str, path: &Path, merge: bool, rec: &mut Recorder, shared: &mut Shared) -> Result<(), CoalesceError> {
+    for sub in subcharts {
+        let sub_name = sub.name().to_string();
+        let (mut dv, origin) = match dest.shift_remove(&sub_name) {
+            None => (VMap::default(), Origin::new(Source::Helm { why: format!("section for subchart {sub_name}") })),
             Some(V { kind: Kind::Map(m), origin }) => (m, origin),
-            Some(v) => return Err(type_mismatch(sub.name(), &v)),
+            Some(v) => return Err(type_mismatch(&sub_name, &v)),
         };
-        let sub_prefix = concat(prefix, ch.name());
-        let pairs = coalesce_globals(&mut dv, dest, &sub_prefix, ch.name(), path, rec);
-        let sub_path = path.key(sub.name());
+        let sub_prefix = concat(prefix, name);
+        let pairs = coalesce_globals(&mut dv, dest, &sub_prefix, name, path, rec);
+        let sub_path = path.key(&sub_name);
         shared.extend(pairs.iter().map(|(k, c)| (path.key("global").key(k).key(c), sub_path.key("global").key(k).key(c))));
         coalesce(sub, &mut dv, &sub_prefix, &sub_path, merge, rec, shared)?;
         write_back_shared_globals(&pairs, &dv, dest);
-        dest.insert(sub.name().to_string(), V::new(Kind::Map(dv), origin));
+        dest.insert(sub_name, V::new(Kind::Map(dv), origin));
     }
     Ok(())
 }
@@ -202,7 +267,7 @@ fn coalesce_globals(dest: &mut VMap, parent: &VMap, prefix: &str, parent_name: &
                 }
                 (_, Some(existing)) => {
                     let old = std::mem::replace(existing, val.clone());
-                    rec.lost(gpath.key(key), old, EventKind::Overridden, Some(val.origin.clone()));
+                    rec.lost_at(|| gpath.key(key), old, EventKind::Overridden, Some(val.origin.clone()));
                 }
                 (_, None) => {
                     dgm.insert(key.clone(), val.clone());
@@ -215,53 +280,56 @@ fn coalesce_globals(dest: &mut VMap, parent: &VMap, prefix: &str, parent_name: &
 }
 
 /// `coalesceValues`: this chart's defaults under the values in `v`.
-fn coalesce_chart_values(ch: &impl ChartTree, v: &mut VMap, prefix: &str, path: &Path, merge: bool, rec: &mut Recorder) {
-    let sub_prefix = concat(prefix, ch.name());
-    for (key, cv) in ch.values() {
+#[allow(clippy::too_many_arguments)]
+fn coalesce_chart_values(name: &str, subchart_names: &[String], defaults: Defaults<'_>, v: &mut VMap, prefix: &str, path: &Path, merge: bool, rec: &mut Recorder) {
+    let sub_prefix = concat(prefix, name);
+    let mut one = |key: Cow<'_, str>, cv: Cow<'_, V>| {
         // Paths and names are made only where a loss or warning needs them.
-        let here = || path.key(key);
-        match v.get_mut(key) {
+        let here = || path.key(&key);
+        match v.get_mut(key.as_ref()) {
             Some(uv) if uv.is_null() && !merge => {
                 // A user null deletes the key, whatever the chart had.
                 let by = uv.origin.clone();
-                rec.lost(here(), cv.clone(), EventKind::DeletedByNull, Some(by.clone()));
-                v.shift_remove(key);
+                rec.lost(here(), cv.into_owned(), EventKind::DeletedByNull, Some(by.clone()));
+                v.shift_remove(key.as_ref());
             }
             Some(uv) if uv.is_map() => match &cv.kind {
-                Kind::Map(src) => {
-                    let child_merge = merge || ch.subcharts().iter().any(|d| d.name() == key);
-                    let mut src = src.clone();
+                Kind::Map(_) => {
+                    let child_merge = merge || subchart_names.iter().any(|d| *d == *key);
+                    let Kind::Map(mut src) = cv.into_owned().kind else { unreachable!("a map") };
                     if !child_merge {
                         clean_nils(&mut src);
                     }
                     if let Some(dst) = uv.as_map_mut() {
-                        coalesce_tables(dst, src, &concat(&sub_prefix, key), &here(), child_merge, rec);
+                        coalesce_tables(dst, src, &concat(&sub_prefix, &key), &here(), child_merge, rec);
                     }
                 }
                 Kind::Null => {}
                 _ => {
                     rec.warn(format!("warning: skipped value for {sub_prefix}.{key}: Not a table."));
-                    rec.lost(here(), cv.clone(), EventKind::SkippedTypeMismatch, Some(uv.origin.clone()));
+                    rec.lost(here(), cv.into_owned(), EventKind::SkippedTypeMismatch, Some(uv.origin.clone()));
                 }
             },
             Some(uv) => {
                 // A user scalar or list replaces the chart value silently, even a map.
                 let by = uv.origin.clone();
-                rec.lost(here(), cv.clone(), EventKind::Overridden, Some(by));
+                rec.lost_at(here, cv.into_owned(), EventKind::Overridden, Some(by));
             }
             None => {
-                let mut cv = cv.clone();
-                if !merge {
-                    if cv.is_null() {
-                        continue;
-                    }
-                    if let Some(m) = cv.as_map_mut() {
-                        clean_nils(m);
-                    }
+                if !merge && cv.is_null() {
+                    return;
                 }
-                v.insert(key.clone(), cv);
+                let mut cv = cv.into_owned();
+                if !merge && let Some(m) = cv.as_map_mut() {
+                    clean_nils(m);
+                }
+                v.insert(key.into_owned(), cv);
             }
         }
+    };
+    match defaults {
+        Defaults::Borrowed(m) => m.iter().for_each(|(key, cv)| one(Cow::Borrowed(key), Cow::Borrowed(cv))),
+        Defaults::Owned(m) => m.into_iter().for_each(|(key, cv)| one(Cow::Owned(key), Cow::Owned(cv))),
     }
 }
 
@@ -313,7 +381,7 @@ pub fn coalesce_tables(dst: &mut VMap, mut src: VMap, prefix: &str, path: &Path,
                 (Kind::Null, _) => {}
                 _ => {
                     if !sv.is_null() {
-                        rec.lost(here(), sv, EventKind::Overridden, Some(dv.origin.clone()));
+                        rec.lost_at(here, sv, EventKind::Overridden, Some(dv.origin.clone()));
                     }
                 }
             },

@@ -2,7 +2,7 @@
 //! conditions, and import-values, on the provenance tree.
 //! helm: pkg/chart/v2/util/dependencies.go ProcessDependencies
 
-use super::coalesce::{ChartTree, ChartValues, CoalesceError, coalesce_tables, coalesce_values, merge_values};
+use super::coalesce::{ChartTree, ChartValues, CoalesceError, coalesce_tables, coalesce_values, merge_values_taking};
 use crate::keypath::Path;
 use super::source::copy_origin;
 use super::tree::{Kind, Origin, Recorder, Source, V, VMap};
@@ -328,7 +328,9 @@ pub fn process_imports(c: &mut ChartSpec, rec: &mut Recorder) -> Result<(), Coal
     }
     let Some(reqs) = c.requirements.clone() else { return Ok(()) };
     let mut scratch = Recorder::default();
-    let mut cvals = merge_values(c, VMap::default(), &mut scratch)?;
+    // The chart's own defaults are replaced below by what this computes: moved in, not copied.
+    let defaults = std::mem::take(&mut c.values);
+    let mut cvals = merge_values_taking(defaults, c, VMap::default(), &mut scratch)?;
     rec.warnings.append(&mut scratch.warnings);
     let mut b = VMap::default();
     // Helm puts the child's table itself into `b` (Go maps are references),

@@ -184,12 +184,18 @@ pub struct Recorder {
 
 impl Recorder {
     pub fn lost(&mut self, path: Path, value: V, event: EventKind, by: Option<Origin>) {
+        self.lost_at(|| path, value, event, by);
+    }
+
+    /// [`lost`](Self::lost), the path made only when the loss is history
+    /// (coalescing meets most chart defaults again several times).
+    pub fn lost_at(&mut self, path: impl FnOnce() -> Path, value: V, event: EventKind, by: Option<Origin>) {
         // A value meeting itself again (Helm merges chart defaults more than
         // once) is no history.
-        if event == EventKind::Overridden && by.as_ref().is_some_and(|b| **b == *value.origin) {
+        if event == EventKind::Overridden && by.as_ref().is_some_and(|b| Rc::ptr_eq(b, &value.origin) || **b == *value.origin) {
             return;
         }
-        self.events.push(Event { path, value, event, by });
+        self.events.push(Event { path: path(), value, event, by });
     }
 
     pub fn warn(&mut self, text: String) {

@@ -106,8 +106,28 @@ pub(crate) struct DMap<'d> {
     index: HashMap<u64, usize, FastHash>,
 }
 
+/// Maps up to this many entries are searched by scanning (most mappings of
+/// a values file are small: hashing every key would cost more).
+const SCANNED: usize = 8;
+
 impl<'d> DMap<'d> {
-    fn set(&mut self, mut e: DEntry<'d>) {
+    fn set(&mut self, e: DEntry<'d>) {
+        if self.entries.len() < SCANNED {
+            match self.entries.iter().position(|x| x.key == e.key) {
+                Some(i) => self.replace(i, e),
+                None => {
+                    self.entries.push(e);
+                    if self.entries.len() == SCANNED {
+                        // From now on found through the index: every entry goes in.
+                        for (i, x) in self.entries.iter().enumerate() {
+                            let hash = self.index.hasher().hash_one(&x.key);
+                            self.index.entry(hash).or_insert(i);
+                        }
+                    }
+                }
+            }
+            return;
+        }
         let hash = self.index.hasher().hash_one(&e.key);
         let found = match self.index.get(&hash) {
             Some(&i) if self.entries[i].key == e.key => Some(i),
@@ -115,15 +135,20 @@ impl<'d> DMap<'d> {
             None => None,
         };
         if let Some(i) = found {
-            let old = &mut self.entries[i];
-            let mut replaced = std::mem::take(&mut old.replaced);
-            replaced.push((old.key_pos, old.origin));
-            e.replaced = replaced;
-            *old = e;
+            self.replace(i, e);
         } else {
             self.index.entry(hash).or_insert(self.entries.len());
             self.entries.push(e);
         }
+    }
+
+    /// Entry `i` replaced by `e`, which remembers what it replaced.
+    fn replace(&mut self, i: usize, mut e: DEntry<'d>) {
+        let old = &mut self.entries[i];
+        let mut replaced = std::mem::take(&mut old.replaced);
+        replaced.push((old.key_pos, old.origin));
+        e.replaced = replaced;
+        *old = e;
     }
 }
 
@@ -213,9 +238,9 @@ impl<'d> Decoder<'d> {
                 self.depth -= 1;
                 Ok(DVal { kind: DKind::Seq(out), pos: node.pos })
             }
-            NodeKind::Map(_) => {
+            NodeKind::Map(pairs) => {
                 self.enter('{', node.pos)?;
-                let mut m = DMap::default();
+                let mut m = DMap { entries: Vec::with_capacity(pairs.len()), index: HashMap::default() };
                 self.mapping_into(id, &mut m, Origin::Explicit)?;
                 self.depth -= 1;
                 Ok(DVal { kind: DKind::Map(m), pos: node.pos })
@@ -395,6 +420,10 @@ pub(crate) struct RawNote {
 }
 
 fn reading_note(reading: Reading, text: &str, value: &Scalar) -> Option<(NoteKind, String)> {
+    // Most scalars read as written and get no note: nothing is formatted for them.
+    if matches!(reading, Reading::Plain | Reading::Timestamp) {
+        return None;
+    }
     let shown = match value {
         Scalar::Bool(b) => b.to_string(),
         Scalar::Int(i) => i.to_string(),

@@ -40,7 +40,10 @@ fn parse_lf(text: &str, first_line: usize, crlf: bool) -> Option<Doc> {
     if !acceptable_characters(text, ascii) {
         return None;
     }
-    let mut p = Reader { t: text, b: text.as_bytes(), lines: lines(text), i: 0, nodes: Vec::new(), first_line, ascii, indents: 0, anchors: Vec::new(), crlf };
+    let lines = lines(text);
+    // About two nodes a line (a key and its value): sized once, not grown by copying.
+    let nodes = Vec::with_capacity(lines.len() * 2 + 1);
+    let mut p = Reader { t: text, b: text.as_bytes(), lines, i: 0, nodes, first_line, ascii, indents: 0, anchors: Vec::new(), crlf };
     p.skip_blank();
     // A leading `---` (nothing else on its line but a comment) starts the document.
     if let Some(l) = p.current() {

@@ -117,7 +117,7 @@ fn pieces(text: &str, first_line: usize, min_piece: usize) -> Vec<(&str, usize)>
     let mut started = false;
     let mut cuts: Vec<(usize, usize)> = Vec::new(); // (byte offset, 0-based line)
     let (mut last_cut, mut offset) = (0, 0);
-    for (n, line) in text.split('\n').enumerate() {
+    for (n, line) in split_lines(text).enumerate() {
         let here = offset;
         offset += line.len() + 1;
         let line = if n == 0 { line.trim_start_matches('\u{FEFF}') } else { line };
@@ -161,6 +161,24 @@ fn pieces(text: &str, first_line: usize, min_piece: usize) -> Vec<(&str, usize)>
     out
 }
 
+/// `text.split('\n')`, found with memchr (a values file has thousands of lines).
+fn split_lines(text: &str) -> impl Iterator<Item = &str> {
+    let mut rest = Some(text);
+    std::iter::from_fn(move || {
+        let r = rest?;
+        match memchr::memchr(b'\n', r.as_bytes()) {
+            Some(i) => {
+                rest = Some(&r[i + 1..]);
+                Some(&r[..i])
+            }
+            None => {
+                rest = None;
+                Some(r)
+            }
+        }
+    })
+}
+
 /// Whether a line starting with `b` at column 0 can only be a plain key (or an
 /// error in both readings): ASCII letters, digits and `_` (not non-ASCII text,
 /// which could be a byte-order mark that a piece would drop).
@@ -172,6 +190,13 @@ fn starts_plain_key(b: u8) -> bool {
 mod tests {
     use super::*;
     use crate::yaml::load_merged;
+
+    #[test]
+    fn lines_are_cut_as_split_cuts_them() {
+        for text in ["", "\n", "a", "a\n", "a\nb", "a\n\nb\n", "\n\n"] {
+            assert_eq!(split_lines(text).collect::<Vec<_>>(), text.split('\n').collect::<Vec<_>>(), "{text:?}");
+        }
+    }
 
     fn big(body: &str, copies: usize) -> String {
         let mut s = String::new();

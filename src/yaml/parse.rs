@@ -35,12 +35,19 @@ pub(crate) struct Src<'a> {
     /// Byte offset of each char; empty when the text is ASCII.
     offsets: Vec<usize>,
     first_line: usize,
+    /// The text's lines (`split('\n')`), cut once when first needed.
+    lines: std::cell::OnceCell<Vec<&'a str>>,
 }
 
 impl<'a> Src<'a> {
     pub fn new(text: &'a str, first_line: usize) -> Self {
         let offsets = if text.is_ascii() { Vec::new() } else { text.char_indices().map(|(i, _)| i).collect() };
-        Src { text, offsets, first_line }
+        Src { text, offsets, first_line, lines: std::cell::OnceCell::new() }
+    }
+
+    /// The text's lines, as `text.split('\n')` gives them.
+    fn lines(&self) -> &[&'a str] {
+        self.lines.get_or_init(|| self.text.split('\n').collect())
     }
 
     fn byte(&self, ci: usize) -> usize {
@@ -392,7 +399,8 @@ impl Builder<'_, '_> {
 
     /// The `|`/`>` header of a block scalar whose content starts at `span.start`.
     fn block_header(&self, span: &Span) -> Pos {
-        let lines: Vec<&str> = self.src.text.split('\n').collect();
+        // Cut once per document, not once per block scalar.
+        let lines = self.src.lines();
         let start_line = span.start.line().saturating_sub(1);
         let mut l = start_line;
         for _ in 0..64 {

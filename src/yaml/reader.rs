@@ -92,11 +92,11 @@ pub(crate) fn split_documents(text: &str) -> Result<Split, SeparatorError> {
 fn split_line_by_line(text: &str) -> Result<Split, SeparatorError> {
     let mut out = Split::default();
     // Lines as LineReader returns them (without their `\n`).
-    let mut lines: Vec<&str> = Vec::new();
+    let mut lines: Vec<&str> = Vec::with_capacity(memchr::memchr_iter(b'\n', text.as_bytes()).count() + 1);
     let mut rest = text;
     let mut terminated_last = true;
     while !rest.is_empty() {
-        match rest.find('\n') {
+        match memchr::memchr(b'\n', rest.as_bytes()) {
             Some(i) => {
                 let mut l = &rest[..i];
                 if let Some(s) = l.strip_suffix('\r') {
