@@ -227,7 +227,7 @@ mod tests {
                 .map(|i| {
                     let r = x.rotate_left(i as u32 * 7) ^ (i as u64).wrapping_mul(0x2545_f491_4f6c_dd1d);
                     // Mostly plain letters, so clean blocks occur.
-                    if r % 4 == 0 { alphabet[(r >> 8) as usize % alphabet.len()] } else { 'x' }
+                    if r.is_multiple_of(4) { alphabet[(r >> 8) as usize % alphabet.len()] } else { 'x' }
                 })
                 .collect();
             same_as_serde_json(&json!({ s.clone(): [s.clone(), {"k": s}] }));

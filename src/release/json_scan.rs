@@ -96,7 +96,7 @@ mod tests {
                         x ^= x << 13;
                         x ^= x >> 17;
                         x ^= x << 5;
-                        if x % 5 == 0 { alphabet[(x >> 8) as usize % alphabet.len()] } else { b'x' }
+                        if x.is_multiple_of(5) { alphabet[(x >> 8) as usize % alphabet.len()] } else { b'x' }
                     })
                     .collect();
                 for from in 0..=len {
