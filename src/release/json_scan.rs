@@ -3,10 +3,11 @@
 //!
 //! Why not `memchr`: in a record's manifest the bytes looked for (the `\`
 //! of each escaped line break or quote, the `"` that ends the string) come
-//! every 17 bytes on average (284,000 escapes in a 4.8 MB manifest), and a
-//! `memchr` call costs more in set-up than it saves on so short a run
-//! (callgrind: 60-130 instructions per escape in each pass over the
-//! manifest). Inline eight-byte steps cost a few instructions per step.
+//! every 17 bytes on average (284,000 escapes in a 4.8 MB manifest), so a
+//! `memchr` call's set-up is paid for every few words; inlined steps fit
+//! such runs better (callgrind: a few percent of `release decode`, and the
+//! pretty writer and the in-place unescape need the word itself, to store
+//! it whole).
 
 const LO: u64 = 0x0101_0101_0101_0101;
 const HI: u64 = 0x8080_8080_8080_8080;
