@@ -14,6 +14,7 @@ pub mod helm_flags;
 mod help;
 mod inputs;
 mod patch_cmd;
+mod pretty_json;
 mod release_cmd;
 pub mod template_host;
 pub mod rollback_cmd;
@@ -198,7 +199,7 @@ fn finish(result: anyhow::Result<Outcome>, debug: bool, started: std::time::Inst
             // A closed pipe (`| head`) is not an error.
             let _ = stdout.write_all(outcome.stdout.as_bytes());
             if let Some(json) = &outcome.stdout_json {
-                let _ = serde_json::to_writer_pretty(&mut stdout, json).map_err(std::io::Error::from).and_then(|()| stdout.write_all(b"\n"));
+                let _ = write_json_out(&mut stdout, json);
             }
             let mut outcome = outcome;
             if let Some(stream) = outcome.stdout_stream.take() {
@@ -231,6 +232,24 @@ fn finish(result: anyhow::Result<Outcome>, debug: bool, started: std::time::Inst
             ExitCode::from(if helm_fails { HELM_WOULD_FAIL } else { 1 })
         }
     }
+}
+
+/// The `-o json` document of `stdout_json` (a decoded record: MiBs), after
+/// what `stdout` holds. Written straight to a duplicate of file descriptor 1
+/// where there is one: std's stdout is line-buffered, and its `LineWriter`
+/// searches every 64 KiB piece for its last line break (callgrind: 2% of
+/// `release decode --show record -o json`) only to pass it through.
+fn write_json_out(stdout: &mut impl Write, json: &serde_json::Value) -> std::io::Result<()> {
+    stdout.flush()?;
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsFd;
+        if let Ok(fd) = std::io::stdout().as_fd().try_clone_to_owned() {
+            let mut file = std::fs::File::from(fd);
+            return pretty_json::write_pretty(&mut file, json).and_then(|()| file.write_all(b"\n"));
+        }
+    }
+    pretty_json::write_pretty(stdout, json).and_then(|()| stdout.write_all(b"\n"))
 }
 
 /// Which argument is not UTF-8, in words: the value of which flag

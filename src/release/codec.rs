@@ -122,9 +122,11 @@ pub fn parse_json(json: &[u8], gzip: bool) -> Result<serde_json::Value, CodecErr
 /// in less memory, as the top-level `manifest` (most of a large record) is
 /// unescaped into the buffer itself (see [`super::json_in_place`]).
 pub fn parse_record_json(mut json: Vec<u8>, gzip: bool) -> Result<serde_json::Value, CodecError> {
-    if let Some((open, offset)) = crate::go::json_decode::first_too_deep(&json) {
-        return Err(CodecError::TooDeep { open, offset });
-    }
+    // No depth scan first: the in-place path takes only valid JSON no deeper
+    // than Go reads (it declines deeper nesting; see `value_end` there), where
+    // `first_too_deep` finds nothing. Anything it declines goes through
+    // `parse_json`, which scans first, so errors are as before. One pass over
+    // a record of MiBs fewer.
     if let Some(value) = super::json_in_place::parse_with_manifest_in_place(&mut json, |rest| serde_parse(rest).ok()) {
         return Ok(value);
     }

@@ -20,6 +20,8 @@
 
 use serde_json::Value;
 
+use super::json_scan::word;
+
 /// The bytes of a JSON string token: `start` is its opening quote, `end` one
 /// past its closing quote.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -80,7 +82,7 @@ fn skip_space(json: &[u8], mut i: usize) -> usize {
 fn string_end(json: &[u8], i: usize) -> Option<usize> {
     let mut at = i + 1;
     loop {
-        at += memchr::memchr2(b'"', b'\\', json.get(at..)?)?;
+        at = super::json_scan::find2(json, at, b'"', b'\\')?;
         if json[at] == b'"' {
             return Some(at + 1);
         }
@@ -89,6 +91,11 @@ fn string_end(json: &[u8], i: usize) -> Option<usize> {
 }
 
 /// The end of the value starting at `i` (not checked: serde_json parses it).
+/// `None` also for a value that nests past encoding/json's `maxNestingDepth`
+/// counting the top-level object, so that a record this path takes is valid
+/// JSON (its rest parsed) no deeper than Go reads: where
+/// [`crate::go::json_decode::first_too_deep`] finds nothing, and the caller
+/// need not run that scan too.
 fn value_end(json: &[u8], i: usize) -> Option<usize> {
     match *json.get(i)? {
         b'"' => string_end(json, i),
@@ -101,7 +108,13 @@ fn value_end(json: &[u8], i: usize) -> Option<usize> {
                         at = string_end(json, at)?;
                         continue;
                     }
-                    b'{' | b'[' => depth += 1,
+                    b'{' | b'[' => {
+                        depth += 1;
+                        // This container is at level `depth + 1` (the top-level object is level 1).
+                        if depth >= crate::go::json_decode::MAX_DEPTH {
+                            return None;
+                        }
+                    }
                     b'}' | b']' => {
                         depth -= 1;
                         if depth == 0 {
@@ -180,8 +193,8 @@ pub fn is_valid_string_body(body: &[u8]) -> bool {
         return false;
     }
     let mut i = 0;
-    while let Some(at) = memchr::memchr(b'\\', &body[i..]) {
-        i += at + 1;
+    while let Some(at) = super::json_scan::find1(body, i, b'\\') {
+        i = at + 1;
         match body.get(i) {
             Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => i += 1,
             Some(b'u') => {
@@ -209,17 +222,56 @@ pub fn is_valid_string_body(body: &[u8]) -> bool {
 /// Unescapes the string token at `span` (checked by [`is_valid_string_body`])
 /// into the front of `buf`, returning the text's length. The text is never
 /// longer than its escaped form and starts before it, so each write lands on
-/// bytes already read.
+/// bytes already read. Eight bytes at a time: a word is stored whole when it
+/// has no `\` (its bytes were all read into `x` first) or when the text is
+/// already eight or more bytes behind (the store then ends before `read`);
+/// otherwise only the bytes before the `\` are moved, so no escape still to
+/// read is overwritten. A manifest's escapes are nearly all one-byte ones
+/// (`\n`, `\"`), written without going through [`escape_at`].
 fn unescape_to_front(buf: &mut [u8], span: Span) -> usize {
     let (mut read, end) = (span.start + 1, span.end - 1);
     let mut write = 0;
     while read < end {
-        let run = memchr::memchr(b'\\', &buf[read..end]).unwrap_or(end - read);
-        buf.copy_within(read..read + run, write);
-        write += run;
-        read += run;
-        if read >= end {
-            break;
+        if let Some(x) = word(&buf[..end], read) {
+            let hits = super::json_scan::eq_mask(x, b'\\');
+            let behind = read - write >= 8;
+            if hits == 0 || behind {
+                buf[write..write + 8].copy_from_slice(&x.to_le_bytes());
+            }
+            if hits == 0 {
+                read += 8;
+                write += 8;
+                continue;
+            }
+            let first = (hits.trailing_zeros() / 8) as usize;
+            if !behind {
+                for k in 0..first {
+                    buf[write + k] = buf[read + k];
+                }
+            }
+            read += first;
+            write += first;
+        } else if buf[read] != b'\\' {
+            buf[write] = buf[read];
+            read += 1;
+            write += 1;
+            continue;
+        }
+        // `buf[read]` is a backslash (and, the body being checked, not the last byte).
+        let one_byte = match buf.get(read + 1) {
+            Some(b'n') => Some(b'\n'),
+            Some(&c @ (b'"' | b'\\' | b'/')) => Some(c),
+            Some(b't') => Some(b'\t'),
+            Some(b'r') => Some(b'\r'),
+            Some(b'b') => Some(0x08),
+            Some(b'f') => Some(0x0c),
+            _ => None,
+        };
+        if let Some(c) = one_byte {
+            buf[write] = c;
+            write += 1;
+            read += 2;
+            continue;
         }
         let (ch, used) = escape_at(&buf[read..end]);
         read += used;
@@ -320,12 +372,54 @@ mod tests {
     }
 
     #[test]
+    fn a_record_nested_past_go_max_depth_is_declined_one_at_it_is_taken() {
+        // serde_json's reader and Value's drop recurse once per level.
+        crate::parallel::on_deep_stack(nested_past_go_max_depth);
+    }
+
+    fn nested_past_go_max_depth() {
+        let max = crate::go::json_decode::MAX_DEPTH;
+        for (levels, taken) in [(max, true), (max + 1, false)] {
+            // The top-level object is one level; the value under "a" the other `levels - 1`.
+            let inner = levels - 1;
+            let text = format!(r#"{{"manifest":"m","a":{}{}}}"#, "[".repeat(inner), "]".repeat(inner));
+            let mut buf = text.into_bytes();
+            let got = parse_with_manifest_in_place(&mut buf, |rest| {
+                let mut reader = serde_json::Deserializer::from_slice(rest);
+                reader.disable_recursion_limit();
+                serde::Deserialize::deserialize(&mut reader).ok()
+            });
+            assert_eq!(got.is_some(), taken, "{levels} levels");
+            let deep = crate::go::json_decode::first_too_deep(if taken { &[] } else { &buf });
+            assert_eq!(deep.is_some(), !taken, "{levels} levels");
+        }
+    }
+
+    #[test]
     fn invalid_utf8_in_the_manifest_is_declined() {
         let mut text = br#"{"manifest":"ab"}"#.to_vec();
         text[13] = 0xff;
         let before = text.clone();
         assert!(parse_with_manifest_in_place(&mut text, serde_parse).is_none());
         assert_eq!(text, before);
+    }
+
+    #[test]
+    fn generated_manifests_match_serde_json() {
+        // Escapes at every offset from the eight-byte words, runs of them, and multi-byte text.
+        let pieces = [r"\n", r#"\""#, r"\\", r"\/", r"\t", r"\u003c", r"\u00e9", r"\ud83d\ude00", "é", "😀", "a", "bcdefgh", "  - x: 1"];
+        let mut x: u32 = 0xdead_beef;
+        for _ in 0..4000 {
+            let mut m = String::new();
+            for _ in 0..(x % 40) {
+                x ^= x << 13;
+                x ^= x >> 17;
+                x ^= x << 5;
+                m.push_str(pieces[(x >> 7) as usize % pieces.len()]);
+            }
+            let text = format!(r#"{{"name":"n","manifest":"{m}","version":1}}"#);
+            assert!(same_as_serde(&text).is_some(), "{text}");
+        }
     }
 
     #[test]
