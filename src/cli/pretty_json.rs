@@ -19,7 +19,7 @@ use std::io::{self, Write};
 
 use serde_json::Value;
 
-use crate::release::json_scan::{escape_mask, needs_escape, word};
+use crate::go::json_scan::{escape_mask, needs_escape, word};
 
 const INDENT: &[u8] = b"  ";
 

@@ -51,7 +51,7 @@ impl DepthScan {
                 // String bodies are most of a record (manifests, templates): jump to the next quote or
                 // backslash, eight bytes at a time (a manifest has an escape every ~17 bytes, too
                 // short a run for a memchr call to pay; see json_scan).
-                match crate::release::json_scan::find2(piece, i, b'"', b'\\') {
+                match crate::go::json_scan::find2(piece, i, b'"', b'\\') {
                     None => return None,
                     Some(at) => {
                         i = at;

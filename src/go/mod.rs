@@ -16,6 +16,7 @@ pub mod ftoa;
 pub mod json;
 pub mod json_decode;
 pub mod json_pretty;
+pub(crate) mod json_scan;
 pub mod os;
 pub mod path;
 pub mod printf;

@@ -20,7 +20,7 @@
 
 use serde_json::Value;
 
-use super::json_scan::word;
+use crate::go::json_scan::word;
 
 /// The bytes of a JSON string token: `start` is its opening quote, `end` one
 /// past its closing quote.
@@ -82,7 +82,7 @@ fn skip_space(json: &[u8], mut i: usize) -> usize {
 fn string_end(json: &[u8], i: usize) -> Option<usize> {
     let mut at = i + 1;
     loop {
-        at = super::json_scan::find2(json, at, b'"', b'\\')?;
+        at = crate::go::json_scan::find2(json, at, b'"', b'\\')?;
         if json[at] == b'"' {
             return Some(at + 1);
         }
@@ -193,7 +193,7 @@ pub fn is_valid_string_body(body: &[u8]) -> bool {
         return false;
     }
     let mut i = 0;
-    while let Some(at) = super::json_scan::find1(body, i, b'\\') {
+    while let Some(at) = crate::go::json_scan::find1(body, i, b'\\') {
         i = at + 1;
         match body.get(i) {
             Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => i += 1,
@@ -233,7 +233,7 @@ fn unescape_to_front(buf: &mut [u8], span: Span) -> usize {
     let mut write = 0;
     while read < end {
         if let Some(x) = word(&buf[..end], read) {
-            let hits = super::json_scan::eq_mask(x, b'\\');
+            let hits = crate::go::json_scan::eq_mask(x, b'\\');
             let behind = read - write >= 8;
             if hits == 0 || behind {
                 buf[write..write + 8].copy_from_slice(&x.to_le_bytes());

@@ -4,7 +4,6 @@
 pub mod codec;
 pub mod history;
 mod json_in_place;
-pub(crate) mod json_scan;
 pub mod record;
 pub mod size;
 pub mod source;
