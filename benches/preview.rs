@@ -152,7 +152,7 @@ fn main() {
     for line in timings.lines().filter(|l| l.starts_with("timings")) {
         println!("  {line}");
     }
-    let e2e_ok = kube_prometheus_stack_end_to_end(runs);
+    let e2e_ok = end_to_end(runs);
     if !ok || !e2e_ok {
         std::process::exit(1);
     }
@@ -165,14 +165,13 @@ fn main() {
 /// everything beyond rendering at most 20% of the render time. Skipped (with
 /// a note) when there is no Helm binary.
 ///
-/// The chart: `$RELEASEX_BENCH_CHART` when set, a chart directory with its
-/// templates and subcharts (kube-prometheus-stack's templates are not in the
-/// project, whose corpus copy holds values only; `docs/benchmarks.md` says
-/// how to assemble the real chart from its upstream repositories), upgraded
-/// by changing the value `$RELEASEX_BENCH_SET` (default
-/// `commonLabels.generation`); else a chart of 500 objects over 10 kinds
-/// (`benches/preview_chart_objects.yaml`), upgraded by changing `generation`.
-fn kube_prometheus_stack_end_to_end(runs: usize) -> bool {
+/// Two charts: the real kube-prometheus-stack 88.5.3 with its subcharts
+/// (`benches/charts/`, the same chart whose values the test corpus holds),
+/// upgraded by changing `commonLabels.generation`, and a chart of 500
+/// objects over 10 kinds (`benches/preview_chart_objects.yaml`), upgraded by
+/// changing `generation`. `$RELEASEX_BENCH_CHART` (a chart directory) with
+/// `$RELEASEX_BENCH_SET` (the value to change) replaces the first.
+fn end_to_end(runs: usize) -> bool {
     let helm = std::env::var_os("RELEASEX_HELM4")
         .map(std::path::PathBuf::from)
         .or_else(|| std::env::var_os("HOME").map(|h| std::path::Path::new(&h).join(".cache/real-helm-binaries/helm4/helm")))
@@ -182,26 +181,38 @@ fn kube_prometheus_stack_end_to_end(runs: usize) -> bool {
         return true;
     };
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let bin = root.join("target/release/kubectl-releasex");
     let charts = tempfile::tempdir().expect("tempdir");
-    let given = std::env::var_os("RELEASEX_BENCH_CHART").map(std::path::PathBuf::from);
-    let key = std::env::var("RELEASEX_BENCH_SET").unwrap_or_else(|_| if given.is_some() { "commonLabels.generation" } else { "generation" }.into());
-    let chart = match &given {
-        Some(chart) => chart.clone(),
+    let (real, key) = match std::env::var_os("RELEASEX_BENCH_CHART") {
+        Some(chart) => (std::path::PathBuf::from(chart), std::env::var("RELEASEX_BENCH_SET").unwrap_or_else(|_| "commonLabels.generation".into())),
         None => {
-            let chart = charts.path().join("big");
-            std::fs::create_dir_all(chart.join("templates")).expect("chart dir");
-            std::fs::write(chart.join("Chart.yaml"), "apiVersion: v2\nname: big\nversion: 1.0.0\n").expect("Chart.yaml");
-            std::fs::write(chart.join("values.yaml"), "count: 50\ngeneration: \"2\"\n").expect("values.yaml");
-            std::fs::copy(root.join("benches/preview_chart_objects.yaml"), chart.join("templates/objects.yaml")).expect("template");
-            chart
+            let status = Command::new("tar")
+                .arg("xzf")
+                .arg(root.join("benches/charts/kube-prometheus-stack-88.5.3.tgz"))
+                .arg("-C")
+                .arg(charts.path())
+                .status()
+                .expect("tar");
+            assert!(status.success(), "unpacking benches/charts/kube-prometheus-stack-88.5.3.tgz failed");
+            (charts.path().join("kube-prometheus-stack"), "commonLabels.generation".into())
         }
     };
+    let synthetic = charts.path().join("big");
+    std::fs::create_dir_all(synthetic.join("templates")).expect("chart dir");
+    std::fs::write(synthetic.join("Chart.yaml"), "apiVersion: v2\nname: big\nversion: 1.0.0\n").expect("Chart.yaml");
+    std::fs::write(synthetic.join("values.yaml"), "count: 50\ngeneration: \"2\"\n").expect("values.yaml");
+    std::fs::copy(root.join("benches/preview_chart_objects.yaml"), synthetic.join("templates/objects.yaml")).expect("template");
+    let real_ok = chart_end_to_end(runs, &helm, &real, &key);
+    let synthetic_ok = chart_end_to_end(runs, &helm, &synthetic, "generation");
+    real_ok && synthetic_ok
+}
+
+fn chart_end_to_end(runs: usize, helm: &std::path::Path, chart: &std::path::Path, key: &str) -> bool {
+    let bin = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/release/kubectl-releasex");
     let set = |generation: &str| format!("{key}={generation}");
     let template = |generation: &str| {
-        let out = Command::new(&helm)
+        let out = Command::new(helm)
             .args(["template", "kps"])
-            .arg(&chart)
+            .arg(chart)
             .args(["-n", "bench", "--is-upgrade", "--set-string", &set(generation)])
             .output()
             .expect("helm template");
@@ -236,7 +247,7 @@ fn kube_prometheus_stack_end_to_end(runs: usize) -> bool {
     let preview = |timings: bool| {
         let start = Instant::now();
         let mut cmd = Command::new(&bin);
-        cmd.env("KUBECONFIG", &kubeconfig).env("HELM_BIN", &helm).args(["upgrade-preview", "kps"]).arg(&chart).args(["-o", "json", "--set-string", &set("2")]);
+        cmd.env("KUBECONFIG", &kubeconfig).env("HELM_BIN", helm).args(["upgrade-preview", "kps"]).arg(chart).args(["-o", "json", "--set-string", &set("2")]);
         if timings {
             cmd.arg("--timings");
         }
