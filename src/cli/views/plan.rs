@@ -119,17 +119,21 @@ pub fn plan_counts(plan: &Plan, manifest: &Manifest) -> Value {
 
 pub fn objects_json(plan: &Plan, manifest: &Manifest, context: usize) -> Value {
     let plain = Theme { enabled: false };
+    // The diffs (YAML of both sides, then a line diff) are most of the
+    // output's cost and independent of each other.
+    let diffs = crate::parallel::map_in_order(plan.objects.iter().collect(), crate::parallel::available_threads(), |_| 1, |o| object_diff(o, context, false, &plain));
     let objects: Vec<Value> = plan
         .objects
         .iter()
-        .map(|o| {
+        .zip(diffs)
+        .map(|(o, diff)| {
             json!({
                 "apiVersion": o.api_version, "kind": o.kind, "namespace": o.namespace, "name": o.name, "source": o.source,
                 "action": o.action.word(),
                 "patch_type": o.patch_type.map(|t| t.word()),
                 "patch": o.patch,
                 "noop_patch": o.noop_patch,
-                "diff": object_diff(o, context, false, &plain),
+                "diff": diff,
                 "drift": o.drift.iter().map(|d| json!({"path": d.path.to_string(), "baseline": d.baseline, "live": d.live, "upgrade": d.outcome.word(),
                     "to": match &d.outcome { DriftOutcome::Reset(v) => v.clone(), _ => Value::Null }})).collect::<Vec<_>>(),
                 "conflicts": o.conflicts,
@@ -156,8 +160,9 @@ pub fn objects_json(plan: &Plan, manifest: &Manifest, context: usize) -> Value {
 pub fn objects_text(plan: &Plan, manifest: &Manifest, view: &ObjectsView, ctx: &Ctx) -> String {
     let t = &ctx.theme;
     let mut out = String::new();
-    for o in listed(plan, view) {
-        out.push_str(&object_text(o, view, ctx));
+    // Each object's text (its diff most of all) is independent of the others'.
+    for text in crate::parallel::map_in_order(listed(plan, view).collect(), crate::parallel::available_threads(), |_| 1, |o| object_text(o, view, ctx)) {
+        out.push_str(&text);
     }
     let hidden = if view.show_unchanged { 0 } else { plan.count(Action::Unchanged) };
     if hidden > 0 {
