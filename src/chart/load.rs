@@ -228,6 +228,8 @@ fn load_files(
     let mut templates = Vec::new();
     let mut crds = Vec::new();
     let mut werf_files = Vec::new();
+    let mut other_files = Vec::new();
+    let v1 = |md: &Option<RawMetadata>| md.as_ref().is_some_and(|m| m.api_version == "v1");
     for f in files {
         match f.name.as_str() {
             "Chart.yaml" | "secret-values.yaml" => werf_files.push(ChartFile::from_buffered(&f)),
@@ -250,6 +252,9 @@ fn load_files(
                 }
                 decode_into(m, &f.data, &f.display, "requirements.yaml")?;
                 werf_files.push(ChartFile::from_buffered(&f));
+                if v1(&md) {
+                    other_files.push(super::RawFile { name: f.name.clone(), data: f.data.clone() });
+                }
             }
             "requirements.lock" if generation == Generation::V2 => {
                 check_lock(&f, "requirements.lock")?;
@@ -263,9 +268,13 @@ fn load_files(
             }
             name if name.starts_with("templates/") => templates.push(ChartFile::from_buffered(&f)),
             // helm: pkg/chart/v2/chart.go CRDObjects (hasManifestExtension)
-            name if name.starts_with("crds/") && is_manifest_extension(name) => crds.push(ChartFile::from_buffered(&f)),
+            name if name.starts_with("crds/") && is_manifest_extension(name) => {
+                crds.push(ChartFile::from_buffered(&f));
+                other_files.push(super::RawFile { name: f.name, data: f.data });
+            }
             name if name.starts_with("charts/") => {
                 if extension(name) == ".prov" {
+                    other_files.push(super::RawFile { name: f.name, data: f.data });
                     continue;
                 }
                 let fname = name["charts/".len()..].to_string();
@@ -275,7 +284,7 @@ fn load_files(
                     .or_default()
                     .push(BufferedFile { name: fname, ..f });
             }
-            _ => {}
+            _ => other_files.push(super::RawFile { name: f.name, data: f.data }),
         }
     }
 
@@ -326,6 +335,7 @@ fn load_files(
         templates,
         crds,
         werf_files,
+        files: other_files,
     })
 }
 

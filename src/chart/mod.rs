@@ -32,7 +32,7 @@
 
 mod archive;
 pub mod fetch;
-mod ignore;
+pub(crate) mod ignore;
 mod load;
 pub mod metadata;
 mod schema;
@@ -86,6 +86,18 @@ pub struct Chart {
     /// Files Helm does not read but werf does, kept as text: the chart's
     /// `Chart.yaml` and `requirements.yaml` (for nelm's `export-values`) and `secret-values.yaml`.
     pub werf_files: Vec<ChartFile>,
+    /// Helm's `Files` (what templates read through `.Files`): every file the
+    /// loader keeps that is not Chart.yaml, values.yaml, the schema, a
+    /// template or a subchart (helm: pkg/chart/v2/loader/load.go LoadFiles),
+    /// `crds/` included, in load order.
+    pub files: Vec<RawFile>,
+}
+
+/// A file of a chart kept as bytes (`.Files`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct RawFile {
+    pub name: String,
+    pub data: Vec<u8>,
 }
 
 /// A file of a chart kept as text (templates, CRDs).

@@ -101,6 +101,12 @@ pub enum Command {
     /// stored config it brings back, and per object the request Helm would send
     #[command(name = "rollback-preview", alias = "rollback", after_help = ROLLBACK_PREVIEW_HELP)]
     RollbackPreview(super::rollback_cmd::RollbackPreviewArgs),
+    /// Which template action and which values keys produced each field of the rendered objects
+    #[command(after_help = super::blame_cmd::BLAME_HELP)]
+    Blame(super::blame_cmd::BlameArgs),
+    /// Render a chart as `helm template [NAME] CHART [flags]` prints it, in process (no Helm binary)
+    #[command(after_help = super::template_cmd::TEMPLATE_HELP)]
+    Template(super::template_cmd::TemplateArgs),
     /// Compute the patch `helm upgrade` sends for one object (original = previous
     /// manifest's object, modified = new manifest's object, current = live object)
     #[command(after_help = PATCH_HELP)]
@@ -409,9 +415,13 @@ pub struct UpgradePreviewArgs {
     /// Exit 2 when the upgrade changes an object (with --values-only: a value), 0 when nothing changes; 3 when Helm would fail either way
     #[arg(long)]
     pub detailed_exitcode: bool,
-    /// Let Helm's lookup read the cluster while rendering (helm template --dry-run=server; GETs only)
+    /// Let Helm's lookup read the cluster while rendering (helm template --dry-run=server; GETs only; renders with Helm)
     #[arg(long)]
     pub lookup: bool,
+    /// Render with `helm template` ($HELM_BIN or helm on PATH) instead of releasex's own engine
+    /// (also used for --lookup and --post-renderer)
+    #[arg(long)]
+    pub render_with_helm: bool,
     /// Contact no API server: the records come from --release-file (or --driver sql), each new object is compared
     /// with the baseline's stored manifest (as helm-diff does), and drift is unknown
     #[arg(long, conflicts_with = "lookup")]

@@ -2,6 +2,7 @@
 //! module per command. The only place that prints or reads the environment.
 
 pub mod args;
+mod blame_cmd;
 pub mod context;
 pub mod output;
 
@@ -16,6 +17,7 @@ mod inputs;
 mod patch_cmd;
 mod pretty_json;
 mod release_cmd;
+pub mod template_cmd;
 pub mod template_host;
 pub mod rollback_cmd;
 mod upgrade_cmd;
@@ -173,6 +175,8 @@ fn run_command(cli: &Cli, ctx: &Ctx) -> anyhow::Result<Outcome> {
     match &cli.command {
         Command::Release(cmd) => release_cmd::run(cmd, ctx),
         Command::Patch(args) => patch_cmd::run(args, ctx),
+        Command::Template(args) => template_cmd::run(args, ctx),
+        Command::Blame(args) => blame_cmd::run(args, ctx),
         Command::Values(args::ValuesCommand::Explain(args)) | Command::Explain(args) => explain_cmd::run(args, ctx),
         Command::UpgradePreview(args) => upgrade_cmd::run(args, ctx),
         Command::RollbackPreview(args) => rollback_cmd::run(args, ctx),

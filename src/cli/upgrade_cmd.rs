@@ -185,6 +185,7 @@ fn objects_part(
             kube_context: ctx.global.context.clone(),
             kubeconfig: ctx.global.kubeconfig.clone(),
             options: args.render.options(),
+            native: !args.render_with_helm,
         },
     };
     let target = super::context::kube_target(&ctx.global, &ctx.env);

@@ -25,6 +25,10 @@ pub struct Explanation {
     /// When Helm's own result depends on the random order in which it loads
     /// subcharts (see [`order_dependence`]): the values under the other order.
     pub other_order: Option<VMap>,
+    /// The chart tree as Helm renders it after dependency processing: the
+    /// enabled subcharts, under their aliases, with where each was loaded
+    /// (no values). `None` where no chart was processed (stored releases).
+    pub charts: Option<ChartValues>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -192,7 +196,7 @@ pub fn explain_spec_with(chart: &Chart, spec: ChartSpec, mut user: VMap, mut rec
         ));
     }
     let entries = crate::timings::timed("attribution", || entries(&values, &rec));
-    Ok(Explanation { values, entries, warnings: rec.warnings, other_order: other_order.map(|(v, _)| v) })
+    Ok(Explanation { values, entries, warnings: rec.warnings, other_order: other_order.map(|(v, _)| v), charts: Some(processed) })
 }
 
 /// The processed chart as (its shape: names and places, no values; the

@@ -51,7 +51,7 @@ pub fn stored_values(rel: &Release, numbers: StoredNumbers) -> Result<(VMap, Rec
 pub fn explain_release(rel: &Release) -> Result<Explanation, CoalesceError> {
     let (values, rec) = stored_values(rel, StoredNumbers::Float64)?;
     let entries = entries(&values, &rec);
-    Ok(Explanation { values, entries, warnings: rec.warnings, other_order: None })
+    Ok(Explanation { values, entries, warnings: rec.warnings, other_order: None, charts: None })
 }
 
 /// The note `values explain --release` adds: why no subchart shows.

@@ -96,6 +96,8 @@ fn len(_: &Call<'_>, args: Vec<Tv>) -> Res {
         Val::List(l) | Val::TypedList(_, l) => l.len(),
         Val::Map(m) => m.len(),
         Val::StrMap(m) => m.len(),
+        Val::Object(o) if let Some(e) = o.entries() => e.len(),
+        Val::Object(o) if let Some(l) = o.list() => l.len(),
         // reflect panics on the zero Value; safeCall words the panic.
         Val::Nil => return Err(go_err("reflect: call of reflect.Value.Type on zero Value")),
         other => return Err(go_err(format!("len of type {}", go_type(other)))),

@@ -11,8 +11,9 @@
 use std::rc::Rc;
 
 use super::func::{Call, Derive, FnError, FuncDef, FuncMap, Host, Param, RenderRequest};
-use super::parse::{Arg, Branch, BranchNode, Cmd, List, Node, Number, Pipe, Trees};
+use super::parse::{Arg, Branch, BranchNode, Cmd, List, Node, Number, Pipe, Tree, Trees};
 use super::value::{go_sprint, go_type, truth};
+use crate::values::tree::Origin;
 use super::{MAX_TEMPLATE_STRING, MissingKey, Rendered, Span, TmplError, Tv, UNMODELLED, Val, line_col};
 
 /// How many `{{template}}` calls may nest (Go allows 100,000, more than
@@ -98,6 +99,9 @@ pub(super) struct Env<'t> {
     pub(super) funcs: &'t FuncMap,
     pub(super) host: &'t dyn Host,
     pub(super) missingkey: MissingKey,
+    /// The name `tpl` texts are parsed under (Helm's: the set's own, `gotpl`);
+    /// `None`: the calling template's.
+    pub(super) tpl_name: Option<&'t str>,
 }
 
 pub(super) struct Exec<'t> {
@@ -109,11 +113,19 @@ pub(super) struct Exec<'t> {
     vars: Vec<(String, Ev)>,
     at: Option<At<'t>>,
     depth: usize,
+    /// The text the running template was parsed from, and its name (errors, spans).
+    src: &'t str,
+    parse_name: &'t str,
+    /// The same, shared, for the spans (where blame finds the template text).
+    tree: Option<&'t Tree>,
+    /// The state values the running action has read (field chains, and
+    /// what the templates it included read): the blame of what it prints.
+    reads: Vec<Origin>,
 }
 
 impl<'t> Exec<'t> {
     pub(super) fn new(env: Env<'t>, name: &str, depth: usize) -> Exec<'t> {
-        Exec { env, name: name.to_string(), out: String::new(), spans: Vec::new(), vars: Vec::new(), at: None, depth }
+        Exec { env, name: name.to_string(), out: String::new(), spans: Vec::new(), vars: Vec::new(), at: None, depth, src: env.src, parse_name: env.parse_name, tree: None, reads: Vec::new() }
     }
 
     /// Runs the template `name` with `data` as dot and `$`.
@@ -125,7 +137,9 @@ impl<'t> Exec<'t> {
         let Some(tree) = self.env.trees.trees.get(&self.name) else {
             return Err(self.errorf(format!("{} is an incomplete or empty template", crate::go::quote::quote(&self.name))));
         };
-        let tree: &'t List = tree_ref(tree);
+        let tree: &'t Tree = tree_ref(tree);
+        (self.src, self.parse_name, self.tree) = (&tree.src, &tree.parse_name, Some(tree));
+        let tree: &'t List = &tree.list;
         let dot = Ev::concrete(data.clone());
         self.vars.push(("$".into(), dot.clone()));
         match self.walk_list(&dot, tree) {
@@ -141,27 +155,27 @@ impl<'t> Exec<'t> {
         let name = &self.name;
         let Some(at) = self.at else {
             let go = format!("template: {name}: {message}");
-            return Box::new(TmplError::Exec { file: self.env.parse_name.into(), line: 1, column: 1, message, go });
+            return Box::new(TmplError::Exec { file: self.parse_name.into(), line: 1, column: 1, message, go });
         };
-        let pos = at.pos().min(self.env.src.len());
-        let before = &self.env.src[..pos];
+        let pos = at.pos().min(self.src.len());
+        let before = &self.src[..pos];
         let go_col = before.rfind('\n').map_or(pos, |nl| pos - nl - 1);
-        let (line, column) = line_col(self.env.src, pos);
-        let go = format!("template: {}:{line}:{go_col}: executing {} at <{}>: {message}", self.env.parse_name, crate::go::quote::quote(name), at.context());
-        Box::new(TmplError::Exec { file: self.env.parse_name.into(), line, column, message, go })
+        let (line, column) = line_col(self.src, pos);
+        let go = format!("template: {}:{line}:{go_col}: executing {} at <{}>: {message}", self.parse_name, crate::go::quote::quote(name), at.context());
+        Box::new(TmplError::Exec { file: self.parse_name.into(), line, column, message, go })
     }
 
     fn unsupported(&self, construct: String) -> Box<TmplError> {
-        let (line, column) = line_col(self.env.src, self.at.map_or(0, |a| a.pos()));
-        Box::new(TmplError::Unsupported { file: self.env.parse_name.into(), line, column, construct })
+        let (line, column) = line_col(self.src, self.at.map_or(0, |a| a.pos()));
+        Box::new(TmplError::Unsupported { file: self.parse_name.into(), line, column, construct })
     }
 
     fn check_size(&self, bytes: usize, what: impl FnOnce() -> String) -> R<()> {
         if bytes <= MAX_TEMPLATE_STRING {
             return Ok(());
         }
-        let (line, column) = line_col(self.env.src, self.at.map_or(0, |a| a.pos()));
-        Err(Box::new(TmplError::TooLarge { file: self.env.parse_name.into(), line, column, what: what(), bytes }))
+        let (line, column) = line_col(self.src, self.at.map_or(0, |a| a.pos()));
+        Err(Box::new(TmplError::TooLarge { file: self.parse_name.into(), line, column, what: what(), bytes }))
     }
 
     fn emit(&mut self, text: &str, src: usize, printed: Option<&Tv>) -> R<()> {
@@ -175,7 +189,9 @@ impl<'t> Exec<'t> {
             Some(v) => (Some(v.origin.clone()), v.holds_secret(), v.holds_nondeterministic()),
             None => (None, false, false),
         };
-        self.spans.push(Span { out: start..self.out.len(), src, action, secret, nondeterministic });
+        let reads = if printed.is_some() { std::mem::take(&mut self.reads) } else { Vec::new() };
+        let template = self.tree.map(|t| (Rc::clone(&t.parse_name), Rc::clone(&t.src)));
+        self.spans.push(Span { out: start..self.out.len(), src, action, secret, nondeterministic, reads, template });
         Ok(())
     }
 
@@ -191,12 +207,13 @@ impl<'t> Exec<'t> {
         match node {
             Node::Text { pos, text } => self.emit(text, *pos, None)?,
             Node::Action { pos, pipe } => {
+                self.reads.clear();
                 let v = self.eval_pipeline(dot, pipe)?;
                 if pipe.decl.is_empty() {
                     self.at = Some(At::Node(node));
                     let text = self.printable(&v)?;
                     // The span starts at the action's `{{`, as before.
-                    let open = self.env.src[..*pos].rfind("{{").unwrap_or(*pos);
+                    let open = self.src[..*pos].rfind("{{").unwrap_or(*pos);
                     self.emit(&text, open, Some(&v.tv))?;
                 }
             }
@@ -241,6 +258,8 @@ impl<'t> Exec<'t> {
             Val::Map(m) => m.entries().into_iter().map(|(k, x)| (Ev::concrete(Tv::str(&k)), Ev { tv: x, iface: true })).collect(),
             Val::StrMap(m) => m.iter().map(|(k, x)| (Ev::concrete(Tv::str(k)), Ev::concrete(Tv { secret: v.tv.secret, ..Tv::str(x) }))).collect(),
             Val::Nil => Vec::new(),
+            Val::Object(o) if let Some(entries) = o.entries() => entries.into_iter().map(|(k, x)| (Ev::concrete(Tv::str(&k)), Ev::concrete(x))).collect(),
+            Val::Object(o) if let Some(items) = o.list() => items.into_iter().enumerate().map(|(i, x)| (int(i), Ev::concrete(x))).collect(),
             _ => {
                 let shown = go_sprint(&v.tv).map_err(|w| self.unsupported(w))?;
                 return Err(self.errorf(format!("range can't iterate over {shown}")).into());
@@ -275,10 +294,10 @@ impl<'t> Exec<'t> {
         let Some(tree) = self.env.trees.trees.get(name) else {
             return Err(self.errorf(format!("template {} not defined", crate::go::quote::quote(name))).into());
         };
-        let tree: &'t List = tree_ref(tree);
+        let tree: &'t Tree = tree_ref(tree);
         if self.depth >= MAX_TEMPLATE_DEPTH {
-            let (line, column) = line_col(self.env.src, self.at.map_or(0, |a| a.pos()));
-            return Err(Box::new(TmplError::TooDeep { file: self.env.parse_name.into(), line, column, limit: MAX_TEMPLATE_DEPTH }).into());
+            let (line, column) = line_col(self.src, self.at.map_or(0, |a| a.pos()));
+            return Err(Box::new(TmplError::TooDeep { file: self.parse_name.into(), line, column, limit: MAX_TEMPLATE_DEPTH }).into());
         }
         let dot = match pipe {
             Some(p) => self.eval_pipeline(dot, p)?,
@@ -287,9 +306,12 @@ impl<'t> Exec<'t> {
         // No dynamic scoping: the called template sees only `$` (exec.go walkTemplate).
         let saved_vars = std::mem::replace(&mut self.vars, vec![("$".into(), dot.clone())]);
         let saved_name = std::mem::replace(&mut self.name, name.to_string());
+        let saved_src = (self.src, self.parse_name, self.tree);
+        (self.src, self.parse_name, self.tree) = (&tree.src, &tree.parse_name, Some(tree));
         self.depth += 1;
-        let r = self.walk_list(&dot, tree);
+        let r = self.walk_list(&dot, &tree.list);
         self.depth -= 1;
+        (self.src, self.parse_name, self.tree) = saved_src;
         self.name = saved_name;
         self.vars = saved_vars;
         r
@@ -420,7 +442,11 @@ impl<'t> Exec<'t> {
         for name in &ident[..n - 1] {
             recv = self.eval_field(dot, name, node, &[], None, recv)?;
         }
-        self.eval_field(dot, &ident[n - 1], node, args, fin, recv)
+        let v = self.eval_field(dot, &ident[n - 1], node, args, fin, recv)?;
+        if let Some(o) = &v.tv.origin {
+            self.reads.push(o.clone());
+        }
+        Ok(v)
     }
 
     /// exec.go `evalField`: a method, a struct field or a map key.
@@ -567,9 +593,17 @@ impl<'t> Exec<'t> {
             let env = self.env;
             let depth = self.depth;
             let current = self.name.clone();
-            let render = move |req: RenderRequest<'_>| sub_render(env, &current, depth, req);
+            let sub_reads: std::cell::RefCell<Vec<Origin>> = std::cell::RefCell::new(Vec::new());
+            let render = |req: RenderRequest<'_>| {
+                let r = sub_render(env, &current, depth, req)?;
+                // What the included template read is what this action read.
+                sub_reads.borrow_mut().extend(r.spans.into_iter().flat_map(|s| s.reads.into_iter().chain(s.action.flatten())));
+                Ok(r.text)
+            };
             let call = Call { name, host: self.env.host, render: &render };
-            (def.f)(&call, argv)
+            let result = (def.f)(&call, argv);
+            self.reads.extend(sub_reads.into_inner());
+            result
         };
         // Only an error moves the place to the call (exec.go evalCall `s.at(node)`).
         if result.is_err() {
@@ -581,8 +615,8 @@ impl<'t> Exec<'t> {
             Err(FnError::Exec(m)) => return Err(self.errorf(super::mask::mask(m, &secrets))),
             Err(FnError::Unsupported(w)) => return Err(self.unsupported(w)),
             Err(FnError::TooLarge(bytes)) => {
-                let (line, column) = line_col(self.env.src, self.at.map_or(0, |a| a.pos()));
-                return Err(Box::new(TmplError::TooLarge { file: self.env.parse_name.into(), line, column, what: format!("the result of `{name}`"), bytes }));
+                let (line, column) = line_col(self.src, self.at.map_or(0, |a| a.pos()));
+                return Err(Box::new(TmplError::TooLarge { file: self.parse_name.into(), line, column, what: format!("the result of `{name}`"), bytes }));
             }
         };
         if let Val::Str(s) = &tv.val {
@@ -688,25 +722,25 @@ impl<'t> Exec<'t> {
 }
 
 /// A tree of the set, borrowed for the execution's lifetime.
-fn tree_ref(tree: &Rc<List>) -> &List {
+fn tree_ref(tree: &Rc<Tree>) -> &Tree {
     tree.as_ref()
 }
 
 /// Runs a named template or a text for `include`/`tpl` with the engine that is running.
-fn sub_render(env: Env<'_>, current: &str, depth: usize, req: RenderRequest<'_>) -> Result<String, FnError> {
+fn sub_render(env: Env<'_>, current: &str, depth: usize, req: RenderRequest<'_>) -> Result<Rendered, TmplError> {
     if depth + 1 >= MAX_TEMPLATE_DEPTH {
-        return Err(FnError::Unsupported(format!("templates nested more than {MAX_TEMPLATE_DEPTH} deep (releasex's limit)")));
+        return Err(TmplError::TooDeep { file: env.parse_name.into(), line: 1, column: 1, limit: MAX_TEMPLATE_DEPTH });
     }
-    let go_err = |e: TmplError| match e {
-        TmplError::Exec { go, .. } | TmplError::Parse { go, .. } => FnError::Go(go),
-        other => FnError::Unsupported(other.to_string()),
-    };
     match req {
-        RenderRequest::Named { name, data } => Exec::new(env, name, depth + 1).run(data).map(|r| r.text).map_err(go_err),
+        RenderRequest::Named { name, data } => Exec::new(env, name, depth + 1).run(data),
         RenderRequest::Text { text, data } => {
-            let trees = super::parse::parse(current, text, &|f| env.funcs.get(f).is_some()).map_err(|e| FnError::Go(e.go))?;
-            let sub = Env { src: text, trees: &trees, ..env };
-            Exec::new(sub, current, depth + 1).run(data).map(|r| r.text).map_err(go_err)
+            // The text joins a copy of the running set (Helm's `tpl` clones
+            // it): it can call every template, and its own definitions stay its own.
+            let name = env.tpl_name.unwrap_or(current);
+            let mut trees = env.trees.clone();
+            trees.parse_into(name, text, &|f| env.funcs.get(f).is_some()).map_err(|e| super::parse_error(name, text, *e, false))?;
+            let sub = Env { src: text, parse_name: name, trees: &trees, ..env };
+            Exec::new(sub, name, depth + 1).run(data)
         }
     }
 }

@@ -103,7 +103,7 @@ pub struct Call<'a> {
     pub host: &'a dyn Host,
     /// Renders a named template (`include`, `template`), or text (`tpl`), with
     /// the engine that is running: given by the executor.
-    pub render: &'a dyn Fn(RenderRequest<'_>) -> Result<String, FnError>,
+    pub render: &'a dyn Fn(RenderRequest<'_>) -> Result<String, super::TmplError>,
 }
 
 /// What `include` and `tpl` ask the running engine for.
@@ -112,6 +112,15 @@ pub enum RenderRequest<'r> {
     Named { name: &'r str, data: &'r Tv },
     /// Template text parsed and run with the same functions (`tpl`).
     Text { text: &'r str, data: &'r Tv },
+}
+
+/// A failed `include`/`tpl` as the calling function reports it: Go's error
+/// text when Go fails too, else what releasex cannot model.
+pub fn render_failure(e: super::TmplError) -> FnError {
+    match e {
+        super::TmplError::Exec { go, .. } | super::TmplError::Parse { go, .. } => FnError::Go(go),
+        other => FnError::Unsupported(other.to_string()),
+    }
 }
 
 pub type GoFn = fn(&Call<'_>, Vec<Tv>) -> Result<Tv, FnError>;
@@ -150,6 +159,11 @@ impl FuncMap {
 
     pub fn names(&self) -> impl Iterator<Item = &'static str> + '_ {
         self.funcs.keys().copied()
+    }
+
+    /// Removes a function (Helm deletes sprig's `env` and `expandenv`).
+    pub fn remove(&mut self, name: &str) {
+        self.funcs.remove(name);
     }
 
     /// `other`'s functions laid over these (Go's `Funcs`: later maps win).

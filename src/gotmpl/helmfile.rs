@@ -336,12 +336,12 @@ fn get_or_nil(_c: &Call<'_>, args: Vec<Tv>) -> Result<Tv, FnError> {
 
 fn tpl(c: &Call<'_>, args: Vec<Tv>) -> Result<Tv, FnError> {
     let (text, data) = (str_arg(&nth(&args, 0)), nth(&args, 1));
-    (c.render)(RenderRequest::Text { text: &text, data: &data }).map(|s| Tv::new(Val::Str(s)))
+    (c.render)(RenderRequest::Text { text: &text, data: &data }).map(|s| Tv::new(Val::Str(s))).map_err(super::func::render_failure)
 }
 
 fn include(c: &Call<'_>, args: Vec<Tv>) -> Result<Tv, FnError> {
     let (name, data) = (str_arg(&nth(&args, 0)), nth(&args, 1));
-    (c.render)(RenderRequest::Named { name: &name, data: &data }).map(|s| Tv::new(Val::Str(s)))
+    (c.render)(RenderRequest::Named { name: &name, data: &data }).map(|s| Tv::new(Val::Str(s))).map_err(super::func::render_failure)
 }
 
 /// `Required(warn, val)`: nil or the empty string is an error.
@@ -506,7 +506,7 @@ mod tests {
 
     fn call(name: &str, args: Vec<Tv>) -> Result<Tv, FnError> {
         let h = host();
-        let render = |r: RenderRequest<'_>| -> Result<String, FnError> {
+        let render = |r: RenderRequest<'_>| -> Result<String, crate::gotmpl::TmplError> {
             match r {
                 RenderRequest::Text { text, .. } => Ok(format!("rendered:{text}")),
                 RenderRequest::Named { name, .. } => Ok(format!("included:{name}")),

@@ -37,7 +37,7 @@ pub mod sprig;
 mod value;
 
 pub use gomap::{GoMap, MapCycle};
-pub use value::{GoObject, Tv, Val, go_sprint};
+pub use value::{GoObject, Tv, Val, go_sprint, go_type as go_type_name};
 
 use func::{FuncMap, Host};
 
@@ -84,6 +84,11 @@ pub struct Span {
     pub secret: bool,
     /// The action printed a value that differs from run to run.
     pub nondeterministic: bool,
+    /// The state values the action read (its field chains, and what the
+    /// templates it included read), in order.
+    pub reads: Vec<Origin>,
+    /// The template text the span's `src` is an offset in, and its name.
+    pub template: Option<(std::rc::Rc<str>, std::rc::Rc<str>)>,
 }
 
 /// How deep `if`/`with`/`range` blocks and parentheses may nest, together.
@@ -138,8 +143,59 @@ pub fn render_with(src: &str, data: &Tv, opts: &RenderOptions<'_>) -> Result<Ren
 
 fn run(src: &str, data: &Tv, name: &str, funcs: &FuncMap, host: &dyn Host, missingkey: MissingKey, unknown_unsupported: bool) -> Result<Rendered, TmplError> {
     let trees = parse::parse(name, src, &|f| funcs.get(f).is_some()).map_err(|e| parse_error(name, src, *e, unknown_unsupported))?;
-    let env = exec::Env { parse_name: name, src, trees: &trees, funcs, host, missingkey };
+    let env = exec::Env { parse_name: name, src, trees: &trees, funcs, host, missingkey, tpl_name: None };
     exec::Exec::new(env, name, 0).run(data)
+}
+
+/// Templates parsed from many texts into one set, as Helm's engine parses
+/// a chart's files (`t.New(file).Parse(text)` for each, in its order), then
+/// executed by name: every text sees every other's definitions.
+#[derive(Debug, Clone, Default)]
+pub struct TemplateSet {
+    trees: parse::Trees,
+}
+
+/// How a [`TemplateSet`] runs: the functions (over the builtins), the host,
+/// `missingkey`, and the name `tpl` texts are parsed under.
+#[derive(Clone, Copy)]
+pub struct SetOptions<'a> {
+    pub funcs: &'a FuncMap,
+    pub host: &'a dyn Host,
+    pub missingkey: MissingKey,
+    pub tpl_name: &'a str,
+}
+
+impl TemplateSet {
+    pub fn new() -> TemplateSet {
+        TemplateSet::default()
+    }
+
+    /// Go's `t.New(name).Parse(src)` into this set; `funcs` are the
+    /// functions laid over the builtins (the parser refuses unknown ones).
+    pub fn parse(&mut self, name: &str, src: &str, funcs: &FuncMap) -> Result<(), TmplError> {
+        let builtins = builtins::func_map();
+        let known = |f: &str| funcs.get(f).is_some() || builtins.get(f).is_some();
+        self.trees.parse_into(name, src, &known).map_err(|e| parse_error(name, src, *e, false))
+    }
+
+    /// Whether the set has a template of this name.
+    pub fn contains(&self, name: &str) -> bool {
+        self.trees.trees.contains_key(name)
+    }
+
+    /// Go's `t.ExecuteTemplate(w, name, data)`; `funcs` must be the full map
+    /// (builtins included: [`with_builtins`]).
+    pub fn execute(&self, name: &str, data: &Tv, opts: &SetOptions<'_>) -> Result<Rendered, TmplError> {
+        let env = exec::Env { parse_name: name, src: "", trees: &self.trees, funcs: opts.funcs, host: opts.host, missingkey: opts.missingkey, tpl_name: Some(opts.tpl_name) };
+        exec::Exec::new(env, name, 0).run(data)
+    }
+}
+
+/// `funcs` laid over Go's builtins (later wins, as Go's `Funcs`).
+pub fn with_builtins(funcs: &FuncMap) -> FuncMap {
+    let mut all = builtins::func_map();
+    all.extend(funcs);
+    all
 }
 
 fn parse_error(file: &str, src: &str, e: parse::ParseError, unknown_unsupported: bool) -> TmplError {

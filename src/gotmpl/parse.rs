@@ -88,10 +88,41 @@ impl Arg {
 }
 
 /// A parsed template set: the named trees (the main one and every
-/// `define`/`block`), sharing the source they were parsed from.
-#[derive(Debug, Default)]
+/// `define`/`block`), each with the source it was parsed from (a set may
+/// hold the files of a whole chart, as Helm's engine parses them).
+#[derive(Debug, Default, Clone)]
 pub(super) struct Trees {
-    pub(super) trees: HashMap<String, Rc<List>>,
+    pub(super) trees: HashMap<String, Rc<Tree>>,
+}
+
+/// One named template and where it was defined.
+#[derive(Debug)]
+pub(super) struct Tree {
+    pub(super) list: List,
+    /// The name of the text it was parsed from (Go's `Tree.ParseName`, in errors).
+    pub(super) parse_name: Rc<str>,
+    pub(super) src: Rc<str>,
+}
+
+impl Trees {
+    /// Parses `src` as the template `name` into this set, as Go's
+    /// `t.New(name).Parse(src)` does: the text's own definitions must be
+    /// unique (parse.go `Tree.add`), and each replaces a template of the
+    /// same name already in the set unless it is empty and the old one is
+    /// not (template.go `associate`).
+    pub(super) fn parse_into(&mut self, name: &str, src: &str, has_function: &dyn Fn(&str) -> bool) -> PResult<()> {
+        let parsed = parse(name, src, has_function)?;
+        for (n, tree) in parsed.trees {
+            if let Some(old) = self.trees.get(&n)
+                && is_empty_tree(&tree.list)
+                && !is_empty_tree(&old.list)
+            {
+                continue;
+            }
+            self.trees.insert(n, tree);
+        }
+        Ok(())
+    }
 }
 
 /// A parse failure: Go's message (`template: NAME:LINE: ...`), the line,
@@ -115,7 +146,9 @@ type PResult<X> = Result<X, Box<ParseError>>;
 /// `has_function` says which identifiers are functions.
 pub(super) fn parse(name: &str, src: &str, has_function: &dyn Fn(&str) -> bool) -> PResult<Trees> {
     let lexer = lex(src, !has_function("break"), !has_function("continue"));
-    let mut p = Parser { name, lexer, token: [None, None, None], peek_count: 0, vars: vec!["$".into()], range_depth: 0, action_line: 0, action_pos: 0, has_function, depth: 0, trees: Trees::default() };
+    let parse_name: Rc<str> = Rc::from(name);
+    let source: Rc<str> = Rc::from(src);
+    let mut p = Parser { name, parse_name, source, lexer, token: [None, None, None], peek_count: 0, vars: vec!["$".into()], range_depth: 0, action_line: 0, action_pos: 0, has_function, depth: 0, trees: Trees::default() };
     let root = p.parse_top()?;
     p.add(name, root)?;
     Ok(p.trees)
@@ -123,6 +156,8 @@ pub(super) fn parse(name: &str, src: &str, has_function: &dyn Fn(&str) -> bool) 
 
 struct Parser<'a> {
     name: &'a str,
+    parse_name: Rc<str>,
+    source: Rc<str>,
     lexer: Lexer<'a>,
     token: [Option<Item>; 3],
     peek_count: usize,
@@ -241,10 +276,11 @@ impl Parser<'_> {
     /// Go's `Tree.add`: a second non-empty definition of a name is an error.
     fn add(&mut self, name: &str, root: List) -> PResult<()> {
         match self.trees.trees.get(name) {
-            Some(old) if !is_empty_tree(old) && !is_empty_tree(&root) => Err(self.errorf(format!("template: multiple definition of template {}", crate::go::quote::quote(name)))),
-            Some(old) if !is_empty_tree(old) => Ok(()),
+            Some(old) if !is_empty_tree(&old.list) && !is_empty_tree(&root) => Err(self.errorf(format!("template: multiple definition of template {}", crate::go::quote::quote(name)))),
+            Some(old) if !is_empty_tree(&old.list) => Ok(()),
             _ => {
-                self.trees.trees.insert(name.to_string(), Rc::new(root));
+                let tree = Tree { list: root, parse_name: Rc::clone(&self.parse_name), src: Rc::clone(&self.source) };
+                self.trees.trees.insert(name.to_string(), Rc::new(tree));
                 Ok(())
             }
         }

@@ -332,7 +332,7 @@ mod function_maps {
     }
     fn include(c: &Call<'_>, a: Vec<Tv>) -> Result<Tv, FnError> {
         let Val::Str(name) = &a[0].val else { return Err(FnError::Go("name".into())) };
-        Ok(Tv::str(&(c.render)(func::RenderRequest::Named { name, data: &a[1] })?))
+        Ok(Tv::str(&(c.render)(func::RenderRequest::Named { name, data: &a[1] }).map_err(func::render_failure)?))
     }
 
     fn funcs() -> FuncMap {

@@ -79,6 +79,14 @@ pub trait GoObject: std::fmt::Debug {
     fn truth(&self) -> bool {
         true
     }
+    /// A map type's entries in Go's range order (sorted keys): `range` and `len` read them.
+    fn entries(&self) -> Option<Vec<(String, Tv)>> {
+        None
+    }
+    /// A slice type's elements: `range` and `len` read them.
+    fn list(&self) -> Option<Vec<Tv>> {
+        None
+    }
 }
 
 impl Tv {
@@ -257,7 +265,7 @@ pub(super) fn truth(v: &Val) -> bool {
     }
 }
 
-pub(super) fn go_type(v: &Val) -> &'static str {
+pub fn go_type(v: &Val) -> &'static str {
     match v {
         Val::Nil => "nil",
         Val::Bool(_) => "bool",

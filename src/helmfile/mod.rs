@@ -170,7 +170,7 @@ pub fn explain(req: &Request, io: &dyn Io, release: Option<&str>, options: crate
         None => {
             let values = loaded.env.merged(&mut rec);
             let entries = crate::explain::entries::entries_with(&values, &rec, true);
-            crate::explain::Explanation { values, entries, warnings: rec.warnings, other_order: None }
+            crate::explain::Explanation { values, entries, warnings: rec.warnings, other_order: None, charts: None }
         }
         Some(name) => {
             // The state values reach a release only through values templates: the
@@ -201,7 +201,7 @@ pub fn explain(req: &Request, io: &dyn Io, release: Option<&str>, options: crate
                     ));
                     let values = rv.user;
                     let entries = crate::explain::entries::entries(&values, &rec);
-                    crate::explain::Explanation { values, entries, warnings: rec.warnings, other_order: None }
+                    crate::explain::Explanation { values, entries, warnings: rec.warnings, other_order: None, charts: None }
                 }
             }
         }

@@ -11,11 +11,14 @@
 //! Nothing here prints or reads the environment; [`helm`] runs the Helm
 //! binary it is given.
 
+pub mod blame;
 pub mod crds;
+pub mod engine;
 pub mod helm;
 pub mod hooks;
 pub mod scan;
 pub mod sort;
+pub mod template;
 
 pub use crds::{Crds, crds};
 pub use helm::{RenderError, RenderOptions, TemplateRequest, api_version_flags, chart_with_values, helm_template, template_args};
@@ -227,7 +230,7 @@ fn classify(source: &str, doc: &str) -> Result<Entry, WarningKind> {
 }
 
 /// One document as a JSON value (`Null` for a document without content).
-fn parse_document(doc: &str) -> Result<Value, WarningKind> {
+pub(crate) fn parse_document(doc: &str) -> Result<Value, WarningKind> {
     if doc.lines().all(|l| l.trim().is_empty() || l.trim_start().starts_with('#')) {
         return Ok(Value::Null);
     }
@@ -244,7 +247,7 @@ fn parse_document(doc: &str) -> Result<Value, WarningKind> {
 
 /// Helm decodes the head into typed Go fields (`SimpleHead`); a value of
 /// another type fails its whole render. `null` reads as empty.
-fn check_head(value: &Value) -> Result<(), WarningKind> {
+pub(crate) fn check_head(value: &Value) -> Result<(), WarningKind> {
     let Some(map) = value.as_object() else {
         return Err(WarningKind::NotAMapping { found: type_name(value) });
     };

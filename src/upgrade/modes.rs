@@ -188,6 +188,8 @@ pub struct ModeOutcome {
     /// The baseline's config as Helm rewrites it when it marks the baseline
     /// superseded, when this mode changes it (nulls of this command written in).
     pub rewritten_baseline_config: Option<VMap>,
+    /// The chart tree Helm renders after dependency processing (for the native renderer).
+    pub charts: Option<crate::values::coalesce::ChartValues>,
 }
 
 /// The baseline's values as `helm get values --all` shows them, and the
@@ -309,6 +311,7 @@ pub fn preview_mode(up: &Upgrade, mode: Mode) -> Result<ModeOutcome, UpgradeErro
         dropped_config_values,
         ignored_new_defaults,
         rewritten_baseline_config,
+        charts: explanation.charts,
     })
 }
 

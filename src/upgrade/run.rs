@@ -3,6 +3,7 @@
 //! rendered elsewhere) and its warnings, the live objects (GET only), the
 //! plan, `--ignore` and Secret masking. Returns report values; `cli` prints.
 
+use crate::render::engine::ReleaseInfo;
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
@@ -67,6 +68,12 @@ pub enum PreviewError {
     Runtime(#[source] std::io::Error),
     #[error(transparent)]
     Render(#[from] RenderError),
+    /// The native renderer: Helm fails the same way (helm: pkg/action/upgrade.go prints `UPGRADE FAILED`).
+    #[error("helm upgrade would fail with: UPGRADE FAILED: {0}")]
+    NativeRender(String),
+    /// Outside what the native renderer models, and no Helm to render with.
+    #[error("cannot render natively: {0}; set HELM_BIN or put helm on PATH and pass --render-with-helm")]
+    NativeUnsupported(String),
     #[error(transparent)]
     Cluster(Box<ClusterError>),
 }
@@ -90,7 +97,7 @@ impl PreviewError {
             | PreviewError::Rollback(_)
             | PreviewError::UnknownKind { .. } => true,
             // The chart does not render: the upgrade fails with the same error.
-            PreviewError::Render(RenderError::Helm { .. }) => true,
+            PreviewError::Render(RenderError::Helm { .. }) | PreviewError::NativeRender(_) => true,
             PreviewError::BaselineManifest { source, .. } => source.helm_would_fail(),
             _ => false,
         }
@@ -149,6 +156,9 @@ pub enum ManifestSource<'a> {
         kube_context: Option<String>,
         kubeconfig: Option<PathBuf>,
         options: render::RenderOptions,
+        /// Render in process (the default): Helm only renders when asked
+        /// (`--render-with-helm`), or for what the native renderer does not model.
+        native: bool,
     },
 }
 
@@ -209,7 +219,28 @@ pub fn preview_objects(req: &ObjectsRequest<'_>) -> Result<ObjectsReport, Previe
     let mut _chart_copy = None;
     let new_manifest = match &req.manifest {
         ManifestSource::Given(text) => NewManifest::Given(text.clone()),
-        ManifestSource::Helm { chart_path, mode, helm_bin, lookup, kube_context, kubeconfig, options } => {
+        ManifestSource::Helm { mode, native: true, lookup: false, options, .. }
+            if let (Some(chart), Some(charts)) = (req.chart, mode.charts.as_ref())
+                && options.post_renderer.is_none()
+                && !options.enable_dns =>
+        {
+            render_warnings.extend(render_warnings_of(chart, None, false));
+            NewManifest::Native(NativeRequest {
+                chart,
+                charts,
+                values: &mode.values,
+                // The upgrade's own revision and flags, as `helm upgrade` renders (not helm template's revision 1).
+                release: ReleaseInfo {
+                    name: req.release.to_string(),
+                    namespace: req.namespace.to_string(),
+                    revision: req.start.base.next_revision,
+                    is_upgrade: req.operation != Operation::Install,
+                    is_install: req.operation == Operation::Install,
+                },
+                options: options.clone(),
+            })
+        }
+        ManifestSource::Helm { chart_path, mode, helm_bin, lookup, kube_context, kubeconfig, options, .. } => {
             let Some(helm_bin) = helm_bin.clone() else {
                 return Err(PreviewError::NoHelm { release: req.release.to_string(), namespace: req.namespace.to_string() });
             };
@@ -223,7 +254,7 @@ pub fn preview_objects(req: &ObjectsRequest<'_>) -> Result<ObjectsReport, Previe
                 None => chart_path.to_path_buf(),
             };
             if let Some(chart) = req.chart {
-                render_warnings.extend(render_warnings_of(chart, req.start.base.next_revision, *lookup));
+                render_warnings.extend(render_warnings_of(chart, Some(req.start.base.next_revision), *lookup));
             }
             NewManifest::Helm(Box::new(TemplateRequest {
                 helm_bin,
@@ -245,6 +276,7 @@ pub fn preview_objects(req: &ObjectsRequest<'_>) -> Result<ObjectsReport, Previe
     if req.offline {
         let kube_version = match &new_manifest {
             NewManifest::Helm(template) => template.options.kube_version.clone(),
+            NewManifest::Native(native) => native.options.kube_version.clone(),
             NewManifest::Given(_) => None,
         };
         let manifest_text = new_manifest.text(None, req.progress)?;
@@ -274,9 +306,10 @@ pub fn preview_objects(req: &ObjectsRequest<'_>) -> Result<ObjectsReport, Previe
     }
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().map_err(PreviewError::Runtime)?;
     let baseline_text = req.start.baseline.manifest();
-    let (given_text, template) = match new_manifest {
-        NewManifest::Given(text) => (Some(text), None),
-        NewManifest::Helm(template) => (None, Some(template)),
+    let (given_text, template, native) = match new_manifest {
+        NewManifest::Given(text) => (Some(text), None, None),
+        NewManifest::Helm(template) => (None, Some(template), None),
+        NewManifest::Native(native) => (None, None, Some(native)),
     };
     let read_baseline = || render::parse_manifest(baseline_text);
     let read_given = || render::parse_manifest(given_text.as_deref().unwrap_or_default());
@@ -289,9 +322,10 @@ pub fn preview_objects(req: &ObjectsRequest<'_>) -> Result<ObjectsReport, Previe
         let reading = crate::timings::phase("parse manifests");
         let baseline = Beside::start(s, &read_baseline);
         let crds = Beside::start(s, &read_crds);
-        let new = match template {
-            None => NewObjects::Read(Beside::start(s, &read_given)),
-            Some(template) => NewObjects::ToRender(template),
+        let new = match (template, native) {
+            (Some(template), _) => NewObjects::ToRender(template),
+            (None, Some(native)) => NewObjects::Native(native),
+            (None, None) => NewObjects::Read(Beside::start(s, &read_given)),
         };
         runtime.block_on(async {
             let cluster = ReadOnlyCluster::connect(req.target).await?;
@@ -307,6 +341,8 @@ pub fn preview_objects(req: &ObjectsRequest<'_>) -> Result<ObjectsReport, Previe
             };
             let new = match new {
                 NewObjects::ToRender(template) => NewObjects::Rendering(render_beside(*template, discovery, req.progress)),
+                // In process it takes a fraction of a round trip: rendered here, before the live reads.
+                NewObjects::Native(native) => NewObjects::Text(crate::timings::timed("render (in process)", || native.text(Some(discovery), req.progress))),
                 other => other,
             };
             let baseline = baseline.wait();
@@ -323,6 +359,8 @@ enum NewObjects<'s> {
     Read(Beside<'s, render::Rendered>),
     ToRender(Box<TemplateRequest>),
     Rendering(std::thread::JoinHandle<Result<String, RenderError>>),
+    Native(NativeRequest<'s>),
+    Text(Result<String, PreviewError>),
 }
 
 /// Starts `helm template` on a thread of its own with the cluster's
@@ -333,9 +371,11 @@ fn render_beside(mut template: TemplateRequest, discovery: &Discovery, progress:
 }
 
 /// What `helm template` renders differently from the upgrade itself.
-fn render_warnings_of(chart: &Chart, next_revision: i64, lookup: bool) -> Vec<String> {
+fn render_warnings_of(chart: &Chart, next_revision: Option<i64>, lookup: bool) -> Vec<String> {
     let mut warnings = Vec::new();
-    for t in render::uses_release_revision(chart) {
+    // The native renderer renders the upgrade's revision: only helm template differs.
+    for t in next_revision.map(|_| render::uses_release_revision(chart)).unwrap_or_default() {
+        let next_revision = next_revision.unwrap_or_default();
         warnings.push(format!(
             "{t} uses .Release.Revision: helm template renders revision 1, the upgrade renders revision {next_revision}; objects that depend on it show different here"
         ));
@@ -353,19 +393,55 @@ fn render_warnings_of(chart: &Chart, next_revision: i64, lookup: bool) -> Vec<St
     warnings
 }
 
-enum NewManifest {
+enum NewManifest<'a> {
     Given(String),
     /// Rendered with the cluster's capabilities (filled in once discovery is read).
     Helm(Box<TemplateRequest>),
+    /// Rendered in process, with the cluster's capabilities.
+    Native(NativeRequest<'a>),
 }
 
-impl NewManifest {
+/// What the native renderer needs besides the capabilities.
+struct NativeRequest<'a> {
+    chart: &'a Chart,
+    charts: &'a crate::values::coalesce::ChartValues,
+    values: &'a crate::values::tree::VMap,
+    release: ReleaseInfo,
+    options: render::RenderOptions,
+}
+
+impl NativeRequest<'_> {
+    /// Renders as `helm upgrade` does: the cluster's version and API versions
+    /// (pkg/action/action.go getCapabilities) when there is a cluster, else
+    /// Helm's defaults; `--kube-version` replaces the version and
+    /// `--api-versions` adds to the set.
+    fn text(&self, discovery: Option<&Discovery>, progress: &dyn Fn(&str)) -> Result<String, PreviewError> {
+        progress(&format!("rendering {} (in process)", self.chart.path));
+        let server_version = discovery.map(|d| d.server_version.clone()).filter(|v| !v.is_empty());
+        let kube_version = self.options.kube_version.clone().or(server_version);
+        let mut capabilities = render::engine::default_capabilities(kube_version.as_deref(), &self.options.api_versions).map_err(PreviewError::NativeRender)?;
+        if let Some(d) = discovery {
+            let mut served = render::api_version_flags(&d.served());
+            served.extend(self.options.api_versions.iter().cloned());
+            capabilities.api_versions = served;
+        }
+        let input = render::engine::EngineInput { chart: self.chart, charts: self.charts, values: self.values, release: self.release.clone(), capabilities };
+        match render::template::render_template(&input, &render::template::TemplateOutput::default()) {
+            Ok(t) => Ok(t.text),
+            Err(render::template::NativeError::Helm(m)) => Err(PreviewError::NativeRender(m)),
+            Err(render::template::NativeError::Unsupported(m)) => Err(PreviewError::NativeUnsupported(m)),
+        }
+    }
+}
+
+impl NewManifest<'_> {
     /// The manifest as given, or rendered by Helm with the capabilities of
     /// `discovery` (none offline: Helm's defaults) unless the user's
     /// `--kube-version` replaces the version and `--api-versions` adds to them.
     fn text(self, discovery: Option<&Discovery>, progress: &dyn Fn(&str)) -> Result<String, PreviewError> {
         let mut template = match self {
             NewManifest::Given(text) => return Ok(text),
+            NewManifest::Native(native) => return native.text(discovery, progress),
             NewManifest::Helm(template) => template,
         };
         NewManifest::with_capabilities(&mut template, discovery, progress);
@@ -412,6 +488,14 @@ async fn plan_against(
         }
         NewObjects::Rendering(handle) => {
             let text = handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))?;
+            crate::timings::timed("parse manifests", || render::parse_manifest(&text))
+        }
+        NewObjects::Native(native) => {
+            let text = native.text(Some(discovery), req.progress)?;
+            crate::timings::timed("parse manifests", || render::parse_manifest(&text))
+        }
+        NewObjects::Text(text) => {
+            let text = text?;
             crate::timings::timed("parse manifests", || render::parse_manifest(&text))
         }
     };

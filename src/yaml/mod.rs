@@ -23,6 +23,7 @@
 //! of the anchored text they were copied from.
 
 mod decode;
+pub mod emit;
 mod doc;
 mod encoding;
 mod fast;

@@ -27,6 +27,7 @@ mod real_plugins;
 mod release_artefacts;
 mod rollback;
 mod front_door;
+mod template_cmd;
 mod timings;
 mod upgrade_cmd;
 mod live_reads;

@@ -171,8 +171,8 @@ fn key_limits_the_values_config_and_changes_shown() {
 }
 
 #[test]
-fn without_helm_and_without_a_manifest_the_error_says_both_ways() {
-    let err = fails(&["upgrade-preview", "rel", PARENT_V2, "--release-file", PARENT_HISTORY]);
+fn rendering_with_helm_without_helm_and_without_a_manifest_the_error_says_both_ways() {
+    let err = fails(&["upgrade-preview", "rel", PARENT_V2, "--release-file", PARENT_HISTORY, "--render-with-helm"]);
     assert!(err.contains("--manifest") && err.contains("--values-only"), "{err}");
 }
 

@@ -259,11 +259,24 @@ fn reuse_values_renders_with_the_old_values_in_place_of_the_new_defaults() {
 }
 
 #[test]
-fn without_helm_the_error_says_how_to_pass_a_manifest() {
+fn rendering_with_helm_but_without_helm_the_error_says_how_to_pass_a_manifest() {
     let s = shop(|_| {});
-    let r = run(releasex().env("KUBECONFIG", &s.kubeconfig).env("PATH", "/nonexistent").args(["upgrade-preview", "shop", V2]));
+    let r = run(releasex().env("KUBECONFIG", &s.kubeconfig).env("PATH", "/nonexistent").args(["upgrade-preview", "shop", V2, "--render-with-helm"]));
     assert_eq!(r.code, 1);
     assert!(r.stderr.contains("HELM_BIN") && r.stderr.contains("--manifest"), "{}", r.stderr);
+}
+
+#[test]
+fn without_helm_the_upgrade_renders_in_process_with_the_upgrade_s_revision() {
+    let s = shop(|_| {});
+    let home = tempfile::tempdir().unwrap();
+    let with_helm = run(releasex().env("KUBECONFIG", &s.kubeconfig).env("HELM_BIN", real_helm("helm4")).env("HOME", home.path()).args(["upgrade-preview", "shop", V2, "-o", "json", "--render-with-helm"]));
+    let r = run(releasex().env("KUBECONFIG", &s.kubeconfig).env("PATH", "/nonexistent").env_remove("HELM_BIN").args(["upgrade-preview", "shop", V2, "-o", "json"]));
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(with_helm.code, 0, "{}", with_helm.stderr);
+    let (native, helm) = (parse_json(&r.stdout), parse_json(&with_helm.stdout));
+    assert_eq!(native["objects"], helm["objects"], "the same plan, rendered in process and by Helm");
+    s.api.assert_read_only();
 }
 
 #[test]

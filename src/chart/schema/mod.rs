@@ -840,6 +840,7 @@ mod tests {
             werf_files: vec![],
             templates: vec![],
             crds: vec![],
+            files: vec![],
         }
     }
 

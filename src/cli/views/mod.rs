@@ -2,6 +2,7 @@
 //! (stable contracts). Only formatting here; the reports come from the
 //! library.
 
+pub mod blame;
 pub mod changes;
 pub mod explain;
 pub mod helm_diff;

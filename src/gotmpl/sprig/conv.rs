@@ -406,7 +406,7 @@ mod tests {
 pub(super) fn call_at(name: &str, args: Vec<Tv>, host: &crate::gotmpl::func::FixedHost) -> Result<Tv, FnError> {
     let map = super::func_map();
     let def = map.get(name).unwrap_or_else(|| panic!("{name} is not registered"));
-    let render = |_: crate::gotmpl::func::RenderRequest<'_>| Err(FnError::Unsupported("render".into()));
+    let render = |_: crate::gotmpl::func::RenderRequest<'_>| Err(crate::gotmpl::TmplError::Unsupported { file: String::new(), line: 1, column: 1, construct: "render".into() });
     let call = crate::gotmpl::func::Call { name, host, render: &render };
     (def.f)(&call, args)
 }

@@ -107,6 +107,19 @@ pub fn from_json_value(v: &Value) -> Tv {
     })
 }
 
+/// Go's `json.Marshal(v)` of a template value (what Helm's `toJson` and
+/// `toYaml` start from): `Err` with encoding/json's message, or with what
+/// releasex cannot encode.
+pub fn json_marshal(v: &Tv) -> Result<String, FnError> {
+    let mut out = String::new();
+    let mut levels = PtrLevels { above: 0, path: Vec::new() };
+    match write_json(&mut out, v, JsonStyle { indent: false, escape_html: true }, 0, &mut levels) {
+        Ok(()) => Ok(out),
+        Err(JsonFail::Unsupported(what)) => Err(FnError::Unsupported(format!("JSON of {what}"))),
+        Err(JsonFail::Go(msg)) => Err(FnError::Go(msg)),
+    }
+}
+
 /// The JSON functions: `toJson` (`json.Marshal`, error swallowed: ""),
 /// `toPrettyJson` (`MarshalIndent(v, "", "  ")`), `toRawJson` (an Encoder
 /// with HTML escaping off, trailing newline trimmed; it panics on error),
@@ -206,7 +219,12 @@ fn write_json(out: &mut String, v: &Tv, style: JsonStyle, depth: usize, inside: 
             Some(ObjectJson::Text(s)) => write_string(out, &s, style.escape_html),
             Some(ObjectJson::Raw(s)) => out.push_str(&s),
             None if o.as_any().is::<super::conv::GoInt>() => out.push_str(&o.go_string()),
-            None => return Err(JsonFail::Unsupported(o.type_name().to_string())),
+            // A type of another function set that knows its own encoding
+            // (compact: the indenting forms refuse it rather than guess).
+            None => match o.json() {
+                Some(json) if !style.indent => out.push_str(&json),
+                _ => return Err(JsonFail::Unsupported(o.type_name().to_string())),
+            },
         },
     }
     Ok(())

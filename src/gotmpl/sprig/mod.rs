@@ -7,6 +7,7 @@ mod conv;
 mod crypto;
 mod dates;
 mod defaults;
+pub use defaults::{from_json_value, json_marshal};
 mod dicts;
 mod encoding;
 mod flow;

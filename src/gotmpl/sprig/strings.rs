@@ -508,7 +508,7 @@ pub(super) mod tests {
         let m = super::super::func_map();
         let def = m.get(name).unwrap_or_else(|| panic!("{name} is not registered"));
         let host = FixedHost::default();
-        let render = |_: crate::gotmpl::func::RenderRequest<'_>| Err(FnError::Unsupported("render".into()));
+        let render = |_: crate::gotmpl::func::RenderRequest<'_>| Err(crate::gotmpl::TmplError::Unsupported { file: String::new(), line: 1, column: 1, construct: "render".into() });
         (def.f)(&Call { name, host: &host, render: &render }, args)
     }
 

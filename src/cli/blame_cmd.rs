@@ -1,0 +1,94 @@
+//! `blame CHART [value flags] [KIND/NAME] [FIELD]`: renders the chart as
+//! `template` does, then says for each leaf of each object which template
+//! text or action printed it and which values keys (with their explain
+//! provenance) that action read.
+
+use clap::Args;
+
+use super::args::{OutputFormat, ValueFlagArgs};
+use super::inputs::value_flags;
+use super::{Ctx, Outcome};
+use crate::explain::{Options, explain_chart_with, merge_user_values};
+use crate::render::blame::blame;
+use crate::render::engine::{self, EngineInput, ReleaseInfo};
+use crate::render::template::{NativeTemplate, TemplateOutput, render_template};
+
+pub const BLAME_HELP: &str = "For every leaf of every rendered object (or of the object KIND/NAME, or below FIELD):
+the template file:line:col of the text or action that printed it, the values keys that
+action read (through include, tpl, default, variables and range too), and where each
+key's value came from as `values explain` says it (file:line:col or flag, and what it
+overrode). A field printed by template text says `literal`. A map printed whole
+(`toYaml .Values.resources | nindent 12`) blames each leaf on its own key below it.
+
+-o json: {\"objects\": [{kind, name, source, fields: [{field, value, template, line, column,
+literal, action, keys: [{path, source, overrode: [...]}]}]}]}
+
+Examples:
+  kubectl releasex blame ./mychart -f prod.yaml Deployment/web spec.template.spec.containers[0].resources
+  kubectl releasex blame ./mychart --release-name web -n prod -o json";
+
+#[derive(Debug, Args)]
+pub struct BlameArgs {
+    /// The chart (dir, .tgz, REPO/NAME, oci://..., URL)
+    pub chart: std::path::PathBuf,
+    /// Only this object (KIND/NAME, kind case-insensitive)
+    #[arg(value_name = "KIND/NAME")]
+    pub object: Option<String>,
+    /// Only this field and below (a path as the output prints it)
+    #[arg(value_name = "FIELD")]
+    pub field: Option<String>,
+    #[command(flatten)]
+    pub flags: ValueFlagArgs,
+    /// The release name the chart is rendered for
+    #[arg(long, value_name = "NAME", default_value = "release-name")]
+    pub release_name: String,
+    /// Kubernetes version for .Capabilities.KubeVersion
+    #[arg(long, value_name = "VERSION")]
+    pub kube_version: Option<String>,
+    /// API versions added to .Capabilities.APIVersions (repeatable, comma-separated)
+    #[arg(short = 'a', long = "api-versions", value_name = "VERSION", value_delimiter = ',')]
+    pub api_versions: Vec<String>,
+    /// Render as an upgrade (.Release.IsUpgrade)
+    #[arg(long)]
+    pub is_upgrade: bool,
+    /// Skip values.schema.json validation
+    #[arg(long)]
+    pub skip_schema_validation: bool,
+    #[command(flatten)]
+    pub pull: super::helm_flags::ChartPullArgs,
+}
+
+pub fn run(args: &BlameArgs, ctx: &Ctx) -> anyhow::Result<Outcome> {
+    let capabilities = engine::default_capabilities(args.kube_version.as_deref(), &args.api_versions).map_err(|e| anyhow::anyhow!(e))?;
+    let user = || {
+        let flags = value_flags(&args.flags)?;
+        Ok(merge_user_values(&flags, &mut super::inputs::set_file_reader)?)
+    };
+    let (_located, chart, (user, rec)) = super::inputs::chart_after(&args.chart, &args.pull, ctx, user)?;
+    let explanation = explain_chart_with(&chart, user, rec, Options { skip_schema_validation: args.skip_schema_validation })?;
+    let Some(charts) = explanation.charts.as_ref() else { anyhow::bail!("the chart was not processed") };
+    let release = ReleaseInfo { name: args.release_name.clone(), namespace: super::template_cmd::namespace(ctx), revision: 1, is_upgrade: args.is_upgrade, is_install: !args.is_upgrade };
+    let input = EngineInput { chart: &chart, charts, values: &explanation.values, release, capabilities };
+    let NativeTemplate { files, sorted, .. } = render_template(&input, &TemplateOutput::default()).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let mut objects = blame(&files, &sorted, &explanation.values);
+    if let Some(want) = &args.object {
+        let (kind, name) = want.split_once('/').ok_or_else(|| anyhow::anyhow!("{want}: name the object as KIND/NAME"))?;
+        objects.retain(|o| o.kind.eq_ignore_ascii_case(kind) && o.name == name);
+        anyhow::ensure!(!objects.is_empty(), "no object {want} in the rendered chart");
+    }
+    if let Some(field) = &args.field {
+        for o in &mut objects {
+            o.fields.retain(|f| f.field == *field || f.field.starts_with(&format!("{field}.")) || f.field.starts_with(&format!("{field}[")));
+        }
+        objects.retain(|o| !o.fields.is_empty());
+        anyhow::ensure!(!objects.is_empty(), "no field {field} in the objects blamed");
+    }
+    let mut outcome = Outcome { warnings: explanation.warnings.clone(), ..Outcome::default() };
+    match ctx.format() {
+        OutputFormat::Json => outcome.stdout_json = Some(super::views::blame::json(&objects, &explanation.entries)),
+        OutputFormat::Text => outcome.stdout = super::views::blame::text(&objects, &explanation.entries, &ctx.theme),
+        other => anyhow::bail!("blame prints text or json, not {other:?}"),
+    }
+    std::mem::forget(chart);
+    Ok(outcome)
+}

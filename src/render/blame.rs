@@ -1,0 +1,240 @@
+//! Manifest blame: for each leaf of each rendered object, the template
+//! text or action that printed it (file:line:col) and the values keys that
+//! action read, resolved to the explain entries that say where each value
+//! came from. Built on the engine's spans: every output byte knows the
+//! template text or action that produced it, and every action the state
+//! values it read (its field chains, and what the templates it included
+//! read). A key that holds a map or list printed whole (`toYaml .Values.x |
+//! nindent 8`) is narrowed to the key under it whose path ends the field's
+//! path, so each emitted leaf is blamed on its own key.
+
+use std::collections::HashMap;
+
+use super::engine::RenderedFiles;
+use super::template::Sorted;
+use crate::gotmpl::Span;
+use crate::keypath::{Path, Seg};
+use crate::values::tree::{Kind, V, VMap};
+use crate::yaml::{PositionedKind, PositionedNode};
+
+/// What produced one leaf of an object.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct FieldBlame {
+    /// The leaf's path in the object (`spec.template.spec.containers[0].image`).
+    pub field: String,
+    /// The leaf as the manifest holds it.
+    pub value: serde_json::Value,
+    /// The template whose text or action printed it (a partial's for text
+    /// copied from a `define`), 1-based line and column there.
+    pub template: String,
+    pub line: usize,
+    pub column: usize,
+    /// Printed by template text, not an action.
+    pub literal: bool,
+    /// The action's source (`{{ .Values.image.tag | quote }}`), when an action printed it.
+    pub action: Option<String>,
+    /// The values keys the action read, in order, without repeats.
+    pub keys: Vec<String>,
+}
+
+/// One object's blame.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct ObjectBlame {
+    pub kind: String,
+    pub name: String,
+    /// The template the object was rendered from.
+    pub source: String,
+    pub fields: Vec<FieldBlame>,
+}
+
+/// Blames every leaf of every object (manifests, then hooks).
+pub fn blame(files: &RenderedFiles, sorted: &Sorted, values: &VMap) -> Vec<ObjectBlame> {
+    let paths = origin_paths(values);
+    let mut out = Vec::new();
+    for doc in sorted.manifests.iter().chain(&sorted.hooks) {
+        let Some(file) = files.get(&doc.path) else { continue };
+        // The document is a slice of the template's output: its offset there.
+        let Some(offset) = find_offset(&file.text, &doc.content) else { continue };
+        let Ok(map) = crate::yaml::load_nodes(&doc.content, &doc.path) else { continue };
+        let lines = line_starts(&doc.content);
+        let mut fields = Vec::new();
+        let mut leaves = Vec::new();
+        for (k, (_, node)) in &map {
+            collect_leaves(node, Path::root().key(k), &mut leaves);
+        }
+        for (field, node) in leaves {
+            let Some(start) = byte_at(&doc.content, &lines, node.pos.line, node.pos.column) else { continue };
+            let end = doc.content[start..].find('\n').map_or(doc.content.len(), |i| start + i);
+            let covering = spans_over(&file.spans, offset + start, offset + end.max(start + 1));
+            let Some(first) = covering.iter().find(|s| s.action.is_some()).or(covering.first()) else { continue };
+            let (template, line, column, action) = place(first, offset + start);
+            let mut keys: Vec<String> = Vec::new();
+            for s in covering.iter().filter(|s| s.action.is_some()) {
+                let origins = s.reads.iter().chain(s.action.iter().flatten());
+                for o in origins {
+                    let Some(key) = paths.get(&(std::rc::Rc::as_ptr(o) as usize)) else { continue };
+                    let key = narrow(values, key, &field);
+                    let text = key.to_string();
+                    if !keys.contains(&text) {
+                        keys.push(text);
+                    }
+                }
+            }
+            fields.push(FieldBlame {
+                field: field.to_string(),
+                value: leaf_json(&node.kind),
+                template,
+                line,
+                column,
+                literal: first.action.is_none(),
+                action,
+                keys,
+            });
+        }
+        let head = |k: &str| map.get(k).map(|(_, n)| n);
+        let name = head("metadata").and_then(|m| match &m.kind {
+            PositionedKind::Map(m) => m.get("name").and_then(|(_, n)| match &n.kind {
+                PositionedKind::Str(s) => Some(s.clone()),
+                _ => None,
+            }),
+            _ => None,
+        });
+        out.push(ObjectBlame { kind: doc.kind.clone(), name: name.unwrap_or_default(), source: doc.path.clone(), fields });
+    }
+    out
+}
+
+/// Each values node's origin -> its key path (origins are one per node).
+fn origin_paths(values: &VMap) -> HashMap<usize, Path> {
+    fn walk(v: &V, at: Path, out: &mut HashMap<usize, Path>) {
+        // A `--set a.b=1` gives the map it creates and its leaf one origin: the leaf (visited last) is the key.
+        out.insert(std::rc::Rc::as_ptr(&v.origin) as usize, at.clone());
+        match &v.kind {
+            Kind::Map(m) => {
+                for (k, x) in m {
+                    walk(x, at.key(k), out);
+                }
+            }
+            Kind::List(l) => {
+                for (i, x) in l.iter().enumerate() {
+                    walk(x, at.index(i), out);
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut out = HashMap::new();
+    for (k, v) in values {
+        walk(v, Path::root().key(k), &mut out);
+    }
+    out
+}
+
+/// A map or list key printed whole: the leaf under it whose path ends `field`'s (longest match).
+fn narrow(values: &VMap, key: &Path, field: &Path) -> Path {
+    let Some(v) = crate::values::tree::get(values, key) else { return key.clone() };
+    if !matches!(v.kind, Kind::Map(_) | Kind::List(_)) {
+        return key.clone();
+    }
+    let segs = &field.0;
+    for j in 0..segs.len() {
+        let mut at = v;
+        let mut ok = true;
+        for s in &segs[j..] {
+            let next = match (s, &at.kind) {
+                (Seg::Key(k), Kind::Map(m)) => m.get(k),
+                (Seg::Index(i), Kind::List(l)) => l.get(*i),
+                _ => None,
+            };
+            match next {
+                Some(n) => at = n,
+                None => {
+                    ok = false;
+                    break;
+                }
+            }
+        }
+        if ok && !matches!(at.kind, Kind::Map(_) | Kind::List(_)) {
+            let mut out = key.clone();
+            for s in &segs[j..] {
+                out = match s {
+                    Seg::Key(k) => out.key(k),
+                    Seg::Index(i) => out.index(*i),
+                };
+            }
+            return out;
+        }
+    }
+    key.clone()
+}
+
+fn collect_leaves<'a>(node: &'a PositionedNode, at: Path, out: &mut Vec<(Path, &'a PositionedNode)>) {
+    match &node.kind {
+        PositionedKind::Map(m) if !m.is_empty() => {
+            for (k, (_, n)) in m {
+                collect_leaves(n, at.key(k), out);
+            }
+        }
+        PositionedKind::Seq(items) if !items.is_empty() => {
+            for (i, n) in items.iter().enumerate() {
+                collect_leaves(n, at.index(i), out);
+            }
+        }
+        _ => out.push((at, node)),
+    }
+}
+
+fn leaf_json(kind: &PositionedKind) -> serde_json::Value {
+    match kind {
+        PositionedKind::Null => serde_json::Value::Null,
+        PositionedKind::Bool(b) => serde_json::Value::Bool(*b),
+        // Whole numbers as integers, as the manifest shows them.
+        PositionedKind::Num(f) if f.fract() == 0.0 && f.abs() < 9.007_199_254_740_992e15 => serde_json::Value::from(*f as i64),
+        PositionedKind::Num(f) => serde_json::Number::from_f64(*f).map_or(serde_json::Value::Null, serde_json::Value::Number),
+        PositionedKind::Str(s) => serde_json::Value::String(s.clone()),
+        PositionedKind::Seq(_) => serde_json::json!([]),
+        PositionedKind::Map(_) => serde_json::json!({}),
+    }
+}
+
+fn find_offset(text: &str, doc: &str) -> Option<usize> {
+    let (t, d) = (text.as_ptr() as usize, doc.as_ptr() as usize);
+    if d >= t && d + doc.len() <= t + text.len() {
+        return Some(d - t);
+    }
+    text.find(doc)
+}
+
+fn line_starts(text: &str) -> Vec<usize> {
+    std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect()
+}
+
+/// The byte of 1-based `line` and `column` (characters).
+fn byte_at(text: &str, lines: &[usize], line: usize, column: usize) -> Option<usize> {
+    let start = *lines.get(line.checked_sub(1)?)?;
+    let rest = &text[start..];
+    let at = rest.char_indices().nth(column.saturating_sub(1)).map_or(rest.len(), |(i, _)| i);
+    Some(start + at)
+}
+
+/// The spans that overlap `[start, end)` of the output.
+fn spans_over(spans: &[Span], start: usize, end: usize) -> Vec<&Span> {
+    let first = spans.partition_point(|s| s.out.end <= start);
+    spans[first..].iter().take_while(|s| s.out.start < end).collect()
+}
+
+/// Where a span's text or action is in its template (for text, the byte
+/// that became output byte `out`: text is copied as it is), and the action's source.
+fn place(span: &Span, out: usize) -> (String, usize, usize, Option<String>) {
+    let Some((name, src)) = &span.template else { return (String::new(), 0, 0, None) };
+    let moved = if span.action.is_none() { out.saturating_sub(span.out.start) } else { 0 };
+    let at = (span.src + moved).min(src.len());
+    let (line, column) = crate::gotmpl::line_col(src, at);
+    let action = span.action.as_ref().map(|_| {
+        let rest = &src[at..];
+        let end = rest.find("}}").map_or(rest.len(), |i| i + 2);
+        let text: String = rest[..end].split_whitespace().collect::<Vec<_>>().join(" ");
+        if text.chars().count() > 120 { format!("{}…", text.chars().take(119).collect::<String>()) } else { text }
+    });
+    (name.to_string(), line, column, action)
+}

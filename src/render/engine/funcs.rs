@@ -1,0 +1,175 @@
+//! Helm's template functions (helm: pkg/engine/funcs.go `funcMap` and
+//! engine.go `initFunMap`): sprig's `TxtFuncMap` without `env` and
+//! `expandenv`, Helm's encoders, and `include`, `tpl`, `required`, `fail`,
+//! `lookup` (empty: `helm template` renders without a cluster) and
+//! `getHostByName` (empty: DNS lookups are off unless `--enable-dns`).
+//! What releasex does not model (`toToml`, `fromToml`, `toYamlPretty`)
+//! stops the render with an error naming it: never a different output.
+
+use crate::gotmpl::func::{Call, Derive, FnError, FuncMap, Param, RenderRequest, Sig, render_failure};
+use crate::gotmpl::sprig::{from_json_value, json_marshal};
+use crate::gotmpl::{GoMap, TmplError, Tv, Val};
+
+const S: Param = Param::String;
+const A: Param = Param::Any;
+
+/// Where Helm's own errors are marked so that its error formatter can
+/// print them alone (engine.go `warnWrap`).
+pub const WARN_START: &str = "HELM_ERR_START";
+pub const WARN_END: &str = "HELM_ERR_END";
+
+/// The functions Helm 4.2's engine gives templates.
+pub fn helm_func_map() -> FuncMap {
+    let mut m = crate::gotmpl::sprig::func_map();
+    m.remove("env");
+    m.remove("expandenv");
+    m.add("toYaml", Sig::fixed(&[A]), Derive::Made, to_yaml);
+    m.add("mustToYaml", Sig::fixed(&[A]), Derive::Made, to_yaml);
+    m.add("fromYaml", Sig::fixed(&[S]), Derive::Made, from_yaml);
+    m.add("fromYamlArray", Sig::fixed(&[S]), Derive::Made, from_yaml_array);
+    m.add("fromJson", Sig::fixed(&[S]), Derive::Made, from_json);
+    m.add("fromJsonArray", Sig::fixed(&[S]), Derive::Made, from_json_array);
+    for name in ["toToml", "mustToToml", "fromToml", "toYamlPretty"] {
+        m.add(name, Sig::fixed(&[A]), Derive::Made, unmodelled);
+    }
+    m.add("include", Sig::fixed(&[S, A]), Derive::Made, include);
+    m.add("tpl", Sig::fixed(&[S, A]), Derive::Made, tpl);
+    m.add("required", Sig::fixed(&[S, A]), Derive::Passed, required);
+    m.add("fail", Sig::fixed(&[S]), Derive::Made, fail);
+    m.add("lookup", Sig::fixed(&[S, S, S, S]), Derive::Made, |_, _| Ok(Tv::new(Val::Map(GoMap::new()))));
+    m.add("getHostByName", Sig::fixed(&[S]), Derive::Made, |_, _| Ok(Tv::str("")));
+    m
+}
+
+fn text(v: &Tv) -> &str {
+    match &v.val {
+        Val::Str(s) => s,
+        _ => "",
+    }
+}
+
+fn unmodelled(c: &Call<'_>, _: Vec<Tv>) -> Result<Tv, FnError> {
+    Err(FnError::Unsupported(format!("the function `{}` (not modelled by releasex's renderer; use --render-with-helm)", c.name)))
+}
+
+/// funcs.go `toYAML`: `sigs.k8s.io/yaml.Marshal`, the trailing newline
+/// trimmed; an error gives "" (`mustToYaml`: the error).
+fn to_yaml(c: &Call<'_>, args: Vec<Tv>) -> Result<Tv, FnError> {
+    match to_yaml_text(&args[0]) {
+        Ok(s) => Ok(Tv::str(&s)),
+        Err(FnError::Go(_)) if c.name == "toYaml" => Ok(Tv::str("")),
+        Err(e) => Err(e),
+    }
+}
+
+/// `sigs.k8s.io/yaml.Marshal(v)` without its trailing newline.
+pub fn to_yaml_text(v: &Tv) -> Result<String, FnError> {
+    let json = json_marshal(v)?;
+    let yaml = crate::yaml::emit::json_to_yaml(&json).map_err(|e| FnError::Unsupported(format!("YAML of this value: {e}")))?;
+    Ok(yaml.strip_suffix('\n').unwrap_or(&yaml).to_string())
+}
+
+/// A parsed document as the engine sees it: every number a float64 (the
+/// YAML goes through JSON), no origins.
+fn from_parsed(v: &crate::values::tree::V) -> Tv {
+    super::values::helm_tv(v, false)
+}
+
+/// `sigs.k8s.io/yaml.Unmarshal` of `text` into a `map[string]any`.
+fn yaml_map(text: &str) -> Result<GoMap, String> {
+    if text.trim().is_empty() {
+        return Ok(GoMap::new());
+    }
+    let origin = |_: &str, _: crate::yaml::Pos| crate::values::tree::Source::Helm { why: String::new() };
+    let m = crate::values::tree::load_tree(text, "fromYaml", &origin).map_err(|e| e.to_string())?;
+    Ok(m.iter().map(|(k, v)| (k.clone(), from_parsed(v))).collect())
+}
+
+/// funcs.go `fromYAML`: a failure is the map `{Error: message}`.
+fn from_yaml(_: &Call<'_>, args: Vec<Tv>) -> Result<Tv, FnError> {
+    let m = yaml_map(text(&args[0])).unwrap_or_else(|e| std::iter::once(("Error".to_string(), Tv::str(&e))).collect());
+    Ok(Tv::new(Val::Map(m)))
+}
+
+/// funcs.go `fromYAMLArray`: a failure is the list `[message]`.
+fn from_yaml_array(_: &Call<'_>, args: Vec<Tv>) -> Result<Tv, FnError> {
+    let src = text(&args[0]);
+    if src.trim().is_empty() {
+        return Ok(Tv::new(Val::List(Vec::new())));
+    }
+    let nested: String = std::iter::once("v:\n".to_string()).chain(src.lines().map(|l| format!("  {l}\n"))).collect();
+    let list = yaml_map(&nested).and_then(|m| match m.get("v").map(|v| v.val) {
+        Some(Val::List(l)) => Ok(l),
+        Some(Val::Nil) | None => Ok(Vec::new()),
+        Some(_) => Err("error unmarshaling JSON: while decoding JSON: json: cannot unmarshal object into Go value of type []interface {}".to_string()),
+    });
+    Ok(Tv::new(Val::List(list.unwrap_or_else(|e| vec![Tv::str(&e)]))))
+}
+
+fn json_kind(v: &serde_json::Value) -> &'static str {
+    match v {
+        serde_json::Value::Null => "null",
+        serde_json::Value::Bool(_) => "bool",
+        serde_json::Value::Number(_) => "number",
+        serde_json::Value::String(_) => "string",
+        serde_json::Value::Array(_) => "array",
+        serde_json::Value::Object(_) => "object",
+    }
+}
+
+/// funcs.go `fromJSON`: `json.Unmarshal` into a `map[string]any`; a failure is `{Error: message}`.
+fn from_json(_: &Call<'_>, args: Vec<Tv>) -> Result<Tv, FnError> {
+    let error = |e: String| Tv::new(Val::Map(std::iter::once(("Error".to_string(), Tv::str(&e))).collect()));
+    Ok(match crate::go::json_decode::unmarshal(text(&args[0])) {
+        Ok(v @ serde_json::Value::Object(_)) => from_json_value(&v),
+        Ok(serde_json::Value::Null) => Tv::new(Val::Map(GoMap::new())),
+        Ok(other) => error(format!("json: cannot unmarshal {} into Go value of type map[string]interface {{}}", json_kind(&other))),
+        Err(e) => error(e.unmarshal_text()),
+    })
+}
+
+/// funcs.go `fromJSONArray`: a failure is the list `[message]`.
+fn from_json_array(_: &Call<'_>, args: Vec<Tv>) -> Result<Tv, FnError> {
+    Ok(match crate::go::json_decode::unmarshal(text(&args[0])) {
+        Ok(v @ serde_json::Value::Array(_)) => from_json_value(&v),
+        Ok(serde_json::Value::Null) => Tv::new(Val::List(Vec::new())),
+        Ok(other) => Tv::new(Val::List(vec![Tv::str(&format!("json: cannot unmarshal {} into Go value of type []interface {{}}", json_kind(&other)))])),
+        Err(e) => Tv::new(Val::List(vec![Tv::str(&e.unmarshal_text())])),
+    })
+}
+
+/// engine.go `includeFun`: the named template run with `data` as dot.
+fn include(c: &Call<'_>, args: Vec<Tv>) -> Result<Tv, FnError> {
+    let out = (c.render)(RenderRequest::Named { name: text(&args[0]), data: &args[1] }).map_err(render_failure)?;
+    Ok(Tv::str(&out))
+}
+
+/// engine.go `tplFun`: the text parsed into a copy of the running set (as
+/// `gotpl`) and run with `vals` as dot; `<no value>` removed.
+fn tpl(c: &Call<'_>, args: Vec<Tv>) -> Result<Tv, FnError> {
+    let src = text(&args[0]);
+    match (c.render)(RenderRequest::Text { text: src, data: &args[1] }) {
+        Ok(out) => Ok(Tv::str(&out.replace("<no value>", ""))),
+        Err(TmplError::Parse { go, .. }) => Err(FnError::Go(format!("cannot parse template {}: {go}", crate::go::quote::quote(src)))),
+        Err(TmplError::Exec { go, .. }) => Err(FnError::Go(format!("error during tpl function execution for {}: {go}", crate::go::quote::quote(src)))),
+        Err(other) => Err(render_failure(other)),
+    }
+}
+
+/// engine.go `required`: nil or "" fails with the message.
+fn required(_: &Call<'_>, args: Vec<Tv>) -> Result<Tv, FnError> {
+    let missing = match &args[1].val {
+        Val::Nil => true,
+        Val::Str(s) => s.is_empty(),
+        _ => false,
+    };
+    if missing {
+        return Err(FnError::Go(format!("{WARN_START}{}{WARN_END}", text(&args[0]))));
+    }
+    Ok(args[1].clone())
+}
+
+/// engine.go `fail`.
+fn fail(_: &Call<'_>, args: Vec<Tv>) -> Result<Tv, FnError> {
+    Err(FnError::Go(format!("{WARN_START}{}{WARN_END}", text(&args[0]))))
+}

@@ -1,0 +1,289 @@
+//! The Go values of Helm's render data that are not plain maps: `.Files`
+//! (helm: pkg/engine/files.go, a `map[string][]byte` with methods) and
+//! `.Capabilities` (pkg/chart/common/capabilities.go: `*Capabilities` with
+//! `KubeVersion`, `APIVersions` (a `VersionSet` with `Has`) and `HelmVersion`).
+
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+use crate::gotmpl::{GoObject, Tv, Val};
+
+/// `.Files`: file name -> bytes; Go ranges over it in key order.
+#[derive(Debug, Clone, Default)]
+pub struct Files {
+    pub files: BTreeMap<String, Vec<u8>>,
+}
+
+impl Files {
+    pub fn value(self) -> Tv {
+        Tv::new(Val::Object(Rc::new(self)))
+    }
+
+    /// files.go `Glob`: gobwas/glob with `/` as the separator; a pattern
+    /// that does not compile matches everything (`**`).
+    fn glob(&self, pattern: &str) -> Files {
+        let compiled = super::glob::Glob::compile(pattern).unwrap_or_else(super::glob::Glob::everything);
+        Files { files: self.files.iter().filter(|(name, _)| compiled.matches(name)).map(|(k, v)| (k.clone(), v.clone())).collect() }
+    }
+
+    /// `AsConfig` / `AsSecrets`: base name -> text (or base64), as `toYaml` prints a `map[string]string`.
+    fn as_map_yaml(&self, secrets: bool) -> Result<String, String> {
+        use base64::Engine as _;
+        let mut m: BTreeMap<String, String> = BTreeMap::new();
+        for (k, v) in &self.files {
+            let base = k.rsplit('/').next().unwrap_or(k).to_string();
+            let text = if secrets { base64::engine::general_purpose::STANDARD.encode(v) } else { String::from_utf8_lossy(v).into_owned() };
+            m.insert(base, text);
+        }
+        let map = Tv::new(Val::StrMap(m));
+        super::funcs::to_yaml_text(&map).map_err(|e| format!("{e:?}"))
+    }
+}
+
+fn text_arg(name: &str, args: &[Tv]) -> Result<String, String> {
+    match args {
+        [Tv { val: Val::Str(s), .. }] => Ok(s.clone()),
+        [other] => Err(format!("wrong type for value; expected string; got {}", crate::gotmpl::go_type_name(&other.val))),
+        _ => Err(format!("wrong number of args for {name}: want 1 got {}", args.len())),
+    }
+}
+
+fn no_args(name: &str, args: &[Tv]) -> Result<(), String> {
+    if args.is_empty() { Ok(()) } else { Err(format!("wrong number of args for {name}: want 0 got {}", args.len())) }
+}
+
+impl GoObject for Files {
+    fn type_name(&self) -> &'static str {
+        "engine.files"
+    }
+    fn kind(&self) -> &'static str {
+        "map"
+    }
+    fn go_string(&self) -> String {
+        let parts: Vec<String> = self
+            .files
+            .iter()
+            .map(|(k, v)| format!("{k}:[{}]", v.iter().map(u8::to_string).collect::<Vec<_>>().join(" ")))
+            .collect();
+        format!("map[{}]", parts.join(" "))
+    }
+    fn member(&self, name: &str, args: &[Tv]) -> Option<Result<Tv, String>> {
+        let bytes = |f: &str| self.files.get(f).cloned().unwrap_or_default();
+        Some(match name {
+            "Get" => text_arg(name, args).map(|f| Tv::str(&String::from_utf8_lossy(&bytes(&f)))),
+            "GetBytes" => text_arg(name, args).map(|f| Tv::new(Val::Bytes(bytes(&f)))),
+            "Glob" => text_arg(name, args).map(|p| self.glob(&p).value()),
+            "AsConfig" => no_args(name, args).and_then(|()| self.as_map_yaml(false)).map(|s| Tv::str(&s)),
+            "AsSecrets" => no_args(name, args).and_then(|()| self.as_map_yaml(true)).map(|s| Tv::str(&s)),
+            "Lines" => text_arg(name, args).map(|f| {
+                let lines: Vec<Tv> = match self.files.get(&f) {
+                    None => Vec::new(),
+                    Some(data) => {
+                        let s = String::from_utf8_lossy(data);
+                        let s = s.strip_suffix('\n').unwrap_or(&s);
+                        s.split('\n').map(Tv::str).collect()
+                    }
+                };
+                Tv::new(Val::TypedList("string", lines))
+            }),
+            _ => return None,
+        })
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+    fn entries(&self) -> Option<Vec<(String, Tv)>> {
+        Some(self.files.iter().map(|(k, v)| (k.clone(), Tv::new(Val::Bytes(v.clone())))).collect())
+    }
+    fn json(&self) -> Option<String> {
+        use base64::Engine as _;
+        let parts: Vec<String> = self
+            .files
+            .iter()
+            .map(|(k, v)| format!("{}:\"{}\"", serde_json::Value::String(k.clone()), base64::engine::general_purpose::STANDARD.encode(v)))
+            .collect();
+        Some(format!("{{{}}}", parts.join(",")))
+    }
+}
+
+/// `.Capabilities.KubeVersion` (`KubeVersion{Version, Major, Minor}`; its
+/// `String` and deprecated `GitVersion` give `Version`).
+#[derive(Debug, Clone)]
+pub struct KubeVersion {
+    pub version: String,
+    pub major: String,
+    pub minor: String,
+}
+
+impl KubeVersion {
+    /// chartutil `ParseKubeVersion`: a semver (a leading `v` optional), kept as `vMAJOR.MINOR.PATCH...`.
+    pub fn parse(text: &str) -> Result<KubeVersion, String> {
+        let v = crate::values::semver::new_version(text)?;
+        let mut version = format!("v{}.{}.{}", v.major, v.minor, v.patch);
+        if !v.pre.is_empty() {
+            version.push('-');
+            version.push_str(&v.pre);
+        }
+        if !v.metadata.is_empty() {
+            version.push('+');
+            version.push_str(&v.metadata);
+        }
+        Ok(KubeVersion { version, major: v.major.to_string(), minor: v.minor.to_string() })
+    }
+}
+
+impl GoObject for KubeVersion {
+    fn type_name(&self) -> &'static str {
+        "common.KubeVersion"
+    }
+    fn kind(&self) -> &'static str {
+        "struct"
+    }
+    fn go_string(&self) -> String {
+        self.version.clone()
+    }
+    fn member(&self, name: &str, args: &[Tv]) -> Option<Result<Tv, String>> {
+        let s = match name {
+            "Version" | "String" | "GitVersion" => &self.version,
+            "Major" => &self.major,
+            "Minor" => &self.minor,
+            _ => return None,
+        };
+        Some(no_args(name, args).map(|()| Tv::str(s)))
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+    fn json(&self) -> Option<String> {
+        let q = |s: &str| serde_json::Value::String(s.into()).to_string();
+        Some(format!("{{\"Version\":{},\"Major\":{},\"Minor\":{}}}", q(&self.version), q(&self.major), q(&self.minor)))
+    }
+}
+
+/// `.Capabilities.APIVersions`: a `VersionSet` (`[]string`) with `Has`.
+#[derive(Debug, Clone)]
+pub struct VersionSet(pub Vec<String>);
+
+impl GoObject for VersionSet {
+    fn type_name(&self) -> &'static str {
+        "common.VersionSet"
+    }
+    fn kind(&self) -> &'static str {
+        "slice"
+    }
+    fn go_string(&self) -> String {
+        format!("[{}]", self.0.join(" "))
+    }
+    fn member(&self, name: &str, args: &[Tv]) -> Option<Result<Tv, String>> {
+        match name {
+            "Has" => Some(text_arg(name, args).map(|v| Tv::new(Val::Bool(self.0.contains(&v))))),
+            _ => None,
+        }
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+    fn list(&self) -> Option<Vec<Tv>> {
+        Some(self.0.iter().map(|s| Tv::str(s)).collect())
+    }
+    fn json(&self) -> Option<String> {
+        Some(serde_json::Value::from(self.0.clone()).to_string())
+    }
+}
+
+/// `.Capabilities.HelmVersion` (helm: internal/version BuildInfo).
+#[derive(Debug, Clone)]
+pub struct HelmVersion {
+    pub version: String,
+    pub git_commit: String,
+    pub git_tree_state: String,
+    pub go_version: String,
+    pub kube_client_version: String,
+}
+
+impl GoObject for HelmVersion {
+    fn type_name(&self) -> &'static str {
+        "version.BuildInfo"
+    }
+    fn kind(&self) -> &'static str {
+        "struct"
+    }
+    fn go_string(&self) -> String {
+        format!("{{{} {} {} {} {}}}", self.version, self.git_commit, self.git_tree_state, self.go_version, self.kube_client_version)
+    }
+    fn member(&self, name: &str, args: &[Tv]) -> Option<Result<Tv, String>> {
+        let s = match name {
+            "Version" => &self.version,
+            "GitCommit" => &self.git_commit,
+            "GitTreeState" => &self.git_tree_state,
+            "GoVersion" => &self.go_version,
+            "KubeClientVersion" => &self.kube_client_version,
+            _ => return None,
+        };
+        Some(no_args(name, args).map(|()| Tv::str(s)))
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+    fn json(&self) -> Option<String> {
+        let q = |s: &str| serde_json::Value::String(s.into()).to_string();
+        let mut parts = vec![format!("\"version\":{}", q(&self.version))];
+        if !self.git_commit.is_empty() {
+            parts.push(format!("\"git_commit\":{}", q(&self.git_commit)));
+        }
+        if !self.git_tree_state.is_empty() {
+            parts.push(format!("\"git_tree_state\":{}", q(&self.git_tree_state)));
+        }
+        parts.push(format!("\"go_version\":{}", q(&self.go_version)));
+        parts.push(format!("\"kube_client_version\":{}", q(&self.kube_client_version)));
+        Some(format!("{{{}}}", parts.join(",")))
+    }
+}
+
+/// `*common.Capabilities`.
+#[derive(Debug, Clone)]
+pub struct Capabilities {
+    pub kube_version: KubeVersion,
+    pub api_versions: Vec<String>,
+    pub helm_version: HelmVersion,
+}
+
+impl GoObject for Capabilities {
+    fn type_name(&self) -> &'static str {
+        "*common.Capabilities"
+    }
+    fn kind(&self) -> &'static str {
+        "ptr"
+    }
+    fn go_string(&self) -> String {
+        format!("&{{{} [{}] {}}}", self.kube_version.go_string_struct(), self.api_versions.join(" "), self.helm_version.go_string())
+    }
+    fn member(&self, name: &str, args: &[Tv]) -> Option<Result<Tv, String>> {
+        let v = match name {
+            "KubeVersion" => Tv::new(Val::Object(Rc::new(self.kube_version.clone()))),
+            "APIVersions" => Tv::new(Val::Object(Rc::new(VersionSet(self.api_versions.clone())))),
+            "HelmVersion" => Tv::new(Val::Object(Rc::new(self.helm_version.clone()))),
+            _ => return None,
+        };
+        Some(no_args(name, args).map(|()| v))
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+    fn json(&self) -> Option<String> {
+        Some(format!(
+            "{{\"KubeVersion\":{},\"APIVersions\":{},\"HelmVersion\":{}}}",
+            self.kube_version.json()?,
+            VersionSet(self.api_versions.clone()).json()?,
+            self.helm_version.json()?
+        ))
+    }
+}
+
+impl KubeVersion {
+    /// `%v` of the struct inside `&{...}`: its fields, as the value is printed
+    /// without its `String` method there.
+    fn go_string_struct(&self) -> String {
+        format!("{{{} {} {}}}", self.version, self.major, self.minor)
+    }
+}
