@@ -31,6 +31,15 @@
 //! `RENDER_GEN_ORACLE_ONLY=1` only runs the oracle and lists Helm's errors
 //! (for working on the generator; compares nothing).
 //!
+//! The oracle answers `{"status": "ok", "templates": {NAME: TEXT, ...},
+//! "exact": true, "inexact_reasons": []}` or, where Helm fails,
+//! `{"status": "error", "error": TEXT, "exact": true, "inexact_reasons": []}`
+//! with Helm's own text (`execution error at (c/templates/r.yaml:1:6): need
+//! z`, `parse error at (...)`, multi-line `c/templates/r.yaml:1:13\n
+//! executing ... nil pointer evaluating interface {}.x`); we must print
+//! `Error: TEXT` on stderr and exit non-zero. Answers with `exact: false`
+//! are counted and skipped.
+//!
 //! Value flags avoid `--set` numbers: Helm parses them as int64 but the
 //! oracle hands values to Go as JSON (float64), so `{{ .Values.x }}` of
 //! `--set x=1000000` would differ (1e+06) for the oracle's sake, not Helm's.
@@ -652,7 +661,8 @@ fn feat_files(g: &mut Gen, k: &str) {
     let lines: [&str; 5] = ["first line", "key = value", "# comment", "", "last"];
     let mut text = String::new();
     for _ in 0..1 + g.rng.below(4) {
-        text.push_str(*g.rng.pick(&lines));
+        let line: &&str = g.rng.pick(&lines);
+        text.push_str(line);
         text.push('\n');
     }
     if g.rng.chance(30) && text.len() > 1 {
@@ -783,7 +793,7 @@ fn feat_hooks(g: &mut Gen, k: &str) {
     g.tpl(
         &format!("tests/{k}-test-connection.yaml"),
         format!(
-            "apiVersion: v1\nkind: Pod\nmetadata:\n  name: \"{{{{ .Release.Name }}}}-test\"\n  annotations:\n    \"helm.sh/hook\": test\nspec:\n  containers:\n    - name: wget\n      image: busybox\n      args: ['{{{{ .Release.Name }}}}:80']\n  restartPolicy: Never\n# {{{{ .Template.Name }}}}\n"
+            "apiVersion: v1\nkind: Pod\nmetadata:\n  name: \"{{{{ .Release.Name }}}}-{k}-test\"\n  annotations:\n    \"helm.sh/hook\": test\nspec:\n  containers:\n    - name: wget\n      image: busybox\n      args: ['{{{{ .Release.Name }}}}:80']\n  restartPolicy: Never\n# {{{{ .Template.Name }}}}\n"
         ),
     );
 }
@@ -992,6 +1002,7 @@ fn fixture_cases() -> Vec<Case> {
         ("bitnami-style", "release-name", &[]),
         ("bitnami-style", "my-web", &["--namespace", "prod", "--set", "replicaCount=3", "--set", "ingress.enabled=true", "--set", "commonLabels.team=web"]),
         ("bitnami-style", "web", &["--set", "fullnameOverride=explicit", "--set-string", "image.tag=1.2", "--kube-version", "1.20.0"]),
+        ("bitnami-style", "extra", &["-f", "bitnami-extra.values.yaml", "--set", "ingress.enabled=true", "--set", "ingress.tls=true", "--kube-version", "1.18.3"]),
         ("files-config", "release-name", &[]),
         ("files-config", "cfg", &["--set", "extraConfig.enabled=true", "--set", "config.glob=conf/*.ini"]),
         ("lookup", "release-name", &[]),
@@ -1007,7 +1018,8 @@ fn fixture_cases() -> Vec<Case> {
             label: format!("fixture {chart} {}", flags.join(" ")),
             chart: dir.join(chart),
             name: name.to_string(),
-            flags: flags.iter().map(|s| s.to_string()).collect(),
+            // `-f` files sit beside the charts
+            flags: flags.iter().map(|s| if s.ends_with(".values.yaml") { dir.join(s).to_string_lossy().into_owned() } else { s.to_string() }).collect(),
         })
         .collect()
 }
@@ -1065,6 +1077,7 @@ fn text_diff(helm: &str, mine: &str) -> String {
 struct Tally {
     templates: usize,
     errors: usize,
+    equal_errors: usize,
     equal_templates: usize,
     different_templates: usize,
     inexact: usize,
@@ -1112,7 +1125,10 @@ fn compare(case: &Case, helm: &Value, tally: &mut Tally) -> Option<String> {
             tally.errors += 1;
             let text = helm["error"].as_str().unwrap_or("").trim_end();
             match mine {
-                Ours::Err { code: Some(c), stderr } if c != 0 && stderr.contains(text) => None,
+                Ours::Err { code: Some(c), stderr } if c != 0 && stderr.contains(&format!("Error: {text}")) => {
+                    tally.equal_errors += 1;
+                    None
+                }
                 Ours::Err { code, stderr } => Some(format!("{head}\n  helm failed: Error: {text}\n  ours exited {code:?} with stderr:\n{}", stderr.trim_end())),
                 Ours::Ok(t) => Some(format!("{head}\n  helm failed: Error: {text}\n  ours rendered {} templates", t.len())),
             }
@@ -1177,6 +1193,7 @@ fn template_matches_helm_on_generated_and_fixture_charts() {
                 let mut t = tally.lock().unwrap();
                 t.templates += local.templates;
                 t.errors += local.errors;
+                t.equal_errors += local.equal_errors;
                 t.equal_templates += local.equal_templates;
                 t.different_templates += local.different_templates;
                 t.inexact += local.inexact;
@@ -1189,7 +1206,7 @@ fn template_matches_helm_on_generated_and_fixture_charts() {
     let t = tally.into_inner().unwrap();
     let helm_ok = answers.iter().filter(|a| a["status"] == "ok").count();
     eprintln!(
-        "RENDER_GEN_SEED={seed}: {} charts ({count} generated, {} fixtures; helm ok {helm_ok}, helm errors {}), {} templates compared ({} equal, {} different), {} errors compared, {} inexact oracle answers skipped, {} charts differ; oracle {:.1}s, total {:.1}s",
+        "RENDER_GEN_SEED={seed}: {} charts ({count} generated, {} fixtures; helm ok {helm_ok}, helm errors {}), {} templates compared ({} equal, {} different), {} Helm errors compared ({} same), {} inexact oracle answers skipped, {} charts differ; oracle {:.1}s, total {:.1}s",
         cases.len(),
         cases.len() - count,
         cases.len() - helm_ok,
@@ -1197,6 +1214,7 @@ fn template_matches_helm_on_generated_and_fixture_charts() {
         t.equal_templates,
         t.different_templates,
         t.errors,
+        t.equal_errors,
         t.inexact,
         failures.len(),
         oracle_time.as_secs_f64(),
