@@ -848,8 +848,17 @@ fn feat_error(g: &mut Gen, k: &str) {
         _ => "x: {{ template \"missing-named\" . }}\n".to_string(),
     };
     // `required` against a value a flag may give
-    if body.contains("required") && g.rng.chance(40) {
-        g.values.insert(k.into(), json!({"needed": "given"}));
+    // (with no `kN` map at all, `.Values.kN.needed` is a nil pointer before `required` runs)
+    if body.contains("required") {
+        match g.rng.below(5) {
+            0 | 1 => {
+                g.values.insert(k.into(), json!({"needed": "given"}));
+            }
+            2 | 3 => {
+                g.values.insert(k.into(), json!({"other": 1}));
+            }
+            _ => {}
+        }
     }
     g.settable.push((format!("{k}.needed"), false));
     g.tpl(&format!("{k}-error.yaml"), body);
