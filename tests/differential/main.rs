@@ -14,6 +14,7 @@ mod fidelity_errors;
 mod fidelity_generated;
 mod helmfile_generated;
 mod helm_tables;
+mod render_generated;
 mod strvals_differential;
 mod upgrade_differential;
 mod yaml_differential;
