@@ -226,10 +226,8 @@ fn load_files(
     let mut warnings = Vec::new();
     let mut subcharts: BTreeMap<String, Vec<BufferedFile>> = BTreeMap::new();
     let mut templates = Vec::new();
-    let mut crds = Vec::new();
     let mut werf_files = Vec::new();
     let mut other_files = Vec::new();
-    let v1 = |md: &Option<RawMetadata>| md.as_ref().is_some_and(|m| m.api_version == "v1");
     for f in files {
         match f.name.as_str() {
             "Chart.yaml" | "secret-values.yaml" => werf_files.push(ChartFile::from_buffered(&f)),
@@ -252,9 +250,7 @@ fn load_files(
                 }
                 decode_into(m, &f.data, &f.display, "requirements.yaml")?;
                 werf_files.push(ChartFile::from_buffered(&f));
-                if v1(&md) {
-                    other_files.push(super::RawFile { name: f.name.clone(), data: f.data.clone() });
-                }
+                other_files.extend(md.as_ref().filter(|m| m.api_version == "v1").map(|_| super::RawFile { name: f.name.clone(), data: f.data.clone() }));
             }
             "requirements.lock" if generation == Generation::V2 => {
                 check_lock(&f, "requirements.lock")?;
@@ -267,11 +263,6 @@ fn load_files(
                 }
             }
             name if name.starts_with("templates/") => templates.push(ChartFile::from_buffered(&f)),
-            // helm: pkg/chart/v2/chart.go CRDObjects (hasManifestExtension)
-            name if name.starts_with("crds/") && is_manifest_extension(name) => {
-                crds.push(ChartFile::from_buffered(&f));
-                other_files.push(super::RawFile { name: f.name, data: f.data });
-            }
             name if name.starts_with("charts/") => {
                 if extension(name) == ".prov" {
                     other_files.push(super::RawFile { name: f.name, data: f.data });
@@ -288,6 +279,7 @@ fn load_files(
         }
     }
 
+    let crds = crd_files(&other_files);
     let Some(md) = md else {
         return Err(ChartError::ChartYamlMissing { path: place.path });
     };
@@ -341,6 +333,15 @@ fn load_files(
 
 /// One subchart of the chart at `place`: a `charts/NAME.tgz` archive or a
 /// `charts/NAME/` directory, its errors wrapped with the names.
+/// helm: pkg/chart/v2/chart.go CRDObjects (hasManifestExtension): the CRDs are among the Files.
+fn crd_files(files: &[super::RawFile]) -> Vec<ChartFile> {
+    files
+        .iter()
+        .filter(|f| f.name.starts_with("crds/") && is_manifest_extension(&f.name))
+        .map(|f| ChartFile { name: f.name.clone(), data: String::from_utf8_lossy(&f.data).into_owned() })
+        .collect()
+}
+
 fn load_subchart(
     n: String,
     files: Vec<BufferedFile>,

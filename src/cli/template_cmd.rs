@@ -8,7 +8,7 @@ use super::inputs::value_flags;
 use super::{Ctx, Outcome};
 use crate::explain::{Options, explain_chart_with, merge_user_values};
 use crate::render::engine::{self, EngineInput, ReleaseInfo};
-use crate::render::template::{NativeTemplate, TemplateOutput, render_template};
+use crate::render::template::{NativeTemplate, TemplateOutput, print_files, render_files};
 
 pub const TEMPLATE_HELP: &str = "Renders the chart as Helm 4.2.3's `helm template` does, byte for byte, with releasex's own Go
 template engine and Helm's function set: no Helm binary, no cluster (`lookup` returns nothing,
@@ -81,8 +81,21 @@ pub fn run(args: &TemplateArgs, ctx: &Ctx) -> anyhow::Result<Outcome> {
     let release = ReleaseInfo { name, namespace, revision: 1, is_upgrade: args.is_upgrade, is_install: !args.is_upgrade };
     let input = EngineInput { chart: &chart, charts, values: &explanation.values, release, capabilities };
     let opts = TemplateOutput { include_crds: args.include_crds, skip_tests: args.skip_tests, no_hooks: args.no_hooks, show_only: args.show_only.clone() };
-    let NativeTemplate { files, sorted, text } = render_template(&input, &opts).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let files = render_files(&input).map_err(|e| anyhow::anyhow!("{e}"))?;
     let mut outcome = Outcome { warnings: explanation.warnings.clone(), ..Outcome::default() };
+    let (files, sorted, text) = match print_files(&input, files, &opts) {
+        Ok(NativeTemplate { files, sorted, text }) => (files, sorted, text),
+        // -o json still shows what each template printed (as `helm template
+        // --debug` prints the invalid YAML), with Helm's error and exit 1.
+        Err((e, files)) if ctx.format() == OutputFormat::Json => {
+            let templates: serde_json::Map<String, serde_json::Value> = files.iter().map(|(k, v)| (k.clone(), serde_json::Value::String(v.text.clone()))).collect();
+            outcome.stdout_json = Some(serde_json::json!({"templates": templates, "error": e.to_string()}));
+            outcome.warnings.push(format!("error: {e}"));
+            outcome.exit_code = Some(1);
+            return Ok(outcome);
+        }
+        Err((e, _)) => anyhow::bail!("{e}"),
+    };
     match ctx.format() {
         OutputFormat::Json => {
             let templates: serde_json::Map<String, serde_json::Value> = files.iter().map(|(k, v)| (k.clone(), serde_json::Value::String(v.text.clone()))).collect();

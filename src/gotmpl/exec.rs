@@ -102,6 +102,10 @@ pub(super) struct Env<'t> {
     /// The name `tpl` texts are parsed under (Helm's: the set's own, `gotpl`);
     /// `None`: the calling template's.
     pub(super) tpl_name: Option<&'t str>,
+    /// Whether a value's taint (secret, nondeterministic) is looked for
+    /// anywhere inside it (helmfile's state values hold secrets), or only on
+    /// the value itself (chart values hold none, and the render data is large).
+    pub(super) deep_taint: bool,
 }
 
 pub(super) struct Exec<'t> {
@@ -186,7 +190,8 @@ impl<'t> Exec<'t> {
         let start = self.out.len();
         self.out.push_str(text);
         let (action, secret, nondeterministic) = match printed {
-            Some(v) => (Some(v.origin.clone()), v.holds_secret(), v.holds_nondeterministic()),
+            Some(v) if self.env.deep_taint => (Some(v.origin.clone()), v.holds_secret(), v.holds_nondeterministic()),
+            Some(v) => (Some(v.origin.clone()), v.secret, v.nondeterministic),
             None => (None, false, false),
         };
         let reads = if printed.is_some() { std::mem::take(&mut self.reads) } else { Vec::new() };
@@ -577,7 +582,7 @@ impl<'t> Exec<'t> {
         let argv: Vec<Tv> = evs.into_iter().map(|e| e.tv).collect();
         // One walk says whether any argument holds a secret; only then are the
         // strings to mask in a failure's message collected.
-        let any_secret = argv.iter().any(Tv::holds_secret);
+        let any_secret = if self.env.deep_taint { argv.iter().any(Tv::holds_secret) } else { argv.iter().any(|a| a.secret) };
         let secrets = if any_secret { super::mask::secret_strings(&argv) } else { Vec::new() };
         // A value made from one value with an origin (`quote .x`, `upper .x`,
         // `indent 2 .x`, `toYaml .x`) still came from there: attribution
@@ -588,7 +593,8 @@ impl<'t> Exec<'t> {
             _ => None,
         };
         let secret = def.derive == Derive::Made && any_secret;
-        let nondeterministic = def.nondeterministic || (def.derive == Derive::Made && argv.iter().any(Tv::holds_nondeterministic));
+        let nondeterministic = def.nondeterministic
+            || (def.derive == Derive::Made && if self.env.deep_taint { argv.iter().any(Tv::holds_nondeterministic) } else { argv.iter().any(|a| a.nondeterministic) });
         let result = {
             let env = self.env;
             let depth = self.depth;
@@ -732,6 +738,13 @@ fn sub_render(env: Env<'_>, current: &str, depth: usize, req: RenderRequest<'_>)
         return Err(TmplError::TooDeep { file: env.parse_name.into(), line: 1, column: 1, limit: MAX_TEMPLATE_DEPTH });
     }
     match req {
+        // A set (Helm's engine) answers an unknown name as Go's ExecuteTemplate does.
+        RenderRequest::Named { name, .. } if let Some(set_name) = env.tpl_name
+            && !env.trees.trees.contains_key(name) =>
+        {
+            let go = format!("template: no template {} associated with template {}", crate::go::quote::quote(name), crate::go::quote::quote(set_name));
+            Err(TmplError::Exec { file: env.parse_name.into(), line: 1, column: 1, message: go.clone(), go })
+        }
         RenderRequest::Named { name, data } => Exec::new(env, name, depth + 1).run(data),
         RenderRequest::Text { text, data } => {
             // The text joins a copy of the running set (Helm's `tpl` clones

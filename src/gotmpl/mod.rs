@@ -143,7 +143,7 @@ pub fn render_with(src: &str, data: &Tv, opts: &RenderOptions<'_>) -> Result<Ren
 
 fn run(src: &str, data: &Tv, name: &str, funcs: &FuncMap, host: &dyn Host, missingkey: MissingKey, unknown_unsupported: bool) -> Result<Rendered, TmplError> {
     let trees = parse::parse(name, src, &|f| funcs.get(f).is_some()).map_err(|e| parse_error(name, src, *e, unknown_unsupported))?;
-    let env = exec::Env { parse_name: name, src, trees: &trees, funcs, host, missingkey, tpl_name: None };
+    let env = exec::Env { parse_name: name, src, trees: &trees, funcs, host, missingkey, tpl_name: None, deep_taint: true };
     exec::Exec::new(env, name, 0).run(data)
 }
 
@@ -156,7 +156,9 @@ pub struct TemplateSet {
 }
 
 /// How a [`TemplateSet`] runs: the functions (over the builtins), the host,
-/// `missingkey`, and the name `tpl` texts are parsed under.
+/// `missingkey`, and the name `tpl` texts are parsed under. A set marks
+/// only the values themselves as secret or nondeterministic (not what holds
+/// them): chart values hold no secrets of their own.
 #[derive(Clone, Copy)]
 pub struct SetOptions<'a> {
     pub funcs: &'a FuncMap,
@@ -186,7 +188,7 @@ impl TemplateSet {
     /// Go's `t.ExecuteTemplate(w, name, data)`; `funcs` must be the full map
     /// (builtins included: [`with_builtins`]).
     pub fn execute(&self, name: &str, data: &Tv, opts: &SetOptions<'_>) -> Result<Rendered, TmplError> {
-        let env = exec::Env { parse_name: name, src: "", trees: &self.trees, funcs: opts.funcs, host: opts.host, missingkey: opts.missingkey, tpl_name: Some(opts.tpl_name) };
+        let env = exec::Env { parse_name: name, src: "", trees: &self.trees, funcs: opts.funcs, host: opts.host, missingkey: opts.missingkey, tpl_name: Some(opts.tpl_name), deep_taint: false };
         exec::Exec::new(env, name, 0).run(data)
     }
 }

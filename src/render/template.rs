@@ -198,22 +198,44 @@ pub enum NativeError {
 }
 
 pub fn render_template(input: &super::engine::EngineInput<'_>, opts: &TemplateOutput) -> Result<NativeTemplate, NativeError> {
+    let files = render_files(input)?;
+    print_files(input, files, opts).map_err(|(e, _)| e)
+}
+
+/// The engine's part of [`render_template`]: each template's text.
+pub fn render_files(input: &super::engine::EngineInput<'_>) -> Result<super::engine::RenderedFiles, NativeError> {
     let md = &input.chart.metadata;
     // helm: pkg/action/action.go renderResources checks the chart's kubeVersion first.
-    if !md.kube_version.is_empty() && !crate::values::semver::is_compatible_range(&md.kube_version, &input.capabilities.kube_version.version) {
+    if !md.kube_version.is_empty() && !crate::values::semver::is_compatible_range(&md.kube_version, input.capabilities.kube_version.string()) {
         return Err(NativeError::Helm(format!(
             "chart requires kubeVersion: {} which is incompatible with Kubernetes {}",
             md.kube_version, input.capabilities.kube_version.version
         )));
     }
-    // The install action has made its release when rendering fails: template.go adds the hint.
-    let hint = |m: String| NativeError::Helm(format!("{m}\n\nUse --debug flag to render out invalid YAML"));
-    let files = crate::timings::timed("render", || super::engine::render(input)).map_err(|e| match e {
+    crate::timings::timed("render", || super::engine::render(input)).map_err(|e| match e {
         super::engine::EngineError::Helm(m) => hint(m),
         super::engine::EngineError::Unsupported(m) => NativeError::Unsupported(m),
-    })?;
-    let sorted = sort_manifests(&files, &input.charts.name).map_err(hint)?;
+    })
+}
+
+/// The install action has made its release when rendering fails: template.go adds the hint.
+fn hint(m: String) -> NativeError {
+    NativeError::Helm(format!("{m}\n\nUse --debug flag to render out invalid YAML"))
+}
+
+/// The printing part of [`render_template`]; on an error the files come back.
+pub fn print_files(
+    input: &super::engine::EngineInput<'_>,
+    files: super::engine::RenderedFiles,
+    opts: &TemplateOutput,
+) -> Result<NativeTemplate, (NativeError, super::engine::RenderedFiles)> {
+    let sorted = match sort_manifests(&files, &input.charts.name) {
+        Ok(s) => s,
+        Err(e) => return Err((hint(e), files)),
+    };
     let crds = crd_objects(input.chart, input.charts);
-    let text = template_text(&sorted, &crds, opts).map_err(NativeError::Helm)?;
-    Ok(NativeTemplate { files, sorted, text })
+    match template_text(&sorted, &crds, opts) {
+        Ok(text) => Ok(NativeTemplate { files, sorted, text }),
+        Err(e) => Err((NativeError::Helm(e), files)),
+    }
 }

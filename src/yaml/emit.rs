@@ -42,6 +42,12 @@ pub enum EmitError {
     /// Text yaml.v2 fails to parse, or JSON that Go's encoder never prints.
     #[error("yaml: {0}")]
     Syntax(String),
+    /// Map keys that yaml.v2's `keyList.Less` does not order consistently
+    /// (its digit-run rule makes cycles such as `9` < `10` < `1a` < `9`):
+    /// `sort.Sort` then puts them in an order that depends on Go's random
+    /// map iteration, so Helm's own output varies from run to run.
+    #[error("map keys {0:?} have no stable order under yaml.v2's key sort (Go's output depends on map iteration order)")]
+    KeyOrder(Vec<String>),
     /// Nesting deeper than we follow (yaml.v2 itself allows 10000 levels).
     #[error("nesting deeper than {0} levels is not supported")]
     TooDeep(usize),
@@ -55,7 +61,7 @@ pub fn json_to_yaml(json: &str) -> Result<String, EmitError> {
     let node = read::read(json)?;
     let mut e = Emitter::new();
     // encode.go marshalDoc: an implicit document; the root node.
-    e.node(&node, Context { root: true, ..Context::default() });
+    e.node(&node, Context::default())?;
     // emitterc.go yaml_emitter_emit_document_end (implicit, so no "...").
     e.write_indent();
     String::from_utf8(e.out).map_err(|_| EmitError::Syntax("internal error: the emitter split a character".into()))
@@ -86,11 +92,11 @@ enum Style {
     Literal,
 }
 
-/// emitterc.go yaml_emitter_emit_node's context flags.
+/// emitterc.go yaml_emitter_emit_node's context flags that change the
+/// output (`root_context` only sets `open_ended`, which yaml.v2's encoder
+/// clears before the stream end; `sequence_context` is never read).
 #[derive(Debug, Clone, Copy, Default)]
 struct Context {
-    root: bool,
-    sequence: bool,
     mapping: bool,
     simple_key: bool,
 }
@@ -181,7 +187,7 @@ impl Emitter {
 
     /// emitterc.go yaml_emitter_emit_node, for the node encode.go's marshal
     /// turns `v` into.
-    fn node(&mut self, v: &Node, ctx: Context) {
+    fn node(&mut self, v: &Node, ctx: Context) -> Result<(), EmitError> {
         self.ctx = ctx;
         match v {
             Node::Null => self.scalar("null", Style::Plain),
@@ -192,9 +198,10 @@ impl Emitter {
             Node::Str(s) => self.scalar(s, string_style(s)),
             Node::Seq(items) if items.is_empty() => self.empty_flow(b"[", b"]"),
             Node::Map(entries) if entries.is_empty() => self.empty_flow(b"{", b"}"),
-            Node::Seq(items) => self.block_sequence(items),
-            Node::Map(entries) => self.block_mapping(entries),
+            Node::Seq(items) => return self.block_sequence(items),
+            Node::Map(entries) => return self.block_mapping(entries),
         }
+        Ok(())
     }
 
     /// emitterc.go yaml_emitter_emit_flow_sequence_item / _flow_mapping_key
@@ -211,28 +218,30 @@ impl Emitter {
 
     /// emitterc.go yaml_emitter_emit_block_sequence_item: in a mapping
     /// value the items are not indented (`key:\n- a`).
-    fn block_sequence(&mut self, items: &[Node]) {
+    fn block_sequence(&mut self, items: &[Node]) -> Result<(), EmitError> {
         self.increase_indent(false, self.ctx.mapping && !self.indention);
         for item in items {
             self.write_indent();
             self.write_indicator(b"-", true, false, true);
-            self.node(item, Context { sequence: true, ..Context::default() });
+            self.node(item, Context::default())?;
         }
         self.pop_indent();
+        Ok(())
     }
 
     /// emitterc.go yaml_emitter_emit_block_mapping_key / _value, keys in
     /// encode.go mapv's order (`sort.Sort(keyList)`).
-    fn block_mapping(&mut self, entries: &[(String, Node)]) {
+    fn block_mapping(&mut self, entries: &[(String, Node)]) -> Result<(), EmitError> {
         self.increase_indent(false, false);
         let mut order: Vec<&(String, Node)> = entries.iter().collect();
         crate::go::sort::sort(&mut order, |a, b| key_less(&a.0, &b.0));
+        check_key_order(&order)?;
         for (k, v) in order {
             self.write_indent();
             let key_analysis = analyze(k.as_bytes());
             // emitterc.go yaml_emitter_check_simple_key: one line, at most 128 bytes.
             if !key_analysis.multiline && k.len() <= 128 {
-                self.ctx = Context { mapping: true, simple_key: true, ..Context::default() };
+                self.ctx = Context { mapping: true, simple_key: true };
                 self.scalar_analyzed(k, string_style(k), key_analysis);
                 self.write_indicator(b":", false, false, false);
             } else {
@@ -242,9 +251,10 @@ impl Emitter {
                 self.write_indent();
                 self.write_indicator(b":", true, false, true);
             }
-            self.node(v, Context { mapping: true, ..Context::default() });
+            self.node(v, Context { mapping: true, ..Context::default() })?;
         }
         self.pop_indent();
+        Ok(())
     }
 
     fn scalar(&mut self, value: &str, style: Style) {
@@ -294,14 +304,19 @@ impl Emitter {
 }
 
 /// encode.go floatv: `strconv.FormatFloat(f, 'g', -1, 64)` (`1e+21`,
-/// `-1e-07`), infinities and NaN in YAML's spelling.
+/// `-1e-07`), infinities and NaN in YAML's spelling. `go::ftoa` rather than
+/// `go::fmt::go_float`: when the shortest digits tie (the exact value is
+/// halfway, `-1651109404107626.25`), Go rounds half to even
+/// (`-1.6511094041076262e+15`) and only ftoa does so.
 fn float_text(f: f64) -> String {
     if f.is_nan() {
         ".nan".into()
     } else if f.is_infinite() {
         if f > 0.0 { ".inf".into() } else { "-.inf".into() }
     } else {
-        crate::go::fmt::go_float(f)
+        let mut out = Vec::new();
+        crate::go::ftoa::append_float(&mut out, f, b'g', -1, false);
+        String::from_utf8_lossy(&out).into_owned()
     }
 }
 
@@ -360,6 +375,23 @@ fn is_base60_float(s: &str) -> bool {
         }
     }
     i == b.len()
+}
+
+/// Whether `sorted` (sorted with [`key_less`]) is the one order Go's
+/// `sort.Sort` gives whatever order the keys come in: `key_less` is total
+/// on distinct strings (exactly one of `a < b`, `b < a`), so that holds
+/// exactly when every earlier key is less than every later one. Without
+/// digits `key_less` is a lexicographic order and cannot cycle.
+fn check_key_order(sorted: &[&(String, Node)]) -> Result<(), EmitError> {
+    if !sorted.iter().any(|(k, _)| k.chars().any(is_digit)) {
+        return Ok(());
+    }
+    for (i, (a, _)) in sorted.iter().enumerate() {
+        if let Some((b, _)) = sorted[i + 1..].iter().find(|(b, _)| !key_less(a, b)) {
+            return Err(EmitError::KeyOrder(vec![a.clone(), b.clone()]));
+        }
+    }
+    Ok(())
 }
 
 /// sorter.go keyList.Less for two string keys: letters sort before

@@ -18,3 +18,4 @@ mod render_generated;
 mod strvals_differential;
 mod upgrade_differential;
 mod yaml_differential;
+mod yaml_emit_differential;

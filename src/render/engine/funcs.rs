@@ -38,7 +38,48 @@ pub fn helm_func_map() -> FuncMap {
     m.add("fail", Sig::fixed(&[S]), Derive::Made, fail);
     m.add("lookup", Sig::fixed(&[S, S, S, S]), Derive::Made, |_, _| Ok(Tv::new(Val::Map(GoMap::new()))));
     m.add("getHostByName", Sig::fixed(&[S]), Derive::Made, |_, _| Ok(Tv::str("")));
+    compare_with_types(&mut m);
     m
+}
+
+/// Go 1.26's text/template names the two types when a comparison's
+/// operands do not fit (`incompatible types for comparison: float64 and
+/// int`); the builtins keep Go 1.19's words for helmfile.
+fn compare_with_types(m: &mut FuncMap) {
+    macro_rules! wrap {
+        ($($name:literal => $f:ident),*) => {$(
+            fn $f(c: &Call<'_>, args: Vec<Tv>) -> Result<Tv, FnError> {
+                let builtins = crate::gotmpl::builtins::func_map();
+                let Some(def) = builtins.get($name) else { return Err(FnError::Unsupported($name.into())) };
+                (def.f)(c, args.clone()).map_err(|e| with_types(e, &args))
+            }
+            if let Some(def) = crate::gotmpl::builtins::func_map().get($name) {
+                m.add($name, def.sig, def.derive, $f);
+            }
+        )*};
+    }
+    wrap!("eq" => eq, "ne" => ne, "lt" => lt, "le" => le, "gt" => gt, "ge" => ge);
+}
+
+fn with_types(e: FnError, args: &[Tv]) -> FnError {
+    let class = |v: &Val| match v {
+        Val::Int(_) | Val::Int64(_) => "int",
+        Val::Float(_) => "float",
+        Val::Str(_) => "string",
+        Val::Bool(_) => "bool",
+        _ => "other",
+    };
+    match e {
+        FnError::Go(m) if m == "incompatible types for comparison" => {
+            let first = args.first().map(|a| &a.val);
+            let other = args.iter().skip(1).map(|a| &a.val).find(|v| first.is_some_and(|f| class(f) != class(v)));
+            match (first, other) {
+                (Some(a), Some(b)) => FnError::Go(format!("{m}: {} and {}", crate::gotmpl::go_type_name(a), crate::gotmpl::go_type_name(b))),
+                _ => FnError::Go(m),
+            }
+        }
+        other => other,
+    }
 }
 
 fn text(v: &Tv) -> &str {

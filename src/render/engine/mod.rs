@@ -300,7 +300,7 @@ fn parse_traceable(s: &str) -> Option<Traced> {
 pub fn default_capabilities(kube_version: Option<&str>, extra_api_versions: &[String]) -> Result<Capabilities, String> {
     let kube_version = match kube_version {
         Some(v) => KubeVersion::parse(v).map_err(|e| format!("invalid kube version '{v}': {e}"))?,
-        None => KubeVersion { version: "v1.36.0".into(), major: "1".into(), minor: "36".into() },
+        None => KubeVersion { version: "v1.36.0".into(), normalized: None, major: "1".into(), minor: "36".into() },
     };
     let mut api_versions: Vec<String> = DEFAULT_API_VERSIONS.iter().map(|s| s.to_string()).collect();
     api_versions.extend(extra_api_versions.iter().cloned());

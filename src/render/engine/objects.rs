@@ -75,16 +75,19 @@ impl GoObject for Files {
             "Glob" => text_arg(name, args).map(|p| self.glob(&p).value()),
             "AsConfig" => no_args(name, args).and_then(|()| self.as_map_yaml(false)).map(|s| Tv::str(&s)),
             "AsSecrets" => no_args(name, args).and_then(|()| self.as_map_yaml(true)).map(|s| Tv::str(&s)),
-            "Lines" => text_arg(name, args).map(|f| {
+            "Lines" => text_arg(name, args).and_then(|f| {
                 let lines: Vec<Tv> = match self.files.get(&f) {
                     None => Vec::new(),
+                    // files.go reads `s[len(s)-1]` of an empty file (a directory
+                    // chart's: its data is not nil) and panics.
+                    Some(data) if data.is_empty() => return Err("runtime error: index out of range [-1]".to_string()),
                     Some(data) => {
                         let s = String::from_utf8_lossy(data);
                         let s = s.strip_suffix('\n').unwrap_or(&s);
                         s.split('\n').map(Tv::str).collect()
                     }
                 };
-                Tv::new(Val::TypedList("string", lines))
+                Ok(Tv::new(Val::TypedList("string", lines)))
             }),
             _ => return None,
         })
@@ -111,24 +114,38 @@ impl GoObject for Files {
 #[derive(Debug, Clone)]
 pub struct KubeVersion {
     pub version: String,
+    /// Set by `--kube-version` (ParseKubeVersion); Helm's default has none.
+    pub normalized: Option<String>,
     pub major: String,
     pub minor: String,
 }
 
 impl KubeVersion {
-    /// chartutil `ParseKubeVersion`: a semver (a leading `v` optional), kept as `vMAJOR.MINOR.PATCH...`.
+    /// pkg/chart/common/capabilities.go `ParseKubeVersion`: k8s
+    /// `ParseGeneric` (`v?N.N[.N...]` then anything); `Version` keeps the
+    /// text as given (with a `v`), `String()` the numbers alone.
     pub fn parse(text: &str) -> Result<KubeVersion, String> {
-        let v = crate::values::semver::new_version(text)?;
-        let mut version = format!("v{}.{}.{}", v.major, v.minor, v.patch);
-        if !v.pre.is_empty() {
-            version.push('-');
-            version.push_str(&v.pre);
+        let bad = || format!("could not parse {} as version", crate::go::quote::quote(text));
+        let body = text.strip_prefix('v').unwrap_or(text);
+        let numbers_end = body.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(body.len());
+        let mut numbers = &body[..numbers_end];
+        // The regexp's `(?:\.[0-9]+)*` leaves a trailing dot to the rest.
+        while numbers.ends_with('.') {
+            numbers = &numbers[..numbers.len() - 1];
         }
-        if !v.metadata.is_empty() {
-            version.push('+');
-            version.push_str(&v.metadata);
+        let parts: Vec<&str> = numbers.split('.').collect();
+        if parts.len() < 2 || parts.iter().any(|p| p.is_empty()) {
+            return Err(bad());
         }
-        Ok(KubeVersion { version, major: v.major.to_string(), minor: v.minor.to_string() })
+        let comps: Vec<u32> = parts.iter().map(|p| p.parse::<u32>().map_err(|_| bad())).collect::<Result<_, _>>()?;
+        let version = if text.starts_with('v') { text.to_string() } else { format!("v{text}") };
+        let normalized = format!("v{}", comps.iter().map(u32::to_string).collect::<Vec<_>>().join("."));
+        Ok(KubeVersion { version, normalized: Some(normalized), major: comps[0].to_string(), minor: comps[1].to_string() })
+    }
+
+    /// `String()`: what `{{ .Capabilities.KubeVersion }}` prints and chart `kubeVersion` constraints check.
+    pub fn string(&self) -> &str {
+        self.normalized.as_deref().unwrap_or(&self.version)
     }
 }
 
@@ -140,11 +157,12 @@ impl GoObject for KubeVersion {
         "struct"
     }
     fn go_string(&self) -> String {
-        self.version.clone()
+        self.string().to_string()
     }
     fn member(&self, name: &str, args: &[Tv]) -> Option<Result<Tv, String>> {
         let s = match name {
-            "Version" | "String" | "GitVersion" => &self.version,
+            "String" => self.string(),
+            "Version" | "GitVersion" => &self.version,
             "Major" => &self.major,
             "Minor" => &self.minor,
             _ => return None,
@@ -284,6 +302,6 @@ impl KubeVersion {
     /// `%v` of the struct inside `&{...}`: its fields, as the value is printed
     /// without its `String` method there.
     fn go_string_struct(&self) -> String {
-        format!("{{{} {} {}}}", self.version, self.major, self.minor)
+        format!("{{{} {} {} {}}}", self.version, self.normalized.as_deref().unwrap_or(""), self.major, self.minor)
     }
 }

@@ -74,6 +74,12 @@ fn floats_print_with_strconv_g() {
 }
 
 #[test]
+fn float_ties_in_the_shortest_digits_round_half_to_even() {
+    // seen against Helm: the float64 is exactly -1651109404107626.25
+    assert_eq!(y("-1651109404107626.3"), "-1.6511094041076262e+15\n");
+}
+
+#[test]
 fn out_of_range_float_text_stays_a_string() {
     assert_eq!(y("1e400"), "1e400\n");
 }
@@ -156,7 +162,8 @@ fn nel_is_escaped_when_it_survives() {
 #[test]
 fn line_and_paragraph_separators_single_quote_and_break() {
     assert_eq!(y(r#"{"lsep":"a\u2028b"}"#), "lsep: 'a\u{2028}  b'\n");
-    assert_eq!(y(r#"["a\u2029"]"#), "- \"a\\P\"\n");
+    // a final break: plain is not allowed, single quotes are, and PS is copied raw
+    assert_eq!(y(r#"["a\u2029"]"#), "- 'a\u{2029}'\n");
 }
 
 #[test]
@@ -164,7 +171,8 @@ fn multi_line_strings_are_literal_with_chomping() {
     assert_eq!(y(r#"{"ml":"a\nb\n"}"#), "ml: |\n  a\n  b\n");
     assert_eq!(y(r#"{"ml":"a\nb"}"#), "ml: |-\n  a\n  b\n");
     assert_eq!(y(r#"{"ml":"a\nb\n\n"}"#), "ml: |+\n  a\n  b\n\n");
-    assert_eq!(y(r#"{"ml":"\n"}"#), "ml: |+\n\n");
+    // a leading break gets the indentation indicator
+    assert_eq!(y(r#"{"ml":"\n"}"#), "ml: |2+\n\n");
     assert_eq!(y(r#"{"ml":" a\nb"}"#), "ml: |2-\n   a\n  b\n");
     assert_eq!(y(r#"["a\n\nb"]"#), "- |-\n  a\n\n  b\n");
 }
@@ -239,11 +247,15 @@ fn raw_control_characters_are_refused() {
 
 #[test]
 fn keys_over_1024_characters_or_with_a_raw_break_are_refused() {
-    let k = "k".repeat(1023);
+    // the `:` at most 1024 characters after the opening quote
+    let k = "k".repeat(1022);
     assert!(json_to_yaml(&format!(r#"{{"{k}":1}}"#)).is_ok());
-    let k = "k".repeat(1024);
+    let k = "k".repeat(1023);
     assert_eq!(json_to_yaml(&format!(r#"{{"{k}":1}}"#)), Err(EmitError::LongKey));
     assert_eq!(json_to_yaml("{\"a\u{85}b\":1}"), Err(EmitError::LongKey));
+    // characters of the JSON text count: `\u003c` is six
+    assert!(json_to_yaml(&format!(r#"{{"{}":1}}"#, "\\u003c".repeat(170))).is_ok());
+    assert_eq!(json_to_yaml(&format!(r#"{{"{}":1}}"#, "\\u003c".repeat(171))), Err(EmitError::LongKey));
     // long values are fine
     let v = "v".repeat(3000);
     assert!(json_to_yaml(&format!(r#"{{"k":"{v}"}}"#)).is_ok());
@@ -279,4 +291,14 @@ fn nesting_beyond_our_limit_is_refused() {
     assert_eq!(json_to_yaml(&deep), Err(EmitError::TooDeep(1000)));
     let ok = format!("{}{}", "[".repeat(1000), "]".repeat(1000));
     assert!(json_to_yaml(&ok).is_ok());
+}
+
+#[test]
+fn keys_without_a_stable_order_are_refused() {
+    // 9 < 10 (numbers), 10 < 1a (a non-letter before a letter), 1a < 9 (1 < 9)
+    assert!(key_less("9", "10") && key_less("10", "1a") && key_less("1a", "9"));
+    assert!(matches!(json_to_yaml(r#"{"9":1,"10":2,"1a":3}"#), Err(EmitError::KeyOrder(_))));
+    // seen in the differential test: a non-ASCII digit counts with its code point
+    assert!(matches!(json_to_yaml(r#"{"077718":1,"0x1F":2,"٣":3}"#), Err(EmitError::KeyOrder(_))));
+    assert!(json_to_yaml(r#"{"9":1,"10":2,"1":3}"#).is_ok());
 }
