@@ -16,6 +16,9 @@ _kubectl__releasex() {
             ",$1")
                 cmd="kubectl__releasex"
                 ;;
+            kubectl__releasex,blame)
+                cmd="kubectl__releasex__subcmd__blame"
+                ;;
             kubectl__releasex,completion)
                 cmd="kubectl__releasex__subcmd__completion"
                 ;;
@@ -34,11 +37,17 @@ _kubectl__releasex() {
             kubectl__releasex,rollback-preview)
                 cmd="kubectl__releasex__subcmd__rollback__subcmd__preview"
                 ;;
+            kubectl__releasex,template)
+                cmd="kubectl__releasex__subcmd__template"
+                ;;
             kubectl__releasex,upgrade-preview)
                 cmd="kubectl__releasex__subcmd__upgrade__subcmd__preview"
                 ;;
             kubectl__releasex,values)
                 cmd="kubectl__releasex__subcmd__values"
+                ;;
+            kubectl__releasex__subcmd__help,blame)
+                cmd="kubectl__releasex__subcmd__help__subcmd__blame"
                 ;;
             kubectl__releasex__subcmd__help,completion)
                 cmd="kubectl__releasex__subcmd__help__subcmd__completion"
@@ -57,6 +66,9 @@ _kubectl__releasex() {
                 ;;
             kubectl__releasex__subcmd__help,rollback-preview)
                 cmd="kubectl__releasex__subcmd__help__subcmd__rollback__subcmd__preview"
+                ;;
+            kubectl__releasex__subcmd__help,template)
+                cmd="kubectl__releasex__subcmd__help__subcmd__template"
                 ;;
             kubectl__releasex__subcmd__help,upgrade-preview)
                 cmd="kubectl__releasex__subcmd__help__subcmd__upgrade__subcmd__preview"
@@ -110,12 +122,134 @@ _kubectl__releasex() {
 
     case "${cmd}" in
         kubectl__releasex)
-            opts="-n -o -h -V --kubeconfig --context --namespace --request-timeout --output --color --timings --help --version release values explain upgrade-preview rollback-preview patch completion help"
+            opts="-n -o -h -V --kubeconfig --context --namespace --request-timeout --output --color --timings --help --version release values explain upgrade-preview rollback-preview blame template patch completion help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --kubeconfig)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --request-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "text json yaml markdown" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "text json yaml markdown" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kubectl__subcmd__releasex__subcmd__blame)
+            opts="-f -a -n -o -h --values --set --set-string --set-json --set-file --set-literal --release-name --kube-version --api-versions --is-upgrade --skip-schema-validation --version --devel --repo --username --password --password-stdin --pass-credentials --ca-file --cert-file --key-file --insecure-skip-tls-verify --plain-http --keyring --verify --dependency-update --kubeconfig --context --namespace --request-timeout --output --color --timings --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --values)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -f)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --set)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --set-string)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --set-json)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --set-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --set-literal)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --release-name)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kube-version)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --api-versions)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -a)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --version)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --repo)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --username)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --password)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ca-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cert-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --key-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --keyring)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --kubeconfig)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -372,8 +506,22 @@ _kubectl__releasex() {
             return 0
             ;;
         kubectl__subcmd__releasex__subcmd__help)
-            opts="release values explain upgrade-preview rollback-preview patch completion help"
+            opts="release values explain upgrade-preview rollback-preview blame template patch completion help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kubectl__subcmd__releasex__subcmd__help__subcmd__blame)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -484,6 +632,20 @@ _kubectl__releasex() {
             return 0
             ;;
         kubectl__subcmd__releasex__subcmd__help__subcmd__rollback__subcmd__preview)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kubectl__subcmd__releasex__subcmd__help__subcmd__template)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -937,8 +1099,134 @@ _kubectl__releasex() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        kubectl__subcmd__releasex__subcmd__template)
+            opts="-f -a -s -n -o -h --values --set --set-string --set-json --set-file --set-literal --kube-version --api-versions --is-upgrade --show-only --include-crds --skip-tests --no-hooks --skip-schema-validation --version --devel --repo --username --password --password-stdin --pass-credentials --ca-file --cert-file --key-file --insecure-skip-tls-verify --plain-http --keyring --verify --dependency-update --kubeconfig --context --namespace --request-timeout --output --color --timings --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --values)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -f)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --set)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --set-string)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --set-json)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --set-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --set-literal)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kube-version)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --api-versions)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -a)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --show-only)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -s)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --version)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --repo)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --username)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --password)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ca-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cert-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --key-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --keyring)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kubeconfig)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --request-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "text json yaml markdown" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "text json yaml markdown" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         kubectl__subcmd__releasex__subcmd__upgrade__subcmd__preview)
-            opts="-f -i -C -a -l -n -o -h --values --set --set-string --set-json --set-file --set-literal --reuse-values --reset-values --reset-then-reuse-values --compare-modes --values-only --release-file --driver --sql-connection --key --skip-schema-validation --manifest --server-side --take-ownership --allow-unreleased --install --create-namespace --no-hooks --force-conflicts --force-replace --force --ignore --show-secrets --diff-context --show-patch --show-unchanged --suppress --suppress-secrets --concurrency --diff --show-values --detailed-exitcode --lookup --offline --version --devel --repo --username --password --password-stdin --pass-credentials --ca-file --cert-file --key-file --insecure-skip-tls-verify --plain-http --keyring --verify --dependency-update --post-renderer --post-renderer-args --enable-dns --kube-version --api-versions --history-max --description --labels --wait --wait-for-jobs --timeout --cleanup-on-fail --dry-run --atomic --rollback-on-failure --hide-notes --hide-secret --render-subchart-notes --skip-crds --disable-openapi-validation --kubeconfig --context --namespace --request-timeout --output --color --timings --help"
+            opts="-f -i -C -a -l -n -o -h --values --set --set-string --set-json --set-file --set-literal --reuse-values --reset-values --reset-then-reuse-values --compare-modes --values-only --release-file --driver --sql-connection --key --skip-schema-validation --manifest --server-side --take-ownership --allow-unreleased --install --create-namespace --no-hooks --force-conflicts --force-replace --force --ignore --show-secrets --diff-context --show-patch --show-unchanged --suppress --suppress-secrets --concurrency --diff --show-values --detailed-exitcode --lookup --render-with-helm --offline --version --devel --repo --username --password --password-stdin --pass-credentials --ca-file --cert-file --key-file --insecure-skip-tls-verify --plain-http --keyring --verify --dependency-update --post-renderer --post-renderer-args --enable-dns --kube-version --api-versions --history-max --description --labels --wait --wait-for-jobs --timeout --cleanup-on-fail --dry-run --atomic --rollback-on-failure --hide-notes --hide-secret --render-subchart-notes --skip-crds --disable-openapi-validation --kubeconfig --context --namespace --request-timeout --output --color --timings --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

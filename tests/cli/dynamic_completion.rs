@@ -117,6 +117,8 @@ fn static_words_never_call_the_cluster() {
     explain	Shorthand for `values explain`
     upgrade-preview	What `helm upgrade RELEASE CHART [flags]` would do with the values: the baseline revision, each value mode, what is kept, dropped or new
     rollback-preview	What `helm rollback RELEASE [REVISION]` would do: the target revision, the stored config it brings back, and per object the request Helm would send
+    blame	Which template action and which values keys produced each field of the rendered objects
+    template	Render a chart as `helm template [NAME] CHART [flags]` prints it, in process (no Helm binary)
     patch	Compute the patch `helm upgrade` sends for one object (original = previous manifest's object, modified = new manifest's object, current = live object)
     completion	Print a shell completion script (static words, plus release names, revisions, namespaces, contexts, charts and values files asked from the binary at TAB time)
     :4

@@ -180,7 +180,7 @@ fn helm_preview_release_chart_is_upgrade_preview() {
 }
 
 #[test]
-fn helm_bin_runs_the_render_under_helm() {
+fn with_render_with_helm_helm_bin_runs_the_render_under_helm() {
     let dir = tempfile::tempdir().unwrap();
     let marker = dir.path().join("called");
     let fake = dir.path().join("fake-helm");
@@ -193,7 +193,7 @@ fn helm_bin_runs_the_render_under_helm() {
     let r = run(as_helm(&mut releasex())
         .env("HELM_BIN", &fake)
         .env("KUBECONFIG", &kubeconfig)
-        .args(["rel", PARENT_V2, "--release-file", PARENT_HISTORY]));
+        .args(["rel", PARENT_V2, "--release-file", PARENT_HISTORY, "--render-with-helm"]));
     assert_eq!(r.code, 3, "a chart that does not render fails the upgrade: {}", r.stdout);
     let args = std::fs::read_to_string(&marker).expect("HELM_BIN was run");
     assert!(args.starts_with("template"), "{args}");
