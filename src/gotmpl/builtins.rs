@@ -269,7 +269,7 @@ fn non_comparable(v: &Val) -> FnError {
     }
 }
 
-fn eq(_: &Call<'_>, args: Vec<Tv>) -> Res {
+pub(crate) fn eq(_: &Call<'_>, args: Vec<Tv>) -> Res {
     let Some((first, rest)) = args.split_first() else { return Err(go_err("missing argument for comparison")) };
     if rest.is_empty() {
         return Err(go_err("missing argument for comparison"));
@@ -282,7 +282,7 @@ fn eq(_: &Call<'_>, args: Vec<Tv>) -> Res {
     Ok(bool_tv(false))
 }
 
-fn ne(_: &Call<'_>, args: Vec<Tv>) -> Res {
+pub(crate) fn ne(_: &Call<'_>, args: Vec<Tv>) -> Res {
     Ok(bool_tv(!eq_pair(&args[0].val, &args[1].val)?))
 }
 
@@ -302,7 +302,7 @@ fn lt_pair(a: &Val, b: &Val) -> Result<bool, FnError> {
     })
 }
 
-fn lt(_: &Call<'_>, args: Vec<Tv>) -> Res {
+pub(crate) fn lt(_: &Call<'_>, args: Vec<Tv>) -> Res {
     Ok(bool_tv(lt_pair(&args[0].val, &args[1].val)?))
 }
 
@@ -313,15 +313,15 @@ fn le_pair(a: &Val, b: &Val) -> Result<bool, FnError> {
     eq_pair(a, b)
 }
 
-fn le(_: &Call<'_>, args: Vec<Tv>) -> Res {
+pub(crate) fn le(_: &Call<'_>, args: Vec<Tv>) -> Res {
     Ok(bool_tv(le_pair(&args[0].val, &args[1].val)?))
 }
 
-fn gt(_: &Call<'_>, args: Vec<Tv>) -> Res {
+pub(crate) fn gt(_: &Call<'_>, args: Vec<Tv>) -> Res {
     Ok(bool_tv(!le_pair(&args[0].val, &args[1].val)?))
 }
 
-fn ge(_: &Call<'_>, args: Vec<Tv>) -> Res {
+pub(crate) fn ge(_: &Call<'_>, args: Vec<Tv>) -> Res {
     Ok(bool_tv(!lt_pair(&args[0].val, &args[1].val)?))
 }
 

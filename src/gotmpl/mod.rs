@@ -172,12 +172,10 @@ impl TemplateSet {
         TemplateSet::default()
     }
 
-    /// Go's `t.New(name).Parse(src)` into this set; `funcs` are the
-    /// functions laid over the builtins (the parser refuses unknown ones).
+    /// Go's `t.New(name).Parse(src)` into this set; `funcs` is the full
+    /// map, as for [`TemplateSet::execute`] (the parser refuses unknown functions).
     pub fn parse(&mut self, name: &str, src: &str, funcs: &FuncMap) -> Result<(), TmplError> {
-        let builtins = builtins::func_map();
-        let known = |f: &str| funcs.get(f).is_some() || builtins.get(f).is_some();
-        self.trees.parse_into(name, src, &known).map_err(|e| parse_error(name, src, *e, false))
+        self.trees.parse_into(name, src, &|f| funcs.get(f).is_some()).map_err(|e| parse_error(name, src, *e, false))
     }
 
     /// Whether the set has a template of this name.

@@ -46,14 +46,14 @@ pub fn helm_func_map() -> FuncMap {
 /// operands do not fit (`incompatible types for comparison: float64 and
 /// int`); the builtins keep Go 1.19's words for helmfile.
 fn compare_with_types(m: &mut FuncMap) {
+    use crate::gotmpl::builtins;
     macro_rules! wrap {
         ($($name:literal => $f:ident),*) => {$(
             fn $f(c: &Call<'_>, args: Vec<Tv>) -> Result<Tv, FnError> {
-                let builtins = crate::gotmpl::builtins::func_map();
-                let Some(def) = builtins.get($name) else { return Err(FnError::Unsupported($name.into())) };
-                (def.f)(c, args.clone()).map_err(|e| with_types(e, &args))
+                let types: Vec<(&str, &str)> = args.iter().map(|a| (class(&a.val), crate::gotmpl::go_type_name(&a.val))).collect();
+                builtins::$f(c, args).map_err(|e| with_types(e, &types))
             }
-            if let Some(def) = crate::gotmpl::builtins::func_map().get($name) {
+            if let Some(def) = builtins::func_map().get($name) {
                 m.add($name, def.sig, def.derive, $f);
             }
         )*};
@@ -61,20 +61,25 @@ fn compare_with_types(m: &mut FuncMap) {
     wrap!("eq" => eq, "ne" => ne, "lt" => lt, "le" => le, "gt" => gt, "ge" => ge);
 }
 
-fn with_types(e: FnError, args: &[Tv]) -> FnError {
-    let class = |v: &Val| match v {
+/// The kind a comparison looks at (integers of any size compare with each other).
+fn class(v: &Val) -> &'static str {
+    match v {
         Val::Int(_) | Val::Int64(_) => "int",
         Val::Float(_) => "float",
         Val::Str(_) => "string",
         Val::Bool(_) => "bool",
         _ => "other",
-    };
+    }
+}
+
+/// The builtin's error with the first operand's type and the first that does not fit it.
+fn with_types(e: FnError, types: &[(&str, &str)]) -> FnError {
     match e {
         FnError::Go(m) if m == "incompatible types for comparison" => {
-            let first = args.first().map(|a| &a.val);
-            let other = args.iter().skip(1).map(|a| &a.val).find(|v| first.is_some_and(|f| class(f) != class(v)));
+            let first = types.first();
+            let other = types.iter().skip(1).find(|(c, _)| first.is_some_and(|(f, _)| f != c));
             match (first, other) {
-                (Some(a), Some(b)) => FnError::Go(format!("{m}: {} and {}", crate::gotmpl::go_type_name(a), crate::gotmpl::go_type_name(b))),
+                (Some((_, a)), Some((_, b))) => FnError::Go(format!("{m}: {a} and {b}")),
                 _ => FnError::Go(m),
             }
         }
