@@ -53,8 +53,7 @@ pub fn blame(files: &RenderedFiles, sorted: &Sorted, values: &VMap) -> Vec<Objec
     let mut out = Vec::new();
     for doc in sorted.manifests.iter().chain(&sorted.hooks) {
         let Some(file) = files.get(&doc.path) else { continue };
-        // The document is a slice of the template's output: its offset there.
-        let Some(offset) = find_offset(&file.text, &doc.content) else { continue };
+        let offset = doc.offset;
         let Ok(map) = crate::yaml::load_nodes(&doc.content, &doc.path) else { continue };
         let lines = line_starts(&doc.content);
         let mut fields = Vec::new();
@@ -195,14 +194,6 @@ fn leaf_json(kind: &PositionedKind) -> serde_json::Value {
         PositionedKind::Seq(_) => serde_json::json!([]),
         PositionedKind::Map(_) => serde_json::json!({}),
     }
-}
-
-fn find_offset(text: &str, doc: &str) -> Option<usize> {
-    let (t, d) = (text.as_ptr() as usize, doc.as_ptr() as usize);
-    if d >= t && d + doc.len() <= t + text.len() {
-        return Some(d - t);
-    }
-    text.find(doc)
 }
 
 fn line_starts(text: &str) -> Vec<usize> {

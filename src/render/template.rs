@@ -27,6 +27,8 @@ pub struct Doc {
     /// The template it came from (`chart/templates/x.yaml`).
     pub path: String,
     pub content: String,
+    /// Where `content` starts in its template's output (blame maps it back).
+    pub offset: usize,
     pub kind: String,
     pub events: Vec<HookEvent>,
 }
@@ -64,7 +66,9 @@ pub fn sort_manifests(files: &RenderedFiles, top_chart: &str) -> Result<Sorted, 
             let field = |p: &str| crate::keypath::pointer(&value, p).and_then(serde_json::Value::as_str).unwrap_or("").to_string();
             let kind = field("/kind");
             let hook = crate::keypath::pointer(&value, "/metadata/annotations").and_then(|a| a.get(hooks::HOOK_ANNOTATION)).map(|v| v.as_str().unwrap_or(""));
-            let doc = Doc { path: path.clone(), content: doc.to_string(), kind, events: Vec::new() };
+            // `split` gives slices of the text.
+            let offset = doc.as_ptr() as usize - file.text.as_ptr() as usize;
+            let doc = Doc { path: path.clone(), content: doc.to_string(), offset, kind, events: Vec::new() };
             match hook {
                 None => out.manifests.push(doc),
                 // An unknown event: Helm logs "skipping unknown hooks" and drops the document.
