@@ -341,8 +341,6 @@ pub fn preview_objects(req: &ObjectsRequest<'_>) -> Result<ObjectsReport, Previe
             };
             let new = match new {
                 NewObjects::ToRender(template) => NewObjects::Rendering(render_beside(*template, discovery, req.progress)),
-                // In process it takes a fraction of a round trip: rendered here, before the live reads.
-                NewObjects::Native(native) => NewObjects::Text(crate::timings::timed("render (in process)", || native.text(Some(discovery), req.progress))),
                 other => other,
             };
             let baseline = baseline.wait();
@@ -359,8 +357,8 @@ enum NewObjects<'s> {
     Read(Beside<'s, render::Rendered>),
     ToRender(Box<TemplateRequest>),
     Rendering(std::thread::JoinHandle<Result<String, RenderError>>),
+    /// Rendered in process once discovery is read (a fraction of a round trip).
     Native(NativeRequest<'s>),
-    Text(Result<String, PreviewError>),
 }
 
 /// Starts `helm template` on a thread of its own with the cluster's
@@ -373,12 +371,13 @@ fn render_beside(mut template: TemplateRequest, discovery: &Discovery, progress:
 /// What `helm template` renders differently from the upgrade itself.
 fn render_warnings_of(chart: &Chart, next_revision: Option<i64>, lookup: bool) -> Vec<String> {
     let mut warnings = Vec::new();
-    // The native renderer renders the upgrade's revision: only helm template differs.
-    for t in next_revision.map(|_| render::uses_release_revision(chart)).unwrap_or_default() {
-        let next_revision = next_revision.unwrap_or_default();
-        warnings.push(format!(
-            "{t} uses .Release.Revision: helm template renders revision 1, the upgrade renders revision {next_revision}; objects that depend on it show different here"
-        ));
+    // The native renderer renders the upgrade's revision (`None`): only helm template differs.
+    if let Some(next_revision) = next_revision {
+        for t in render::uses_release_revision(chart) {
+            warnings.push(format!(
+                "{t} uses .Release.Revision: helm template renders revision 1, the upgrade renders revision {next_revision}; objects that depend on it show different here"
+            ));
+        }
     }
     if !lookup {
         for l in render::lookup_calls(chart) {
@@ -492,10 +491,6 @@ async fn plan_against(
         }
         NewObjects::Native(native) => {
             let text = native.text(Some(discovery), req.progress)?;
-            crate::timings::timed("parse manifests", || render::parse_manifest(&text))
-        }
-        NewObjects::Text(text) => {
-            let text = text?;
             crate::timings::timed("parse manifests", || render::parse_manifest(&text))
         }
     };
