@@ -5,12 +5,9 @@
 
 use clap::Args;
 
-use super::args::{OutputFormat, ValueFlagArgs};
-use super::inputs::value_flags;
+use super::args::OutputFormat;
 use super::{Ctx, Outcome};
-use crate::explain::{Options, explain_chart_with, merge_user_values};
 use crate::render::blame::blame;
-use crate::render::engine::{self, EngineInput, ReleaseInfo};
 use crate::render::template::{NativeTemplate, TemplateOutput, render_template};
 
 pub const BLAME_HELP: &str = "For every leaf of every rendered object (or of the object KIND/NAME, or below FIELD):
@@ -37,39 +34,20 @@ pub struct BlameArgs {
     /// Only this field and below (a path as the output prints it)
     #[arg(value_name = "FIELD")]
     pub field: Option<String>,
-    #[command(flatten)]
-    pub flags: ValueFlagArgs,
     /// The release name the chart is rendered for
     #[arg(long, value_name = "NAME", default_value = "release-name")]
     pub release_name: String,
-    /// Kubernetes version for .Capabilities.KubeVersion
-    #[arg(long, value_name = "VERSION")]
-    pub kube_version: Option<String>,
-    /// API versions added to .Capabilities.APIVersions (repeatable, comma-separated)
-    #[arg(short = 'a', long = "api-versions", value_name = "VERSION", value_delimiter = ',')]
-    pub api_versions: Vec<String>,
-    /// Render as an upgrade (.Release.IsUpgrade)
-    #[arg(long)]
-    pub is_upgrade: bool,
-    /// Skip values.schema.json validation
-    #[arg(long)]
-    pub skip_schema_validation: bool,
+    #[command(flatten)]
+    pub render: super::template_cmd::RenderFlags,
     #[command(flatten)]
     pub pull: super::helm_flags::ChartPullArgs,
 }
 
 pub fn run(args: &BlameArgs, ctx: &Ctx) -> anyhow::Result<Outcome> {
-    let capabilities = engine::default_capabilities(args.kube_version.as_deref(), &args.api_versions).map_err(|e| anyhow::anyhow!(e))?;
-    let user = || {
-        let flags = value_flags(&args.flags)?;
-        Ok(merge_user_values(&flags, &mut super::inputs::set_file_reader)?)
-    };
-    let (_located, chart, (user, rec)) = super::inputs::chart_after(&args.chart, &args.pull, ctx, user)?;
-    let explanation = explain_chart_with(&chart, user, rec, Options { skip_schema_validation: args.skip_schema_validation })?;
-    let Some(charts) = explanation.charts.as_ref() else { anyhow::bail!("the chart was not processed") };
-    let release = ReleaseInfo { name: args.release_name.clone(), namespace: super::template_cmd::namespace(ctx), revision: 1, is_upgrade: args.is_upgrade, is_install: !args.is_upgrade };
-    let input = EngineInput { chart: &chart, charts, values: &explanation.values, release, capabilities };
+    let prepared = super::template_cmd::prepare(&args.render, &args.chart, &args.pull, ctx, false)?;
+    let input = prepared.input(&args.release_name)?;
     let NativeTemplate { files, sorted, .. } = render_template(&input, &TemplateOutput::default()).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let explanation = &prepared.explanation;
     let mut objects = blame(&files, &sorted, &explanation.values);
     if let Some(want) = &args.object {
         let (kind, name) = want.split_once('/').ok_or_else(|| anyhow::anyhow!("{want}: name the object as KIND/NAME"))?;
@@ -89,6 +67,7 @@ pub fn run(args: &BlameArgs, ctx: &Ctx) -> anyhow::Result<Outcome> {
         OutputFormat::Text => outcome.stdout = super::views::blame::text(&objects, &explanation.entries, &ctx.theme),
         other => anyhow::bail!("blame prints text or json, not {other:?}"),
     }
-    std::mem::forget(chart);
+    drop(input);
+    std::mem::forget(prepared);
     Ok(outcome)
 }

@@ -66,6 +66,17 @@ pub fn kube_target(global: &GlobalArgs, env: &Env) -> KubeTarget {
     KubeTarget { kubeconfig_paths, context, namespace, limits, on_retry: RetryReporter::new(super::output::announce_retry) }
 }
 
+/// The namespace a release goes to: `-n`, else `$HELM_NAMESPACE` under
+/// Helm, else the kubeconfig context's, else `default` (Helm's settings.Namespace()).
+pub fn release_namespace(global: &GlobalArgs, env: &Env) -> String {
+    let target = kube_target(global, env);
+    target.namespace.clone().unwrap_or_else(|| {
+        let (contexts, current) = crate::cluster::kubeconfig_contexts(&target);
+        let name = target.context.clone().or(current);
+        contexts.into_iter().find(|(c, _)| Some(c) == name.as_ref()).and_then(|(_, ns)| ns).unwrap_or_else(|| "default".into())
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -29,16 +29,7 @@ pub struct TemplateArgs {
     #[arg(value_name = "NAME_OR_CHART", num_args = 1..=2, required = true)]
     pub positional: Vec<std::path::PathBuf>,
     #[command(flatten)]
-    pub flags: ValueFlagArgs,
-    /// Kubernetes version for .Capabilities.KubeVersion (default v1.36.0, as Helm 4.2.3)
-    #[arg(long, value_name = "VERSION")]
-    pub kube_version: Option<String>,
-    /// Kubernetes API versions for .Capabilities.APIVersions, added to Helm's defaults (repeatable, comma-separated)
-    #[arg(short = 'a', long = "api-versions", value_name = "VERSION", value_delimiter = ',')]
-    pub api_versions: Vec<String>,
-    /// Render as an upgrade: .Release.IsUpgrade true, .Release.IsInstall false
-    #[arg(long)]
-    pub is_upgrade: bool,
+    pub render: RenderFlags,
     /// Only the documents of these templates (repeatable; globs as Go's filepath.Match)
     #[arg(short = 's', long = "show-only", value_name = "TEMPLATE")]
     pub show_only: Vec<String>,
@@ -51,11 +42,73 @@ pub struct TemplateArgs {
     /// Leave out all hooks
     #[arg(long)]
     pub no_hooks: bool,
+    #[command(flatten)]
+    pub pull: super::helm_flags::ChartPullArgs,
+}
+
+/// The flags of `helm template` that decide what the chart renders, shared by `template` and `blame`.
+#[derive(Debug, Args)]
+pub struct RenderFlags {
+    #[command(flatten)]
+    pub flags: ValueFlagArgs,
+    /// Kubernetes version for .Capabilities.KubeVersion (default v1.36.0, as Helm 4.2.3)
+    #[arg(long, value_name = "VERSION")]
+    pub kube_version: Option<String>,
+    /// Kubernetes API versions for .Capabilities.APIVersions, added to Helm's defaults (repeatable, comma-separated)
+    #[arg(short = 'a', long = "api-versions", value_name = "VERSION", value_delimiter = ',')]
+    pub api_versions: Vec<String>,
+    /// Render as an upgrade: .Release.IsUpgrade true, .Release.IsInstall false
+    #[arg(long)]
+    pub is_upgrade: bool,
     /// Skip values.schema.json validation
     #[arg(long)]
     pub skip_schema_validation: bool,
-    #[command(flatten)]
-    pub pull: super::helm_flags::ChartPullArgs,
+}
+
+/// A chart loaded, its values computed and the capabilities parsed: what rendering needs.
+pub struct Prepared {
+    pub chart: crate::chart::Chart,
+    pub explanation: crate::explain::Explanation,
+    pub capabilities: engine::Capabilities,
+    is_upgrade: bool,
+    namespace: String,
+}
+
+/// Helm's order: `--kube-version` first (helm: pkg/cmd/template.go), the
+/// value flags, the chart; with `installable_only`, only application charts
+/// (pkg/cmd/install.go checkIfInstallable), as `helm template` requires.
+pub fn prepare(
+    render: &RenderFlags,
+    chart_path: &std::path::Path,
+    pull: &super::helm_flags::ChartPullArgs,
+    ctx: &Ctx,
+    installable_only: bool,
+) -> anyhow::Result<Prepared> {
+    let capabilities = engine::default_capabilities(render.kube_version.as_deref(), &render.api_versions).map_err(|e| anyhow::anyhow!(e))?;
+    let user = || {
+        let flags = value_flags(&render.flags)?;
+        Ok(merge_user_values(&flags, &mut super::inputs::set_file_reader)?)
+    };
+    let (_located, chart, (user, rec)) = super::inputs::chart_after(chart_path, pull, ctx, user)?;
+    if installable_only && !matches!(chart.metadata.chart_type.as_str(), "" | "application") {
+        anyhow::bail!("{} charts are not installable", chart.metadata.chart_type);
+    }
+    let explanation = explain_chart_with(&chart, user, rec, Options { skip_schema_validation: render.skip_schema_validation })?;
+    let namespace = super::context::release_namespace(&ctx.global, &ctx.env);
+    Ok(Prepared { chart, explanation, capabilities, is_upgrade: render.is_upgrade, namespace })
+}
+
+impl Prepared {
+    /// The engine's input for the release `name` (revision 1, as `helm template` renders).
+    pub fn input(&self, name: &str) -> anyhow::Result<EngineInput<'_>> {
+        let Some(charts) = self.explanation.charts.as_ref() else { anyhow::bail!("the chart was not processed") };
+        let release = ReleaseInfo { name: name.to_string(), namespace: self.namespace.clone(), revision: 1, is_upgrade: self.is_upgrade, is_install: !self.is_upgrade };
+        Ok(EngineInput { chart: &self.chart, charts, values: &self.explanation.values, release, capabilities: self.capabilities.clone() })
+    }
+}
+
+fn templates_json(files: &crate::render::engine::RenderedFiles) -> serde_json::Value {
+    files.iter().map(|(k, v)| (k.clone(), serde_json::Value::String(v.text.clone()))).collect::<serde_json::Map<_, _>>().into()
 }
 
 pub fn run(args: &TemplateArgs, ctx: &Ctx) -> anyhow::Result<Outcome> {
@@ -64,32 +117,17 @@ pub fn run(args: &TemplateArgs, ctx: &Ctx) -> anyhow::Result<Outcome> {
         [name, chart] => (name.to_string_lossy().into_owned(), chart),
         _ => anyhow::bail!("template takes [NAME] CHART"),
     };
-    // helm: pkg/cmd/template.go parses --kube-version before anything else.
-    let capabilities = engine::default_capabilities(args.kube_version.as_deref(), &args.api_versions).map_err(|e| anyhow::anyhow!(e))?;
-    let user = || {
-        let flags = value_flags(&args.flags)?;
-        Ok(merge_user_values(&flags, &mut super::inputs::set_file_reader)?)
-    };
-    let (_located, chart, (user, rec)) = super::inputs::chart_after(chart_path, &args.pull, ctx, user)?;
-    // helm: pkg/cmd/install.go checkIfInstallable.
-    if !matches!(chart.metadata.chart_type.as_str(), "" | "application") {
-        anyhow::bail!("{} charts are not installable", chart.metadata.chart_type);
-    }
-    let explanation = explain_chart_with(&chart, user, rec, Options { skip_schema_validation: args.skip_schema_validation })?;
-    let Some(charts) = explanation.charts.as_ref() else { anyhow::bail!("the chart was not processed") };
-    let namespace = namespace(ctx);
-    let release = ReleaseInfo { name, namespace, revision: 1, is_upgrade: args.is_upgrade, is_install: !args.is_upgrade };
-    let input = EngineInput { chart: &chart, charts, values: &explanation.values, release, capabilities };
+    let prepared = prepare(&args.render, chart_path, &args.pull, ctx, true)?;
+    let input = prepared.input(&name)?;
     let opts = TemplateOutput { include_crds: args.include_crds, skip_tests: args.skip_tests, no_hooks: args.no_hooks, show_only: args.show_only.clone() };
     let files = render_files(&input).map_err(|e| anyhow::anyhow!("{e}"))?;
-    let mut outcome = Outcome { warnings: explanation.warnings.clone(), ..Outcome::default() };
+    let mut outcome = Outcome { warnings: prepared.explanation.warnings.clone(), ..Outcome::default() };
     let (files, sorted, text) = match print_files(&input, files, &opts) {
         Ok(NativeTemplate { files, sorted, text }) => (files, sorted, text),
         // -o json still shows what each template printed (as `helm template
         // --debug` prints the invalid YAML), with Helm's error and exit 1.
         Err((e, files)) if ctx.format() == OutputFormat::Json => {
-            let templates: serde_json::Map<String, serde_json::Value> = files.iter().map(|(k, v)| (k.clone(), serde_json::Value::String(v.text.clone()))).collect();
-            outcome.stdout_json = Some(serde_json::json!({"templates": templates, "error": e.to_string()}));
+            outcome.stdout_json = Some(serde_json::json!({"templates": templates_json(&files), "error": e.to_string()}));
             outcome.warnings.push(format!("error: {e}"));
             outcome.exit_code = Some(1);
             return Ok(outcome);
@@ -97,23 +135,12 @@ pub fn run(args: &TemplateArgs, ctx: &Ctx) -> anyhow::Result<Outcome> {
         Err((e, _)) => anyhow::bail!("{e}"),
     };
     match ctx.format() {
-        OutputFormat::Json => {
-            let templates: serde_json::Map<String, serde_json::Value> = files.iter().map(|(k, v)| (k.clone(), serde_json::Value::String(v.text.clone()))).collect();
-            outcome.stdout_json = Some(serde_json::json!({"templates": templates, "notes": sorted.notes, "manifest": text}));
-        }
+        OutputFormat::Json => outcome.stdout_json = Some(serde_json::json!({"templates": templates_json(&files), "notes": sorted.notes, "manifest": text})),
         OutputFormat::Text => outcome.stdout = text,
         other => anyhow::bail!("template prints text or json, not {other:?}"),
     }
-    std::mem::forget(chart);
+    drop(input);
+    // Freeing the chart costs more than the rest of the process; it ends soon.
+    std::mem::forget(prepared);
     Ok(outcome)
-}
-
-/// `-n`, else `$HELM_NAMESPACE` under Helm, else the kubeconfig context's, else `default` (Helm's settings.Namespace()).
-pub fn namespace(ctx: &Ctx) -> String {
-    let target = super::context::kube_target(&ctx.global, &ctx.env);
-    target.namespace.clone().unwrap_or_else(|| {
-        let (contexts, current) = crate::cluster::kubeconfig_contexts(&target);
-        let name = target.context.clone().or(current);
-        contexts.into_iter().find(|(c, _)| Some(c) == name.as_ref()).and_then(|(_, ns)| ns).unwrap_or_else(|| "default".into())
-    })
 }

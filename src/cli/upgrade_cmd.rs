@@ -271,14 +271,7 @@ fn records_or_install(args: &UpgradePreviewArgs, ctx: &Ctx) -> anyhow::Result<(V
 fn install_stand_in(args: &UpgradePreviewArgs, ctx: &Ctx, records: &[release::DecodedRecord]) -> anyhow::Result<Release> {
     let namespace = match records.last() {
         Some(r) => r.release.namespace().to_string(),
-        None => {
-            let target = super::context::kube_target(&ctx.global, &ctx.env);
-            target.namespace.clone().unwrap_or_else(|| {
-                let (contexts, current) = crate::cluster::kubeconfig_contexts(&target);
-                let name = target.context.clone().or(current);
-                contexts.into_iter().find(|(c, _)| Some(c) == name.as_ref()).and_then(|(_, ns)| ns).unwrap_or_else(|| "default".into())
-            })
-        }
+        None => super::context::release_namespace(&ctx.global, &ctx.env),
     };
     let raw = serde_json::json!({"name": args.release, "namespace": namespace, "version": 0, "info": {"status": "uninstalled"}, "manifest": "", "config": null, "chart": null});
     Ok(Release::from_value(raw)?)
