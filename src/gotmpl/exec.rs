@@ -445,9 +445,18 @@ impl<'t> Exec<'t> {
     fn eval_field_chain(&mut self, dot: &Ev, mut recv: Ev, node: &'t Arg, ident: &[String], args: &'t [Arg], fin: Option<Ev>) -> R<Ev> {
         let n = ident.len();
         for name in &ident[..n - 1] {
+            let fact = fact_name(&recv);
             recv = self.eval_field(dot, name, node, &[], None, recv)?;
+            derive_fact(&mut recv, fact, name, None);
         }
-        let v = self.eval_field(dot, &ident[n - 1], node, args, fin, recv)?;
+        let fact = fact_name(&recv);
+        // `.Files.Get "x"`: the method's literal argument names the fact too.
+        let literal = match args.get(1) {
+            Some(Arg::Str { text, .. }) => Some(text.as_str()),
+            _ => None,
+        };
+        let mut v = self.eval_field(dot, &ident[n - 1], node, args, fin, recv)?;
+        derive_fact(&mut v, fact, &ident[n - 1], literal);
         if let Some(o) = &v.tv.origin {
             self.reads.push(o.clone());
         }
@@ -798,4 +807,29 @@ pub(super) fn param_type(p: Param) -> &'static str {
         Param::Strings => "[]string",
         Param::Map => "map[string]interface {}",
     }
+}
+
+/// The name of a render-data fact (`.Release`, `.Capabilities.KubeVersion`)
+/// a receiver holds, for naming what a field of it reads.
+fn fact_name(recv: &Ev) -> Option<Rc<str>> {
+    match recv.tv.origin.as_deref() {
+        Some(crate::values::source::Source::Fact { name }) => Some(Rc::from(name.as_str())),
+        _ => None,
+    }
+}
+
+/// A field (or method) of a fact is a fact with a longer name
+/// (`.Files.Get "conf/app.ini"`), so blame can say what a template read
+/// besides values.
+fn derive_fact(v: &mut Ev, fact: Option<Rc<str>>, field: &str, literal: Option<&str>) {
+    let Some(fact) = fact else { return };
+    if v.tv.origin.is_some() {
+        return;
+    }
+    let mut name = format!("{fact}.{field}");
+    if let Some(arg) = literal {
+        name.push(' ');
+        name.push_str(&crate::go::quote::quote(arg));
+    }
+    v.tv.origin = Some(Rc::new(crate::values::source::Source::Fact { name }));
 }

@@ -14,7 +14,7 @@ use super::engine::RenderedFiles;
 use super::template::Sorted;
 use crate::gotmpl::Span;
 use crate::keypath::{Path, Seg};
-use crate::values::tree::{Kind, V, VMap};
+use crate::values::tree::{Kind, Origin, V, VMap};
 use crate::yaml::{PositionedKind, PositionedNode};
 
 /// What produced one leaf of an object.
@@ -34,7 +34,19 @@ pub struct FieldBlame {
     /// The action's source (`{{ .Values.image.tag | quote }}`), when an action printed it.
     pub action: Option<String>,
     /// The values keys the action read, in order, without repeats.
-    pub keys: Vec<String>,
+    pub keys: Vec<KeyRead>,
+    /// The render-data facts it read (`.Release.Name`, `.Chart.Version`,
+    /// `.Capabilities.KubeVersion.Version`, `.Files.Get "conf/app.ini"`).
+    pub facts: Vec<String>,
+}
+
+/// A values key an action read, and where the value it holds came from
+/// (for a key inside a list, the list item's own position).
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct KeyRead {
+    pub path: String,
+    #[serde(skip)]
+    pub origin: crate::values::tree::Origin,
 }
 
 /// One object's blame.
@@ -67,15 +79,21 @@ pub fn blame(files: &RenderedFiles, sorted: &Sorted, values: &VMap) -> Vec<Objec
             let covering = spans_over(&file.spans, offset + start, offset + end.max(start + 1));
             let Some(first) = covering.iter().find(|s| s.action.is_some()).or(covering.first()) else { continue };
             let (template, line, column, action) = place(first, offset + start);
-            let mut keys: Vec<String> = Vec::new();
+            let mut keys: Vec<KeyRead> = Vec::new();
+            let mut facts: Vec<String> = Vec::new();
             for s in covering.iter().filter(|s| s.action.is_some()) {
                 let origins = s.reads.iter().chain(s.action.iter().flatten());
                 for o in origins {
-                    let Some(key) = paths.get(&(std::rc::Rc::as_ptr(o) as usize)) else { continue };
-                    let key = narrow(values, key, &field);
-                    let text = key.to_string();
-                    if !keys.contains(&text) {
-                        keys.push(text);
+                    match (paths.get(&(std::rc::Rc::as_ptr(o) as usize)), &**o) {
+                        (Some(candidates), _) => {
+                            let (path, origin) = resolve(values, candidates, o, &field);
+                            let path = path.to_string();
+                            if !keys.iter().any(|k| k.path == path) {
+                                keys.push(KeyRead { path, origin });
+                            }
+                        }
+                        (None, crate::values::source::Source::Fact { name }) if !facts.contains(name) => facts.push(name.clone()),
+                        _ => {}
                     }
                 }
             }
@@ -88,6 +106,7 @@ pub fn blame(files: &RenderedFiles, sorted: &Sorted, values: &VMap) -> Vec<Objec
                 literal: first.action.is_none(),
                 action,
                 keys,
+                facts,
             });
         }
         let head = |k: &str| map.get(k).map(|(_, n)| n);
@@ -103,11 +122,12 @@ pub fn blame(files: &RenderedFiles, sorted: &Sorted, values: &VMap) -> Vec<Objec
     out
 }
 
-/// Each values node's origin -> its key path (origins are one per node).
-fn origin_paths(values: &VMap) -> HashMap<usize, Path> {
-    fn walk(v: &V, at: Path, out: &mut HashMap<usize, Path>) {
-        // A `--set a.b=1` gives the map it creates and its leaf one origin: the leaf (visited last) is the key.
-        out.insert(std::rc::Rc::as_ptr(&v.origin) as usize, at.clone());
+/// Each values node's origin -> the key paths of the nodes holding it,
+/// shallowest first. Origins are one per node, except that `--set a.b=1`
+/// gives the maps it creates and its leaf one origin.
+fn origin_paths(values: &VMap) -> HashMap<usize, Vec<Path>> {
+    fn walk(v: &V, at: Path, out: &mut HashMap<usize, Vec<Path>>) {
+        out.entry(std::rc::Rc::as_ptr(&v.origin) as usize).or_default().push(at.clone());
         match &v.kind {
             Kind::Map(m) => {
                 for (k, x) in m {
@@ -129,11 +149,26 @@ fn origin_paths(values: &VMap) -> HashMap<usize, Path> {
     out
 }
 
-/// A map or list key printed whole: the leaf under it whose path ends `field`'s (longest match).
-fn narrow(values: &VMap, key: &Path, field: &Path) -> Path {
-    let Some(v) = crate::values::tree::get(values, key) else { return key.clone() };
+/// The key a read of `origin` stands for: among the nodes holding it
+/// (deepest first), a map or list printed whole narrowed to the leaf that
+/// ends `field`'s path; otherwise the deepest (a `--set a.b=1` read as
+/// `.Values.a.b`).
+fn resolve(values: &VMap, candidates: &[Path], origin: &Origin, field: &Path) -> (Path, Origin) {
+    for key in candidates.iter().rev() {
+        if let Some(found) = narrow(values, key, field) {
+            return found;
+        }
+    }
+    let deepest = candidates.last().cloned().unwrap_or_else(Path::root);
+    (deepest, origin.clone())
+}
+
+/// A map or list key printed whole: the leaf under it whose path ends
+/// `field`'s (longest match), with that leaf's origin.
+fn narrow(values: &VMap, key: &Path, field: &Path) -> Option<(Path, Origin)> {
+    let v = crate::values::tree::get(values, key)?;
     if !matches!(v.kind, Kind::Map(_) | Kind::List(_)) {
-        return key.clone();
+        return None;
     }
     let segs = &field.0;
     for j in 0..segs.len() {
@@ -161,10 +196,10 @@ fn narrow(values: &VMap, key: &Path, field: &Path) -> Path {
                     Seg::Index(i) => out.index(*i),
                 };
             }
-            return out;
+            return Some((out, at.origin.clone()));
         }
     }
-    key.clone()
+    None
 }
 
 fn collect_leaves<'a>(node: &'a PositionedNode, at: Path, out: &mut Vec<(Path, &'a PositionedNode)>) {

@@ -61,6 +61,10 @@ pub enum Source {
     /// `via`: a scalar a values template printed whole from one value that
     /// has its own origin (a state value's file and line, itself perhaps `via` another).
     Helmfile { layer: String, file: Option<String>, line: Option<usize>, column: Option<usize>, expr: Option<String>, secret: bool, via: Option<Box<Source>> },
+    /// Not a value: a fact of Helm's render data that a template read
+    /// (`.Release.Name`, `.Chart.Version`, `.Capabilities.KubeVersion`,
+    /// `.Template.Name`, `.Files`), so manifest blame can name it.
+    Fact { name: String },
 }
 
 impl Source {
@@ -82,6 +86,7 @@ impl Source {
             Source::WerfAuxiliary { .. } => "werf-auxiliary",
             Source::ExportValues { .. } => "export-values",
             Source::Helmfile { .. } => "helmfile",
+            Source::Fact { .. } => "fact",
         }
     }
 }
@@ -195,6 +200,10 @@ impl Source {
                 w.field("why");
                 w.str(why);
             }
+            Source::Fact { name } => {
+                w.field("name");
+                w.str(name);
+            }
             Source::WerfSecretValues { file, line, column, chart_default, env } => {
                 w.field("file");
                 w.str(file);
@@ -294,6 +303,7 @@ impl Source {
             Source::ReleaseConfig { revision } => write!(out, "release config (revision {revision})"),
             Source::StoredChart { chart, revision } => write!(out, "values of the chart stored in revision {revision} (chart {chart} default)"),
             Source::Helm { why } => write!(out, "helm ({why})"),
+            Source::Fact { name } => write!(out, "{name}"),
             Source::Helmfile { layer, file, line, column, expr, via, .. } => {
                 if let Some(via) = via {
                     via.describe_into(out);
@@ -368,6 +378,7 @@ impl Source {
             | Source::ImportValues { .. }
             | Source::Global { .. }
             | Source::Helm { .. }
+            | Source::Fact { .. }
             | Source::WerfSecretValues { .. }
             | Source::WerfAuxiliary { .. }
             | Source::ExportValues { .. } => false,

@@ -4,8 +4,11 @@
 #[path = "../fixture_api/mod.rs"]
 mod fixture_api;
 mod support;
+#[path = "../xorshift/mod.rs"]
+mod xorshift;
 
 mod bad_input;
+mod blame_cmd;
 mod cluster;
 mod completion;
 mod decode_files;

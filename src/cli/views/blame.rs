@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 
 use crate::cli::output::Theme;
 use crate::explain::entries::Entry;
-use crate::render::blame::{FieldBlame, ObjectBlame};
+use crate::render::blame::{FieldBlame, KeyRead, ObjectBlame};
 
 fn by_path(entries: &[Entry]) -> HashMap<String, &Entry> {
     entries.iter().map(|e| (e.path.to_string(), e)).collect()
@@ -19,12 +19,21 @@ fn describe(o: &crate::values::tree::Origin) -> String {
     s
 }
 
-/// The key's provenance: its winning source and what it overrode.
-fn provenance(entry: Option<&&Entry>) -> (Option<String>, Vec<String>) {
-    match entry {
-        None => (None, Vec::new()),
-        Some(e) => (e.source.as_ref().map(describe), e.overridden.iter().map(|l| describe(&l.source)).collect()),
-    }
+/// The key's provenance: where its value came from and what it overrode.
+/// A key inside a list (`ports[0].name`) has no explain entry of its own:
+/// the list's entry says what the whole list overrode.
+fn provenance(index: &HashMap<String, &Entry>, key: &KeyRead) -> (String, Vec<String>) {
+    let mut at = key.path.as_str();
+    let entry = loop {
+        if let Some(e) = index.get(at) {
+            break Some(e);
+        }
+        match at.rfind(['.', '[']) {
+            Some(i) if i > 0 => at = &at[..i],
+            _ => break None,
+        }
+    };
+    (describe(&key.origin), entry.map(|e| e.overridden.iter().map(|l| describe(&l.source)).collect()).unwrap_or_default())
 }
 
 pub fn json(objects: &[ObjectBlame], entries: &[Entry]) -> Value {
@@ -40,12 +49,12 @@ pub fn json(objects: &[ObjectBlame], entries: &[Entry]) -> Value {
                         .keys
                         .iter()
                         .map(|k| {
-                            let (source, overrode) = provenance(index.get(k));
-                            json!({"path": k, "source": source, "overrode": overrode})
+                            let (source, overrode) = provenance(&index, k);
+                            json!({"path": k.path, "source": source, "overrode": overrode})
                         })
                         .collect();
                     json!({"field": f.field, "value": f.value, "template": f.template, "line": f.line, "column": f.column,
-                           "literal": f.literal, "action": f.action, "keys": keys})
+                           "literal": f.literal, "action": f.action, "keys": keys, "facts": f.facts})
                 })
                 .collect();
             json!({"kind": o.kind, "name": o.name, "source": o.source, "fields": fields})
@@ -83,12 +92,15 @@ fn field(out: &mut String, f: &FieldBlame, index: &HashMap<String, &Entry>, them
         None => out.push_str(&format!("      {}  {}\n", theme.dim("literal"), theme.dim(&place))),
         Some(action) => out.push_str(&format!("      {}  {}\n", action, theme.dim(&place))),
     }
-    if f.keys.is_empty() && f.action.is_some() {
-        out.push_str(&format!("      {}\n", theme.dim("no values key (.Release, .Chart, .Capabilities, .Files or a function)")));
+    if f.keys.is_empty() && f.facts.is_empty() && f.action.is_some() {
+        out.push_str(&format!("      {}\n", theme.dim("no values key and no fact (a constant or a function)")));
+    }
+    for fact in &f.facts {
+        out.push_str(&format!("      {} {}\n", theme.good(fact), theme.dim("(render data)")));
     }
     for k in &f.keys {
-        let (source, overrode) = provenance(index.get(k));
-        let mut line = format!("      {} {}", theme.good(k), source.unwrap_or_else(|| "(no explain entry)".into()));
+        let (source, overrode) = provenance(&index, k);
+        let mut line = format!("      {} {}", theme.good(&k.path), source);
         if !overrode.is_empty() {
             line.push_str(&theme.dim(&format!(" (overrode {})", overrode.join(", "))));
         }

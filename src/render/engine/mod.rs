@@ -83,7 +83,7 @@ pub fn render(input: &EngineInput<'_>) -> Result<RenderedFiles, EngineError> {
     let mut templates: BTreeMap<String, Renderable> = BTreeMap::new();
     let top = Tv::new(Val::Map(values::helm_map(input.values, true)));
     let caps = Tv::new(Val::Object(Rc::new(input.capabilities.clone())));
-    let shared = Shared { release: input.release.value(), capabilities: caps, top_values: top };
+    let shared = Shared { release: values::fact(input.release.value(), ".Release"), capabilities: values::fact(caps, ".Capabilities"), top_values: top };
     collect(input.chart, input.chart, input.charts, None, &shared, &mut templates);
 
     let funcs = crate::gotmpl::with_builtins(&funcs::helm_func_map());
@@ -107,7 +107,7 @@ pub fn render(input: &EngineInput<'_>) -> Result<RenderedFiles, EngineError> {
         let template = GoMap::new();
         template.insert("Name".into(), Tv::str(name));
         template.insert("BasePath".into(), Tv::str(&r.base_path));
-        r.data.insert("Template".into(), Tv::new(Val::Map(template)));
+        r.data.insert("Template".into(), values::fact(Tv::new(Val::Map(template)), ".Template"));
         let rendered = set.execute(name, &Tv::new(Val::Map(r.data.clone())), &opts).map_err(|e| match e {
             TmplError::Exec { go, .. } => EngineError::Helm(reformat_exec_error(name, &go)),
             TmplError::Parse { go, .. } => EngineError::Helm(go),
@@ -134,9 +134,9 @@ fn collect(top: &Chart, chart: &Chart, shape: &ChartValues, parent: Option<(&GoM
     let is_root = parent.is_none();
     let enabled = |name: &str| shape.dependencies.iter().any(|d| d.name == name);
     let next = GoMap::new();
-    next.insert("Chart".into(), values::chart_map(&chart.metadata, &shape.name, is_root, &enabled));
+    next.insert("Chart".into(), values::fact(values::chart_map(&chart.metadata, &shape.name, is_root, &enabled), ".Chart"));
     let files = objects::Files { files: chart.files.iter().map(|f| (f.name.clone(), f.data.clone())).collect() };
-    next.insert("Files".into(), files.value());
+    next.insert("Files".into(), values::fact(files.value(), ".Files"));
     next.insert("Release".into(), shared.release.clone());
     next.insert("Capabilities".into(), shared.capabilities.clone());
     // A subchart's `.Values` is its parent's table of its name, the same Go

@@ -32,6 +32,14 @@ pub fn helm_map(m: &VMap, origins: bool) -> GoMap {
     m.iter().map(|(k, v)| (k.clone(), helm_tv(v, origins))).collect()
 }
 
+/// `tv` as the render-data fact `name` (`.Release`): fields read from it
+/// are facts too (gotmpl's field chains name them), which blame reports
+/// beside the values keys an action read.
+pub fn fact(mut tv: Tv, name: &str) -> Tv {
+    tv.origin = Some(std::rc::Rc::new(crate::values::source::Source::Fact { name: name.to_string() }));
+    tv
+}
+
 fn strings(items: &[String]) -> Tv {
     Tv::new(Val::List(items.iter().map(|s| Tv::str(s)).collect()))
 }
