@@ -422,6 +422,10 @@ pub struct UpgradePreviewArgs {
     /// (also used for --lookup and --post-renderer)
     #[arg(long)]
     pub render_with_helm: bool,
+    /// Under each changed line of a diff, the values key (and where its value came from) or the
+    /// template line that printed it (releasex's own renderer only)
+    #[arg(long)]
+    pub why: bool,
     /// Contact no API server: the records come from --release-file (or --driver sql), each new object is compared
     /// with the baseline's stored manifest (as helm-diff does), and drift is unknown
     #[arg(long, conflicts_with = "lookup")]

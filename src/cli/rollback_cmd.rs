@@ -175,6 +175,7 @@ pub(super) fn run_with(args: &RollbackPreviewArgs, ctx: &Ctx, present: &Present<
         show_secrets: args.objects.show_secrets,
         concurrency: args.objects.concurrency,
         progress: &progress,
+        why: false,
         discovery: prefetch.as_ref(),
     };
     let report_objects = crate::upgrade::preview_objects(&request).map_err(|e| match e {

@@ -219,6 +219,7 @@ fn objects_part(
         concurrency: args.objects.concurrency,
         discovery,
         progress: &progress,
+        why: args.why,
     };
     Ok(crate::upgrade::preview_objects(&request)?)
 }

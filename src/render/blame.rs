@@ -41,12 +41,11 @@ pub struct FieldBlame {
 }
 
 /// A values key an action read, and where the value it holds came from
-/// (for a key inside a list, the list item's own position).
+/// (`-f prod.yaml:4:13`; for a key inside a list, the list item's own position).
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct KeyRead {
     pub path: String,
-    #[serde(skip)]
-    pub origin: crate::values::tree::Origin,
+    pub source: String,
 }
 
 /// One object's blame.
@@ -89,7 +88,9 @@ pub fn blame(files: &RenderedFiles, sorted: &Sorted, values: &VMap) -> Vec<Objec
                             let (path, origin) = resolve(values, candidates, o, &field);
                             let path = path.to_string();
                             if !keys.iter().any(|k| k.path == path) {
-                                keys.push(KeyRead { path, origin });
+                                let mut source = String::new();
+                                origin.describe_into(&mut source);
+                                keys.push(KeyRead { path, source });
                             }
                         }
                         (None, crate::values::source::Source::Fact { name }) if !facts.contains(name) => facts.push(name.clone()),
@@ -200,6 +201,18 @@ fn narrow(values: &VMap, key: &Path, field: &Path) -> Option<(Path, Origin)> {
         }
     }
     None
+}
+
+/// Which leaf of an object each line of its YAML holds: 1-based line ->
+/// the leaf's field path (as [`FieldBlame::field`] spells it). For matching
+/// a diff's lines to the fields blame explains.
+pub fn leaf_lines(yaml: &str) -> HashMap<usize, String> {
+    let Ok(map) = crate::yaml::load_nodes(yaml, "object") else { return HashMap::new() };
+    let mut leaves = Vec::new();
+    for (k, (_, node)) in &map {
+        collect_leaves(node, Path::root().key(k), &mut leaves);
+    }
+    leaves.into_iter().map(|(path, node)| (node.pos.line, path.to_string())).collect()
 }
 
 fn collect_leaves<'a>(node: &'a PositionedNode, at: Path, out: &mut Vec<(Path, &'a PositionedNode)>) {

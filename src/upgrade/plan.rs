@@ -212,6 +212,8 @@ pub struct ObjectPlan {
     /// The baseline manifest's object, for an object the upgrade creates
     /// again because it is missing from the cluster (what a diff compares with).
     pub baseline: Option<Value>,
+    /// `--why`: what printed each field of the new object (manifest blame).
+    pub why: Vec<crate::render::blame::FieldBlame>,
 }
 
 impl ObjectPlan {
@@ -246,6 +248,7 @@ impl ObjectPlan {
             notes: Vec::new(),
             noop_patch: false,
             baseline: None,
+            why: Vec::new(),
         }
     }
 }

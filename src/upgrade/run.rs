@@ -197,6 +197,8 @@ pub struct ObjectsRequest<'a> {
     pub discovery: Option<&'a crate::cluster::DiscoveryPrefetch>,
     /// Told what takes long (the CLI prints it on a terminal's stderr).
     pub progress: &'a dyn Fn(&str),
+    /// `--why`: blame each field of the new objects (native render only).
+    pub why: bool,
 }
 
 /// The objects part's answer.
@@ -215,6 +217,7 @@ pub struct ObjectsReport {
 /// Renders (or takes the given manifest), reads the live objects and computes the plan.
 pub fn preview_objects(req: &ObjectsRequest<'_>) -> Result<ObjectsReport, PreviewError> {
     let mut render_warnings = Vec::new();
+    let blamed = std::cell::RefCell::new(Vec::new());
     // Kept alive until Helm has rendered: the chart copy --reuse-values needs.
     let mut _chart_copy = None;
     let new_manifest = match &req.manifest {
@@ -238,6 +241,7 @@ pub fn preview_objects(req: &ObjectsRequest<'_>) -> Result<ObjectsReport, Previe
                     is_install: req.operation == Operation::Install,
                 },
                 options: options.clone(),
+                blame: req.why.then_some(&blamed),
             })
         }
         ManifestSource::Helm { chart_path, mode, helm_bin, lookup, kube_context, kubeconfig, options, .. } => {
@@ -273,6 +277,12 @@ pub fn preview_objects(req: &ObjectsRequest<'_>) -> Result<ObjectsReport, Previe
             }))
         }
     };
+    if req.why && !matches!(new_manifest, NewManifest::Native(_)) {
+        render_warnings.push(match new_manifest {
+            NewManifest::Given(_) => "--why: the manifest was given, not rendered, so no line says which values key printed it".into(),
+            _ => "--why: Helm rendered the chart (--render-with-helm, --lookup, --post-renderer or --enable-dns), so no line says which values key printed it; --why needs releasex's own renderer".into(),
+        });
+    }
     if req.offline {
         let kube_version = match &new_manifest {
             NewManifest::Helm(template) => template.options.kube_version.clone(),
@@ -301,7 +311,8 @@ pub fn preview_objects(req: &ObjectsRequest<'_>) -> Result<ObjectsReport, Previe
         let old = super::manifest::map_kinds(old, req.namespace, &discovery);
         let (new, old, method, _) = manifests(&discovery, req, new, crds, old)?;
         let live = super::offline::live_from_stored(&old, req.release, req.namespace);
-        let (plan, manifest, method) = finish(req, new, old, live, method);
+        let (mut plan, manifest, method) = finish(req, new, old, live, method);
+        attach_why(&mut plan, blamed.take());
         return Ok(ObjectsReport { plan, manifest, method, render_warnings, offline: true });
     }
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().map_err(PreviewError::Runtime)?;
@@ -348,7 +359,24 @@ pub fn preview_objects(req: &ObjectsRequest<'_>) -> Result<ObjectsReport, Previe
             plan_against(&cluster, discovery, req, new, baseline, crds).await
         })
     })?;
+    let mut plan = plan;
+    attach_why(&mut plan, blamed.take());
     Ok(ObjectsReport { plan, manifest, method, render_warnings, offline: false })
+}
+
+/// Gives each planned object the blame of the rendered object it came from
+/// (same kind, name and template).
+fn attach_why(plan: &mut Plan, blamed: Vec<render::blame::ObjectBlame>) {
+    if blamed.is_empty() {
+        return;
+    }
+    let mut by_object: HashMap<(String, String, String), Vec<render::blame::FieldBlame>> =
+        blamed.into_iter().map(|o| ((o.kind, o.name, o.source), o.fields)).collect();
+    for o in &mut plan.objects {
+        if let Some(fields) = by_object.remove(&(o.kind.clone(), o.name.clone(), o.source.clone())) {
+            o.why = fields;
+        }
+    }
 }
 
 /// The new manifest: read on a thread already, to be rendered by Helm, or
@@ -407,6 +435,8 @@ struct NativeRequest<'a> {
     values: &'a crate::values::tree::VMap,
     release: ReleaseInfo,
     options: render::RenderOptions,
+    /// `--why`: where the render's blame goes.
+    blame: Option<&'a std::cell::RefCell<Vec<render::blame::ObjectBlame>>>,
 }
 
 impl NativeRequest<'_> {
@@ -426,7 +456,12 @@ impl NativeRequest<'_> {
         }
         let input = render::engine::EngineInput { chart: self.chart, charts: self.charts, values: self.values, release: self.release.clone(), capabilities };
         match render::template::render_template(&input, &render::template::TemplateOutput::default()) {
-            Ok(t) => Ok(t.text),
+            Ok(t) => {
+                if let Some(cell) = self.blame {
+                    *cell.borrow_mut() = crate::timings::timed("blame", || render::blame::blame(&t.files, &t.sorted, self.values));
+                }
+                Ok(t.text)
+            }
             Err(render::template::NativeError::Helm(m)) => Err(PreviewError::NativeRender(m)),
             Err(render::template::NativeError::Unsupported(m)) => Err(PreviewError::NativeUnsupported(m)),
         }

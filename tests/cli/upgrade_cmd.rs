@@ -226,3 +226,46 @@ fn values_under_keys_that_look_secret_are_masked_in_the_value_changes() {
     let all = ok(&[&args[..], &["--show-values"]].concat());
     assert!(!all.contains("hunter2") && all.contains("password: <masked>"), "{all}");
 }
+
+#[test]
+fn why_names_the_values_key_under_each_changed_line_and_where_its_value_came_from() {
+    let args = ["upgrade-preview", "rel", PARENT_V2, "--release-file", PARENT_HISTORY, "--offline", "--set", "replicaCount=7", "--why"];
+    let out = ok(&args);
+    let diff = &out[out.find("ConfigMap default/rel-parent").expect("the ConfigMap's diff")..];
+    insta::assert_snapshot!(diff, @r#"
+    ConfigMap default/rel-parent: update (apply patch)
+        @@ -9,8 +9,8 @@
+             meta.helm.sh/release-name: rel
+             meta.helm.sh/release-namespace: default
+         data:
+        -  replicaCount: "2"
+        -  port: "9999"
+        +  replicaCount: "7"
+           # ← replicaCount: --set[0] replicaCount=7
+        +  port: "9090"
+           # ← port: values.yaml:2:7 (chart parent default)
+           region: eu
+           exportedKey: from-sub1
+           imported: "{\"name\":\"sub2\",\"preexisting\":\"parent-value\",\"version\":\"overridden-by-import?\"}"
+
+    2 unchanged objects not shown (--show-unchanged lists them)
+    "#);
+    // Without --why the diff has no notes.
+    let plain = ok(&args[..args.len() - 1]);
+    assert!(!plain.contains('\u{2190}'), "{plain}");
+    // -o json: the diff stays plain and `why` blames each field an added line holds.
+    let doc: Value = serde_json::from_str(&ok(&[&args[..], &["-o", "json"]].concat())).expect("json");
+    let cm = doc["objects"].as_array().expect("objects").iter().find(|o| o["action"] == "update").expect("the updated ConfigMap");
+    assert!(!cm["diff"].as_str().expect("diff").contains('\u{2190}'));
+    let why = cm["why"].as_array().expect("why");
+    let fields: Vec<&str> = why.iter().map(|f| f["field"].as_str().expect("field")).collect();
+    assert_eq!(fields, ["data.replicaCount", "data.port"]);
+    assert_eq!(why[0]["keys"], serde_json::json!([{"path": "replicaCount", "source": "--set[0] replicaCount=7"}]));
+    assert_eq!((why[0]["template"].as_str(), why[0]["line"].as_u64()), (Some("parent/templates/configmap.yaml"), Some(7)));
+}
+
+#[test]
+fn why_with_helm_rendering_says_it_cannot_annotate() {
+    let r = run(releasex().args(["upgrade-preview", "rel", PARENT_V2, "--release-file", PARENT_HISTORY, "--offline", "--why", "--manifest", "tests/fixtures/manifests/parent-v2.yaml"]));
+    assert!(r.stderr.contains("--why: the manifest was given"), "{} {}", r.code, r.stderr);
+}

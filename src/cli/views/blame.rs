@@ -33,7 +33,7 @@ fn provenance(index: &HashMap<String, &Entry>, key: &KeyRead) -> (String, Vec<St
             _ => break None,
         }
     };
-    (describe(&key.origin), entry.map(|e| e.overridden.iter().map(|l| describe(&l.source)).collect()).unwrap_or_default())
+    (key.source.clone(), entry.map(|e| e.overridden.iter().map(|l| describe(&l.source)).collect()).unwrap_or_default())
 }
 
 pub fn json(objects: &[ObjectBlame], entries: &[Entry]) -> Value {

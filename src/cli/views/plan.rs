@@ -121,13 +121,14 @@ pub fn objects_json(plan: &Plan, manifest: &Manifest, context: usize) -> Value {
     let plain = Theme { enabled: false };
     // The diffs (YAML of both sides, then a line diff) are most of the
     // output's cost and independent of each other.
-    let diffs = crate::parallel::map_in_order(plan.objects.iter().collect(), crate::parallel::available_threads(), |_| 1, |o| object_diff(o, context, false, &plain));
+    let diffs = crate::parallel::map_in_order(plan.objects.iter().collect(), crate::parallel::available_threads(), |_| 1, |o| diff_and_why(o, context, false, &plain, false));
     let objects: Vec<Value> = plan
         .objects
         .iter()
         .zip(diffs)
         .map(|(o, diff)| {
-            json!({
+            let (diff, why) = diff.map_or((None, Vec::new()), |(d, w)| (Some(d), w));
+            let mut object = json!({
                 "apiVersion": o.api_version, "kind": o.kind, "namespace": o.namespace, "name": o.name, "source": o.source,
                 "action": o.action.word(),
                 "patch_type": o.patch_type.map(|t| t.word()),
@@ -138,7 +139,12 @@ pub fn objects_json(plan: &Plan, manifest: &Manifest, context: usize) -> Value {
                     "to": match &d.outcome { DriftOutcome::Reset(v) => v.clone(), _ => Value::Null }})).collect::<Vec<_>>(),
                 "conflicts": o.conflicts,
                 "notes": o.notes,
-            })
+            });
+            // `--why`: what printed each field an added line of the diff holds.
+            if !o.why.is_empty() {
+                object["why"] = serde_json::to_value(why).unwrap_or_default();
+            }
+            object
         })
         .collect();
     let hooks: Vec<Value> = manifest
@@ -275,6 +281,12 @@ fn compact(v: &Value) -> String {
 /// nothing), a deleted or kept one's live body whole. `None` when there is
 /// nothing to compare (unchanged objects have an empty diff).
 pub fn object_diff(o: &ObjectPlan, context: usize, decode_secrets: bool, theme: &Theme) -> Option<String> {
+    diff_and_why(o, context, decode_secrets, theme, true).map(|(text, _)| text)
+}
+
+/// The diff, with `--why`'s notes under added lines when `notes`; and the
+/// blame of each field an added line holds, in order (`-o json`'s `why`).
+fn diff_and_why<'o>(o: &'o ObjectPlan, context: usize, decode_secrets: bool, theme: &Theme, notes: bool) -> Option<(String, Vec<&'o crate::render::blame::FieldBlame>)> {
     let (before, after) = match o.action {
         Action::Delete => (o.live.as_ref(), None),
         // An object of the release missing from the cluster: against what the release had.
@@ -297,9 +309,17 @@ pub fn object_diff(o: &ObjectPlan, context: usize, decode_secrets: bool, theme: 
         Action::Delete => ("live", "(deleted)"),
         _ => ("live", "after upgrade"),
     };
+    let why = Why::of(&b, &o.why);
     let mut out = String::new();
+    let mut added_fields: Vec<&crate::render::blame::FieldBlame> = Vec::new();
     for hunk in diff.unified_diff().context_radius(context).header(from, to).iter_hunks() {
-        for line in hunk.to_string().lines() {
+        let text = hunk.to_string();
+        let lines: Vec<&str> = text.lines().collect();
+        // The hunk's header lines, then one line per change.
+        let new_lines: Vec<Option<usize>> = hunk.iter_changes().map(|c| c.new_index()).collect();
+        let headers = lines.len().saturating_sub(new_lines.len());
+        let mut last_why = None;
+        for (i, line) in lines.iter().enumerate() {
             let styled = match line.chars().next() {
                 Some('+') => theme.good(line),
                 Some('-') => theme.bad(line),
@@ -307,9 +327,61 @@ pub fn object_diff(o: &ObjectPlan, context: usize, decode_secrets: bool, theme: 
                 _ => line.to_string(),
             };
             out.push_str(&format!("    {styled}\n"));
+            let added = line.starts_with('+') && i >= headers;
+            let field = added.then(|| new_lines.get(i - headers).copied().flatten()).flatten().and_then(|n| why.field(n + 1));
+            let Some(field) = field else {
+                last_why = None;
+                continue;
+            };
+            if !added_fields.iter().any(|f| std::ptr::eq(*f, field)) {
+                added_fields.push(field);
+            }
+            let note = Why::note(field);
+            // One note for a run of lines with the same reason.
+            if notes && last_why.as_ref() != Some(&note) {
+                let pad = line[1..].len() - line[1..].trim_start().len();
+                out.push_str(&format!("     {}{}\n", " ".repeat(pad), theme.dim(&format!("# \u{2190} {note}"))));
+            }
+            last_why = Some(note);
         }
     }
-    (!out.is_empty()).then_some(out)
+    (!out.is_empty()).then_some((out, added_fields))
+}
+
+/// `--why`: the reason under each added line of a diff, from the blame of
+/// the object's fields: the values keys its action read and where their
+/// values came from; else the render-data facts; else the template text or
+/// action that printed it.
+struct Why<'a> {
+    lines: std::collections::HashMap<usize, String>,
+    fields: std::collections::HashMap<&'a str, &'a crate::render::blame::FieldBlame>,
+}
+
+impl<'a> Why<'a> {
+    fn of(yaml: &str, why: &'a [crate::render::blame::FieldBlame]) -> Why<'a> {
+        if why.is_empty() {
+            return Why { lines: Default::default(), fields: Default::default() };
+        }
+        Why { lines: crate::render::blame::leaf_lines(yaml), fields: why.iter().map(|f| (f.field.as_str(), f)).collect() }
+    }
+
+    /// The blame of the field on 1-based line `n` of the new object's YAML.
+    fn field(&self, n: usize) -> Option<&'a crate::render::blame::FieldBlame> {
+        self.fields.get(self.lines.get(&n)?.as_str()).copied()
+    }
+
+    fn note(f: &crate::render::blame::FieldBlame) -> String {
+        let place = format!("{}:{}", f.template, f.line);
+        if !f.keys.is_empty() {
+            f.keys.iter().map(|k| format!("{}: {}", k.path, k.source)).collect::<Vec<_>>().join("; ")
+        } else if !f.facts.is_empty() {
+            f.facts.join(", ")
+        } else if f.literal {
+            format!("template text {place}")
+        } else {
+            format!("{} {place}", f.action.as_deref().unwrap_or_default())
+        }
+    }
 }
 
 /// An object as YAML without what only the server keeps track of
