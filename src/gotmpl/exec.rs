@@ -114,7 +114,10 @@ pub(super) struct Exec<'t> {
     name: String,
     out: String,
     spans: Vec<Span>,
-    vars: Vec<(String, Ev)>,
+    /// Variables in scope: name, value, and what the pipeline that set it
+    /// read (a `$name := include ...` holds no origin of its own; blame
+    /// follows a variable back to the values behind it).
+    vars: Vec<(String, Ev, Vec<Origin>)>,
     at: Option<At<'t>>,
     depth: usize,
     /// The text the running template was parsed from, and its name (errors, spans).
@@ -145,7 +148,7 @@ impl<'t> Exec<'t> {
         (self.src, self.parse_name, self.tree) = (&tree.src, &tree.parse_name, Some(tree));
         let tree: &'t List = &tree.list;
         let dot = Ev::concrete(data.clone());
-        self.vars.push(("$".into(), dot.clone()));
+        self.vars.push(("$".into(), dot.clone(), Vec::new()));
         match self.walk_list(&dot, tree) {
             Ok(()) => Ok(Rendered { text: self.out, spans: self.spans }),
             Err(Flow::Err(e)) => Err(e),
@@ -309,7 +312,7 @@ impl<'t> Exec<'t> {
             None => Ev::invalid(),
         };
         // No dynamic scoping: the called template sees only `$` (exec.go walkTemplate).
-        let saved_vars = std::mem::replace(&mut self.vars, vec![("$".into(), dot.clone())]);
+        let saved_vars = std::mem::replace(&mut self.vars, vec![("$".into(), dot.clone(), Vec::new())]);
         let saved_name = std::mem::replace(&mut self.name, name.to_string());
         let saved_src = (self.src, self.parse_name, self.tree);
         (self.src, self.parse_name, self.tree) = (&tree.src, &tree.parse_name, Some(tree));
@@ -345,12 +348,13 @@ impl<'t> Exec<'t> {
         let value = value.unwrap_or_else(Ev::invalid);
         for name in &pipe.decl {
             if pipe.is_assign {
-                match self.vars.iter_mut().rev().find(|(n, _)| n == name) {
-                    Some(slot) => slot.1 = value.clone(),
+                let reads = self.reads.clone();
+                match self.vars.iter_mut().rev().find(|(n, ..)| n == name) {
+                    Some(slot) => (slot.1, slot.2) = (value.clone(), reads),
                     None => return Err(self.errorf(format!("undefined variable: {name}"))),
                 }
             } else {
-                self.vars.push((name.clone(), value.clone()));
+                self.vars.push((name.clone(), value.clone(), self.reads.clone()));
             }
         }
         Ok(value)
@@ -431,8 +435,11 @@ impl<'t> Exec<'t> {
     fn eval_variable(&mut self, dot: &Ev, var: &'t Arg, args: &'t [Arg], fin: Option<Ev>) -> R<Ev> {
         self.at = Some(At::Arg(var));
         let Arg::Var { ident, .. } = var else { return Ok(Ev::invalid()) };
-        let value = match self.vars.iter().rev().find(|(n, _)| *n == ident[0]) {
-            Some((_, v)) => v.clone(),
+        let value = match self.vars.iter().rev().find(|(n, ..)| *n == ident[0]) {
+            Some((_, v, reads)) => {
+                self.reads.extend(reads.iter().cloned());
+                v.clone()
+            }
             None => return Err(self.errorf(format!("undefined variable: {}", ident[0]))),
         };
         if ident.len() == 1 {
@@ -445,11 +452,11 @@ impl<'t> Exec<'t> {
     fn eval_field_chain(&mut self, dot: &Ev, mut recv: Ev, node: &'t Arg, ident: &[String], args: &'t [Arg], fin: Option<Ev>) -> R<Ev> {
         let n = ident.len();
         for name in &ident[..n - 1] {
-            let fact = fact_name(&recv);
+            let fact = origin_of(&recv);
             recv = self.eval_field(dot, name, node, &[], None, recv)?;
             derive_fact(&mut recv, fact, name, None);
         }
-        let fact = fact_name(&recv);
+        let fact = origin_of(&recv);
         // `.Files.Get "x"`: the method's literal argument names the fact too.
         let literal = match args.get(1) {
             Some(Arg::Str { text, .. }) => Some(text.as_str()),
@@ -637,8 +644,10 @@ impl<'t> Exec<'t> {
         if let Val::Str(s) = &tv.val {
             self.check_size(s.len(), || format!("the result of `{name}`"))?;
         }
-        if tv.origin.is_none() {
-            tv.origin = sole_origin;
+        match &tv.origin {
+            // A value a function picked out of its arguments (`index .Values "a" "b"`, `dig`, `get`): read.
+            Some(o) => self.reads.push(o.clone()),
+            None => tv.origin = sole_origin,
         }
         // A value made from a secret is secret all the way down: an item read
         // out of `split`'s result, or a value out of `dict`'s, stays masked.
@@ -809,27 +818,35 @@ pub(super) fn param_type(p: Param) -> &'static str {
     }
 }
 
-/// The name of a render-data fact (`.Release`, `.Capabilities.KubeVersion`)
-/// a receiver holds, for naming what a field of it reads.
-fn fact_name(recv: &Ev) -> Option<Rc<str>> {
-    match recv.tv.origin.as_deref() {
-        Some(crate::values::source::Source::Fact { name }) => Some(Rc::from(name.as_str())),
-        _ => None,
-    }
+/// What a receiver's origin says about the fields read from it: a
+/// render-data fact (`.Release`, `.Capabilities.KubeVersion`), or a values
+/// map (whose missing keys blame names as not set).
+fn origin_of(recv: &Ev) -> Option<Origin> {
+    recv.tv.origin.clone()
 }
 
 /// A field (or method) of a fact is a fact with a longer name
-/// (`.Files.Get "conf/app.ini"`), so blame can say what a template read
-/// besides values.
-fn derive_fact(v: &mut Ev, fact: Option<Rc<str>>, field: &str, literal: Option<&str>) {
-    let Some(fact) = fact else { return };
+/// (`.Files.Get "conf/app.ini"`); a key missing from a values map (or
+/// below one missing) is an unset key under that map. Either way blame can
+/// say what a template read besides the values that are set.
+fn derive_fact(v: &mut Ev, parent: Option<Origin>, field: &str, literal: Option<&str>) {
+    use crate::values::source::Source;
+    let Some(parent) = parent else { return };
     if v.tv.origin.is_some() {
         return;
     }
-    let mut name = format!("{fact}.{field}");
-    if let Some(arg) = literal {
-        name.push(' ');
-        name.push_str(&crate::go::quote::quote(arg));
-    }
-    v.tv.origin = Some(Rc::new(crate::values::source::Source::Fact { name }));
+    let derived = match &*parent {
+        Source::Fact { name } => {
+            let mut name = format!("{name}.{field}");
+            if let Some(arg) = literal {
+                name.push(' ');
+                name.push_str(&crate::go::quote::quote(arg));
+            }
+            Source::Fact { name }
+        }
+        Source::Unset { under, key } => Source::Unset { under: Rc::clone(under), key: format!("{key}.{field}") },
+        _ if matches!(v.tv.val, Val::Nil) => Source::Unset { under: parent, key: field.to_string() },
+        _ => return,
+    };
+    v.tv.origin = Some(Rc::new(derived));
 }

@@ -14,6 +14,7 @@ use super::engine::RenderedFiles;
 use super::template::Sorted;
 use crate::gotmpl::Span;
 use crate::keypath::{Path, Seg};
+use crate::values::source::Source;
 use crate::values::tree::{Kind, Origin, V, VMap};
 use crate::yaml::{PositionedKind, PositionedNode};
 
@@ -93,7 +94,15 @@ pub fn blame(files: &RenderedFiles, sorted: &Sorted, values: &VMap) -> Vec<Objec
                                 keys.push(KeyRead { path, source });
                             }
                         }
-                        (None, crate::values::source::Source::Fact { name }) if !facts.contains(name) => facts.push(name.clone()),
+                        (None, Source::Fact { name }) if name.starts_with(".Values.") => unset(&mut keys, name[".Values.".len()..].to_string()),
+                        // `.Values` itself (`index .Values "a"`, `toYaml .Values`): its keys tell more.
+                        (None, Source::Fact { name }) if name == ".Values" => {}
+                        (None, Source::Fact { name }) if !facts.contains(name) => facts.push(name.clone()),
+                        (None, Source::Unset { under, key }) => {
+                            if let Some(at) = paths.get(&(std::rc::Rc::as_ptr(under) as usize)).and_then(|c| c.last()) {
+                                unset(&mut keys, format!("{at}.{key}"));
+                            }
+                        }
                         _ => {}
                     }
                 }
@@ -121,6 +130,13 @@ pub fn blame(files: &RenderedFiles, sorted: &Sorted, values: &VMap) -> Vec<Objec
         out.push(ObjectBlame { kind: doc.kind.clone(), name: name.unwrap_or_default(), source: doc.path.clone(), fields });
     }
     out
+}
+
+/// A key the action read that is not set.
+fn unset(keys: &mut Vec<KeyRead>, path: String) {
+    if !keys.iter().any(|k| k.path == path) {
+        keys.push(KeyRead { path, source: "not set".into() });
+    }
 }
 
 /// Each values node's origin -> the key paths of the nodes holding it,

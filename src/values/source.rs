@@ -65,6 +65,10 @@ pub enum Source {
     /// (`.Release.Name`, `.Chart.Version`, `.Capabilities.KubeVersion`,
     /// `.Template.Name`, `.Files`), so manifest blame can name it.
     Fact { name: String },
+    /// Not a value: a key a template read that is not set, `key` (dotted)
+    /// under the map `under` (`.Values.image.digest` when `image` has no
+    /// `digest`), so manifest blame can say that setting it would count.
+    Unset { under: std::rc::Rc<Source>, key: String },
 }
 
 impl Source {
@@ -87,6 +91,7 @@ impl Source {
             Source::ExportValues { .. } => "export-values",
             Source::Helmfile { .. } => "helmfile",
             Source::Fact { .. } => "fact",
+            Source::Unset { .. } => "unset",
         }
     }
 }
@@ -204,6 +209,10 @@ impl Source {
                 w.field("name");
                 w.str(name);
             }
+            Source::Unset { key, .. } => {
+                w.field("key");
+                w.str(key);
+            }
             Source::WerfSecretValues { file, line, column, chart_default, env } => {
                 w.field("file");
                 w.str(file);
@@ -304,6 +313,7 @@ impl Source {
             Source::StoredChart { chart, revision } => write!(out, "values of the chart stored in revision {revision} (chart {chart} default)"),
             Source::Helm { why } => write!(out, "helm ({why})"),
             Source::Fact { name } => write!(out, "{name}"),
+            Source::Unset { .. } => write!(out, "not set"),
             Source::Helmfile { layer, file, line, column, expr, via, .. } => {
                 if let Some(via) = via {
                     via.describe_into(out);
@@ -379,6 +389,7 @@ impl Source {
             | Source::Global { .. }
             | Source::Helm { .. }
             | Source::Fact { .. }
+            | Source::Unset { .. }
             | Source::WerfSecretValues { .. }
             | Source::WerfAuxiliary { .. }
             | Source::ExportValues { .. } => false,

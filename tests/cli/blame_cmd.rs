@@ -93,7 +93,10 @@ fn to_yaml_nindent_blames_each_leaf_on_its_own_key_with_its_own_position() {
 #[test]
 fn default_required_and_ternary_blame_every_key_they_read() {
     let doc = blame_json(&[IDIOMS, "--set", "onTrue=zz"]);
-    assert_eq!(keys(field(&doc, DEPLOY, &format!("{C0}.env[0].value"))), ["fallback"]);
+    // `default "d" .Values.missing`: the key it read is not set, which blame says.
+    let f = field(&doc, DEPLOY, &format!("{C0}.env[0].value"));
+    assert_eq!(keys(f), ["missing", "fallback"]);
+    assert_eq!(key_source(f, "missing")["source"], "not set");
     assert_eq!(keys(field(&doc, DEPLOY, &format!("{C0}.env[1].value"))), ["needed"]);
     let f = field(&doc, DEPLOY, &format!("{C0}.env[2].value"));
     assert_eq!(f["value"], "zz");
@@ -105,6 +108,8 @@ fn default_required_and_ternary_blame_every_key_they_read() {
 fn variables_range_with_and_dollar_reach_the_values_behind_them() {
     let doc = blame_json(&[IDIOMS]);
     assert_eq!(keys(field(&doc, DEPLOY, &format!("{C0}.env[3].value"))), ["shared"]);
+    // A variable set from an include has no origin of its own: what the include read.
+    assert_eq!(keys(field(&doc, "ConfigMap/release-name-facts", "data.imgvar")), ["image.repository", "image.tag"]);
     let port = field(&doc, DEPLOY, &format!("{C0}.ports[1].name"));
     assert_eq!(keys(port), ["ports[1].name"]);
     // A list item has no explain entry: its own position in values.yaml.
@@ -126,6 +131,10 @@ fn release_chart_capabilities_template_and_files_facts_are_named() {
     assert_eq!((kube["value"].as_str(), facts(kube)), (Some("v1.31.2"), vec![".Capabilities.KubeVersion.Version".to_string()]));
     assert_eq!(facts(field(&doc, o, "data.template")), [".Template.Name"]);
     assert_eq!(facts(field(&doc, o, "data.file")), [".Files.Get \"files/motd.txt\""]);
+    // A key missing under a map that is set.
+    let digest = field(&doc, o, "data.digest");
+    assert_eq!((keys(digest), digest["value"].as_str()), (vec!["image.digest".to_string()], Some("none")));
+    assert_eq!(key_source(digest, "image.digest")["source"], "not set");
     // The name helper read both a fact and a values key.
     let name = field(&doc, DEPLOY, "metadata.name");
     assert_eq!((keys(name), facts(name)), (vec!["nameOverride".to_string()], vec![".Chart.Name".to_string()]));

@@ -81,7 +81,8 @@ struct Renderable {
 /// helm: engine.go `Render` (`allTemplates` then `render`).
 pub fn render(input: &EngineInput<'_>) -> Result<RenderedFiles, EngineError> {
     let mut templates: BTreeMap<String, Renderable> = BTreeMap::new();
-    let top = Tv::new(Val::Map(values::helm_map(input.values, true)));
+    // `.Values` itself is no values node: a fact, so a missing top-level key reads as `.Values.x`.
+    let top = values::fact(Tv::new(Val::Map(values::helm_map(input.values, true))), ".Values");
     let caps = Tv::new(Val::Object(Rc::new(input.capabilities.clone())));
     let shared = Shared { release: values::fact(input.release.value(), ".Release"), capabilities: values::fact(caps, ".Capabilities"), top_values: top };
     collect(input.chart, input.chart, input.charts, None, &shared, &mut templates);
@@ -144,8 +145,9 @@ fn collect(top: &Chart, chart: &Chart, shape: &ChartValues, parent: Option<(&GoM
     let values = match parent {
         None => shared.top_values.clone(),
         Some((parent_data, _)) => match parent_data.get("Values").map(|v| v.val) {
-            Some(Val::Map(m)) => match m.get(&shape.name).map(|v| v.val) {
-                Some(Val::Map(sub)) => Tv::new(Val::Map(sub)),
+            Some(Val::Map(m)) => match m.get(&shape.name).map(|v| (v.val, v.origin)) {
+                // Keeping the section's origin lets blame name a subchart's unset keys.
+                Some((Val::Map(sub), origin)) => Tv { origin, ..Tv::new(Val::Map(sub)) },
                 _ => Tv::new(Val::Map(GoMap::new())),
             },
             _ => Tv::new(Val::Map(GoMap::new())),
