@@ -616,14 +616,20 @@ impl<'t> Exec<'t> {
             let depth = self.depth;
             let current = self.name.clone();
             let sub_reads: std::cell::RefCell<Vec<Origin>> = std::cell::RefCell::new(Vec::new());
+            let sub_random = std::cell::Cell::new(false);
             let render = |req: RenderRequest<'_>| {
                 let r = sub_render(env, &current, depth, req)?;
-                // What the included template read is what this action read.
+                // What the included template read is what this action read,
+                // and what it printed at random makes this action's value random.
+                sub_random.set(sub_random.get() || r.spans.iter().any(|s| s.nondeterministic));
                 sub_reads.borrow_mut().extend(r.spans.into_iter().flat_map(|s| s.reads.into_iter().chain(s.action.flatten())));
                 Ok(r.text)
             };
             let call = Call { name, host: self.env.host, render: &render };
-            let result = (def.f)(&call, argv);
+            let result = (def.f)(&call, argv).map(|mut tv| {
+                tv.nondeterministic |= sub_random.get();
+                tv
+            });
             self.reads.extend(sub_reads.into_inner());
             result
         };

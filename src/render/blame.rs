@@ -39,6 +39,9 @@ pub struct FieldBlame {
     /// The render-data facts it read (`.Release.Name`, `.Chart.Version`,
     /// `.Capabilities.KubeVersion.Version`, `.Files.Get "conf/app.ini"`).
     pub facts: Vec<String>,
+    /// Printed from a random value (`randAlphaNum`, `uuidv4`, or one made
+    /// from them), so it differs on every render.
+    pub random: bool,
 }
 
 /// A values key an action read, and where the value it holds came from
@@ -117,6 +120,7 @@ pub fn blame(files: &RenderedFiles, sorted: &Sorted, values: &VMap) -> Vec<Objec
                 action,
                 keys,
                 facts,
+                random: covering.iter().any(|s| s.nondeterministic),
             });
         }
         let head = |k: &str| map.get(k).map(|(_, n)| n);

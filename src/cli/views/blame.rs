@@ -54,7 +54,7 @@ pub fn json(objects: &[ObjectBlame], entries: &[Entry]) -> Value {
                         })
                         .collect();
                     json!({"field": f.field, "value": f.value, "template": f.template, "line": f.line, "column": f.column,
-                           "literal": f.literal, "action": f.action, "keys": keys, "facts": f.facts})
+                           "literal": f.literal, "action": f.action, "keys": keys, "facts": f.facts, "random": f.random})
                 })
                 .collect();
             json!({"kind": o.kind, "name": o.name, "source": o.source, "fields": fields})
@@ -91,6 +91,9 @@ fn field(out: &mut String, f: &FieldBlame, index: &HashMap<String, &Entry>, them
     match &f.action {
         None => out.push_str(&format!("      {}  {}\n", theme.dim("literal"), theme.dim(&place))),
         Some(action) => out.push_str(&format!("      {}  {}\n", action, theme.dim(&place))),
+    }
+    if f.random {
+        out.push_str(&format!("      {}\n", theme.warn("random: a new value on every render (randAlphaNum, uuidv4, or made from one)")));
     }
     if f.keys.is_empty() && f.facts.is_empty() && f.action.is_some() {
         out.push_str(&format!("      {}\n", theme.dim("no values key and no fact (a constant or a function)")));

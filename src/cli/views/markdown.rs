@@ -122,7 +122,7 @@ pub(super) fn objects_md(r: &ObjectsReport, view: &ObjectsView, used: &mut usize
             body.push_str(&format!("- conflict: {}\n", escape(c)));
         }
         let secret_hidden = view.suppress_secrets && o.kind == "Secret";
-        if let Some(diff) = object_diff(o, view.context, view.show_secrets, &plain).filter(|_| !secret_hidden) {
+        if let Some(diff) = object_diff(o, view.context, view.show_secrets, &plain, None).filter(|_| !secret_hidden) {
             let text: String = diff.lines().map(|l| l.strip_prefix("    ").unwrap_or(l)).collect::<Vec<_>>().join("\n");
             // A fence longer than any run of backticks inside.
             body.push_str(&format!("\n```diff\n{}\n```\n", text.replace("```", "`\u{200b}``")));

@@ -121,7 +121,7 @@ pub fn objects_json(plan: &Plan, manifest: &Manifest, context: usize) -> Value {
     let plain = Theme { enabled: false };
     // The diffs (YAML of both sides, then a line diff) are most of the
     // output's cost and independent of each other.
-    let diffs = crate::parallel::map_in_order(plan.objects.iter().collect(), crate::parallel::available_threads(), |_| 1, |o| diff_and_why(o, context, false, &plain, false));
+    let diffs = crate::parallel::map_in_order(plan.objects.iter().collect(), crate::parallel::available_threads(), |_| 1, |o| diff_and_why(o, context, false, &plain, None));
     let objects: Vec<Value> = plan
         .objects
         .iter()
@@ -247,7 +247,7 @@ fn object_text(o: &ObjectPlan, view: &ObjectsView, ctx: &Ctx) -> String {
     for c in &o.conflicts {
         out.push_str(&crate::cli::output::fit_led("  ", &format!("conflict {c}"), "conflict", ctx.columns, &|l| t.bad(l)));
     }
-    if let Some(diff) = object_diff(o, view.context, view.show_secrets, t) {
+    if let Some(diff) = object_diff(o, view.context, view.show_secrets, t, ctx.columns) {
         out.push_str(&diff);
     }
     if view.show_patch
@@ -280,13 +280,14 @@ fn compact(v: &Value) -> String {
 /// object against the prediction; a created object whole (against
 /// nothing), a deleted or kept one's live body whole. `None` when there is
 /// nothing to compare (unchanged objects have an empty diff).
-pub fn object_diff(o: &ObjectPlan, context: usize, decode_secrets: bool, theme: &Theme) -> Option<String> {
-    diff_and_why(o, context, decode_secrets, theme, true).map(|(text, _)| text)
+/// `--why`'s notes are wrapped to `columns` (a terminal's width).
+pub fn object_diff(o: &ObjectPlan, context: usize, decode_secrets: bool, theme: &Theme, columns: Option<usize>) -> Option<String> {
+    diff_and_why(o, context, decode_secrets, theme, Some(columns)).map(|(text, _)| text)
 }
 
 /// The diff, with `--why`'s notes under added lines when `notes`; and the
 /// blame of each field an added line holds, in order (`-o json`'s `why`).
-fn diff_and_why<'o>(o: &'o ObjectPlan, context: usize, decode_secrets: bool, theme: &Theme, notes: bool) -> Option<(String, Vec<&'o crate::render::blame::FieldBlame>)> {
+fn diff_and_why<'o>(o: &'o ObjectPlan, context: usize, decode_secrets: bool, theme: &Theme, notes: Option<Option<usize>>) -> Option<(String, Vec<&'o crate::render::blame::FieldBlame>)> {
     let (before, after) = match o.action {
         Action::Delete => (o.live.as_ref(), None),
         // An object of the release missing from the cluster: against what the release had.
@@ -338,9 +339,13 @@ fn diff_and_why<'o>(o: &'o ObjectPlan, context: usize, decode_secrets: bool, the
             }
             let note = Why::note(field);
             // One note for a run of lines with the same reason.
-            if notes && last_why.as_ref() != Some(&note) {
+            if let Some(columns) = notes
+                && last_why.as_ref() != Some(&note)
+            {
+                // A YAML comment under the line, at its indentation, every wrapped line a comment too.
                 let pad = line[1..].len() - line[1..].trim_start().len();
-                out.push_str(&format!("     {}{}\n", " ".repeat(pad), theme.dim(&format!("# \u{2190} {note}"))));
+                let indent = format!("     {}# ", " ".repeat(pad));
+                out.push_str(&crate::cli::output::fit(&indent, &format!("\u{2190} {note}"), columns, &|l| theme.dim(l)));
             }
             last_why = Some(note);
         }
@@ -372,6 +377,12 @@ impl<'a> Why<'a> {
 
     fn note(f: &crate::render::blame::FieldBlame) -> String {
         let place = format!("{}:{}", f.template, f.line);
+        let random = if f.random { "random on every render; " } else { "" };
+        let why = Why::reason(f, &place);
+        format!("{random}{why}")
+    }
+
+    fn reason(f: &crate::render::blame::FieldBlame, place: &str) -> String {
         if !f.keys.is_empty() {
             f.keys.iter().map(|k| format!("{}: {}", k.path, k.source)).collect::<Vec<_>>().join("; ")
         } else if !f.facts.is_empty() {
