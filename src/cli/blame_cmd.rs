@@ -45,7 +45,9 @@ pub struct BlameArgs {
 
 pub fn run(args: &BlameArgs, ctx: &Ctx) -> anyhow::Result<Outcome> {
     let prepared = super::template_cmd::prepare(&args.render, &args.chart, &args.pull, ctx, false)?;
-    let input = prepared.input(&args.release_name)?;
+    let mut input = prepared.input(&args.release_name)?;
+    // Each leaf of a partial printed whole (`include "x.pod" . | nindent 6`) blamed inside the partial.
+    input.inner_spans = true;
     let NativeTemplate { files, sorted, .. } = render_template(&input, &TemplateOutput::default()).map_err(|e| anyhow::anyhow!("{e}"))?;
     let explanation = &prepared.explanation;
     let mut objects = blame(&files, &sorted, &explanation.values);

@@ -106,6 +106,8 @@ pub(super) struct Env<'t> {
     /// anywhere inside it (helmfile's state values hold secrets), or only on
     /// the value itself (chart values hold none, and the render data is large).
     pub(super) deep_taint: bool,
+    /// See [`super::SetOptions::inner_spans`].
+    pub(super) inner_spans: bool,
 }
 
 pub(super) struct Exec<'t> {
@@ -199,7 +201,11 @@ impl<'t> Exec<'t> {
         };
         let reads = if printed.is_some() { std::mem::take(&mut self.reads) } else { Vec::new() };
         let template = self.tree.map(|t| (Rc::clone(&t.parse_name), Rc::clone(&t.src)));
-        self.spans.push(Span { out: start..self.out.len(), src, action, secret, nondeterministic, reads, template });
+        let outer = Span { out: start..self.out.len(), src, action, secret, nondeterministic, reads, template };
+        match printed.and_then(|v| v.included.as_deref()).and_then(|inner| super::inner::align(&inner.text, text).map(|map| (inner, map))) {
+            Some((inner, map)) => super::inner::splice(&mut self.spans, outer, inner, &map),
+            None => self.spans.push(outer),
+        }
         Ok(())
     }
 
@@ -609,6 +615,8 @@ impl<'t> Exec<'t> {
             _ => None,
         };
         let secret = def.derive == Derive::Made && any_secret;
+        // `include ... | nindent 8`: the include's spans ride along (see `inner`).
+        let carried = if self.env.inner_spans && def.derive == Derive::Made { argv.iter().find_map(|a| a.included.clone()) } else { None };
         let nondeterministic = def.nondeterministic
             || (def.derive == Derive::Made && if self.env.deep_taint { argv.iter().any(Tv::holds_nondeterministic) } else { argv.iter().any(|a| a.nondeterministic) });
         let result = {
@@ -617,17 +625,30 @@ impl<'t> Exec<'t> {
             let current = self.name.clone();
             let sub_reads: std::cell::RefCell<Vec<Origin>> = std::cell::RefCell::new(Vec::new());
             let sub_random = std::cell::Cell::new(false);
+            let included: std::cell::RefCell<Option<Rc<Rendered>>> = std::cell::RefCell::new(None);
             let render = |req: RenderRequest<'_>| {
+                // An include's spans point into a template file; a `tpl` text's do not.
+                let named = matches!(req, RenderRequest::Named { .. });
                 let r = sub_render(env, &current, depth, req)?;
                 // What the included template read is what this action read,
                 // and what it printed at random makes this action's value random.
                 sub_random.set(sub_random.get() || r.spans.iter().any(|s| s.nondeterministic));
-                sub_reads.borrow_mut().extend(r.spans.into_iter().flat_map(|s| s.reads.into_iter().chain(s.action.flatten())));
+                sub_reads.borrow_mut().extend(r.spans.iter().flat_map(|s| s.reads.iter().cloned().chain(s.action.clone().flatten())));
+                if named && env.inner_spans {
+                    let text = r.text.clone();
+                    *included.borrow_mut() = Some(Rc::new(r));
+                    return Ok(text);
+                }
                 Ok(r.text)
             };
             let call = Call { name, host: self.env.host, render: &render };
             let result = (def.f)(&call, argv).map(|mut tv| {
                 tv.nondeterministic |= sub_random.get();
+                if let (Some(r), Val::Str(s)) = (included.take().or(carried), &tv.val)
+                    && (tv.included.is_none() && (*s == r.text || super::inner::align(&r.text, s).is_some()))
+                {
+                    tv.included = Some(r);
+                }
                 tv
             });
             self.reads.extend(sub_reads.into_inner());

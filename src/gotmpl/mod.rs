@@ -29,6 +29,7 @@ mod exec;
 mod frozen;
 pub mod func;
 mod gomap;
+mod inner;
 pub mod helmfile;
 mod mask;
 mod lex;
@@ -143,7 +144,7 @@ pub fn render_with(src: &str, data: &Tv, opts: &RenderOptions<'_>) -> Result<Ren
 
 fn run(src: &str, data: &Tv, name: &str, funcs: &FuncMap, host: &dyn Host, missingkey: MissingKey, unknown_unsupported: bool) -> Result<Rendered, TmplError> {
     let trees = parse::parse(name, src, &|f| funcs.get(f).is_some()).map_err(|e| parse_error(name, src, *e, unknown_unsupported))?;
-    let env = exec::Env { parse_name: name, src, trees: &trees, funcs, host, missingkey, tpl_name: None, deep_taint: true };
+    let env = exec::Env { parse_name: name, src, trees: &trees, funcs, host, missingkey, tpl_name: None, deep_taint: true, inner_spans: false };
     exec::Exec::new(env, name, 0).run(data)
 }
 
@@ -165,6 +166,8 @@ pub struct SetOptions<'a> {
     pub host: &'a dyn Host,
     pub missingkey: MissingKey,
     pub tpl_name: &'a str,
+    /// Keep an `include`'s spans in what prints its result (manifest blame).
+    pub inner_spans: bool,
 }
 
 impl TemplateSet {
@@ -186,7 +189,7 @@ impl TemplateSet {
     /// Go's `t.ExecuteTemplate(w, name, data)`; `funcs` must be the full map
     /// (builtins included: [`with_builtins`]).
     pub fn execute(&self, name: &str, data: &Tv, opts: &SetOptions<'_>) -> Result<Rendered, TmplError> {
-        let env = exec::Env { parse_name: name, src: "", trees: &self.trees, funcs: opts.funcs, host: opts.host, missingkey: opts.missingkey, tpl_name: Some(opts.tpl_name), deep_taint: false };
+        let env = exec::Env { parse_name: name, src: "", trees: &self.trees, funcs: opts.funcs, host: opts.host, missingkey: opts.missingkey, tpl_name: Some(opts.tpl_name), deep_taint: false, inner_spans: opts.inner_spans };
         exec::Exec::new(env, name, 0).run(data)
     }
 }

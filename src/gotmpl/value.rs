@@ -21,6 +21,12 @@ pub struct Tv {
     /// The value differs from run to run (made by `uuidv4`, `now`, `randAlpha`
     /// or derived from such a result): what prints it is marked so.
     pub nondeterministic: bool,
+    /// The output of an `include` this string is, or was made from by a
+    /// function that only moves whitespace (`nindent`, `indent`, `trim`):
+    /// the included template's text and spans, so what prints the string
+    /// keeps the partial's spans (blame then points into the partial).
+    /// Kept only when a set runs with `SetOptions::inner_spans`.
+    pub included: Option<std::rc::Rc<super::Rendered>>,
 }
 
 #[derive(Debug, Clone)]
@@ -91,7 +97,7 @@ pub trait GoObject: std::fmt::Debug {
 
 impl Tv {
     pub fn new(val: Val) -> Tv {
-        Tv { val, origin: None, secret: false, nondeterministic: false }
+        Tv { val, origin: None, secret: false, nondeterministic: false, included: None }
     }
 
     pub fn str(s: &str) -> Tv {
@@ -109,7 +115,7 @@ impl Tv {
             Kind::List(l) => Val::List(l.iter().map(Tv::from_v).collect()),
             Kind::Map(m) => return Tv::from_map(m).with_origin(Some(v.origin.clone())),
         };
-        Tv { val, origin: Some(v.origin.clone()), secret: v.origin.is_secret(), nondeterministic: false }
+        Tv { val, origin: Some(v.origin.clone()), secret: v.origin.is_secret(), nondeterministic: false, included: None }
     }
 
     /// Whether this value or anything in it is secret.

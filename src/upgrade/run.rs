@@ -454,7 +454,7 @@ impl NativeRequest<'_> {
             served.extend(self.options.api_versions.iter().cloned());
             capabilities.api_versions = served;
         }
-        let input = render::engine::EngineInput { chart: self.chart, charts: self.charts, values: self.values, release: self.release.clone(), capabilities };
+        let input = render::engine::EngineInput { chart: self.chart, charts: self.charts, values: self.values, release: self.release.clone(), capabilities, inner_spans: self.blame.is_some() };
         match render::template::render_template(&input, &render::template::TemplateOutput::default()) {
             Ok(t) => {
                 if let Some(cell) = self.blame {

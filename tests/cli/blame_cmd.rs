@@ -69,6 +69,19 @@ fn include_blames_the_keys_the_partial_read_at_the_callers_line() {
 }
 
 #[test]
+fn a_partial_printed_whole_with_nindent_blames_each_leaf_inside_the_partial() {
+    let doc = blame_json(&[IDIOMS]);
+    let helpers = Some("idioms/templates/_helpers.tpl");
+    let f = field(&doc, "Job/job", "spec.template.spec.containers[0].image");
+    assert_eq!((f["template"].as_str(), f["line"].as_u64(), keys(f)), (helpers, Some(14), vec!["image.repository".to_string()]));
+    assert_eq!(f["action"], "{{ .Values.image.repository }}");
+    let f = field(&doc, "Job/job", "spec.template.spec.containers[0].args[0]");
+    assert_eq!((f["template"].as_str(), f["line"].as_u64(), keys(f)), (helpers, Some(16), vec!["shared".to_string()]));
+    let f = field(&doc, "Job/job", "spec.template.spec.restartPolicy");
+    assert_eq!((f["template"].as_str(), f["line"].as_u64(), f["literal"].as_bool()), (helpers, Some(11), Some(true)));
+}
+
+#[test]
 fn tpl_blames_the_template_value_and_the_keys_it_read() {
     let doc = blame_json(&[IDIOMS]);
     let f = field(&doc, DEPLOY, "metadata.labels.tplled");

@@ -4,10 +4,12 @@
 //! of Helm's idioms (direct, `quote`, `default`, `required`, `ternary`,
 //! `include` of a partial reading `.Values`, `include` with a `dict`, `tpl`
 //! of a value, `toYaml | nindent` of a map or a list, `range`, `with`, `$`
-//! inside `range`, variables, `printf` of two keys, `upper`). Two properties
+//! inside `range`, variables, `printf` of two keys, `upper`, a partial
+//! printed whole with `include | nindent`). Two properties
 //! per chart:
 //!
-//! 1. every leaf whose text holds a marker is blamed on that marker's key;
+//! 1. every leaf whose text holds a marker is blamed on that marker's key,
+//!    and on no other key (but the `tpl` text it came through);
 //! 2. every key the templates read is blamed on some leaf.
 //!
 //! `BLAME_GEN_SEED=N` replays a run (the seed is printed), `BLAME_GEN_CHARTS=N`
@@ -74,7 +76,7 @@ impl Chart {
 /// One construct `i`: the template lines (under `spec:`) that print it.
 fn construct(rng: &mut Rng, c: &mut Chart, i: usize) -> String {
     let f = format!("f{i}");
-    match rng.below(16) {
+    match rng.below(17) {
         0 => format!("  {f}: {{{{ .Values.{} }}}}\n", c.scalar(rng, i, "k")),
         1 => format!("  {f}: {{{{ .Values.{} | quote }}}}\n", c.scalar(rng, i, "k")),
         2 => format!("  {f}: {{{{ default \"dflt\" .Values.{} }}}}\n", c.scalar(rng, i, "k")),
@@ -119,7 +121,13 @@ fn construct(rng: &mut Rng, c: &mut Chart, i: usize) -> String {
             let p = c.whole(i, json!([format!("mk{i}a"), format!("mk{i}b")]), &[("[0]", &format!("mk{i}a")), ("[1]", &format!("mk{i}b"))]);
             format!("  {f}:{{{{ toYaml .Values.{p} | nindent 4 }}}}\n")
         }
-        _ => format!("  {f}: {{{{ .Values.{} | upper }}}}\n", c.scalar(rng, i, "k")),
+        15 => format!("  {f}: {{{{ .Values.{} | upper }}}}\n", c.scalar(rng, i, "k")),
+        _ => {
+            // A partial printed whole: each of its leaves blamed inside it.
+            let (p, q) = (c.scalar(rng, i, "k"), c.scalar(rng, i, "q"));
+            let _ = writeln!(c.helpers, "{{{{- define \"gen.p{i}\" -}}}}\na: {{{{ .Values.{p} }}}}\nb: lit\nc:\n  - {{{{ .Values.{q} | quote }}}}\n{{{{- end }}}}");
+            format!("  {f}:{{{{ include \"gen.p{i}\" . | nindent 4 }}}}\n")
+        }
     }
 }
 
@@ -143,6 +151,11 @@ fn write_chart(dir: &std::path::Path, c: &Chart) {
         let text = format!("apiVersion: example.io/v1\nkind: Example\nmetadata:\n  name: obj{n}\nspec:\n  fixed: literal\n{body}");
         std::fs::write(dir.join(format!("templates/obj{n}.yaml")), text).expect("write");
     }
+}
+
+/// `t3`: a key holding the text `tpl` renders (construct 7).
+fn is_tpl_key(k: &str) -> bool {
+    k.strip_prefix('t').is_some_and(|rest| !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// The markers in a leaf's text (`mk12q`, `ms3a`; `upper` prints them upper case).
@@ -190,11 +203,17 @@ fn generated_charts_blame_every_marker_on_its_key_and_every_read_key_somewhere()
                     Value::String(s) => s.clone(),
                     other => other.to_string(),
                 };
+                let mut wanted: BTreeSet<&str> = BTreeSet::new();
                 for m in markers_in(&text) {
                     let want = c.markers.get(&m).unwrap_or_else(|| panic!("chart {n}: marker {m} of no key in {f}"));
                     assert!(keys.contains(&want.as_str()), "chart {n} (seed {seed}, {:?}): {} = {text} holds {m} of {want}, blamed on {keys:?}", c.flags, f["field"]);
+                    wanted.insert(want);
                     markers_checked += 1;
                 }
+                // And no more: every key blamed printed a marker into the leaf,
+                // but the `tpl` text key (`t3`) the value came through.
+                let extra: Vec<&&str> = keys.iter().filter(|k| !wanted.contains(**k) && !is_tpl_key(k)).collect();
+                assert!(wanted.is_empty() || extra.is_empty(), "chart {n} (seed {seed}): {} = {text} blamed on {extra:?} too", f["field"]);
             }
         }
         let missing: Vec<&String> = c.reads.iter().filter(|k| !blamed.contains(*k)).collect();

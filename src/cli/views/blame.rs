@@ -102,7 +102,7 @@ fn field(out: &mut String, f: &FieldBlame, index: &HashMap<String, &Entry>, them
         out.push_str(&format!("      {} {}\n", theme.good(fact), theme.dim("(render data)")));
     }
     for k in &f.keys {
-        let (source, overrode) = provenance(&index, k);
+        let (source, overrode) = provenance(index, k);
         let mut line = format!("      {} {}", theme.good(&k.path), source);
         if !overrode.is_empty() {
             line.push_str(&theme.dim(&format!(" (overrode {})", overrode.join(", "))));

@@ -59,6 +59,9 @@ pub struct EngineInput<'a> {
     pub values: &'a VMap,
     pub release: ReleaseInfo,
     pub capabilities: Capabilities,
+    /// For blame: what prints an `include`'s result keeps the partial's
+    /// spans (costs a copy of each include's text and spans).
+    pub inner_spans: bool,
 }
 
 /// One template's output and the spans that map it back to the template.
@@ -98,7 +101,7 @@ pub fn render(input: &EngineInput<'_>) -> Result<RenderedFiles, EngineError> {
         })?;
     }
     let host = FixedHost::default();
-    let opts = SetOptions { funcs: &funcs, host: &host, missingkey: MissingKey::Zero, tpl_name: "gotpl" };
+    let opts = SetOptions { funcs: &funcs, host: &host, missingkey: MissingKey::Zero, tpl_name: "gotpl", inner_spans: input.inner_spans };
     let mut out = RenderedFiles::new();
     for name in &keys {
         if base_name(name).starts_with('_') {
