@@ -74,3 +74,16 @@ fn rollback_preview_json_matches_its_schema() {
     assert_eq!(doc["target"]["revision"], doc["current"]["revision"].as_i64().unwrap() - 1);
     assert_matches("rollback-preview.json", &doc);
 }
+
+#[test]
+fn blame_json_matches_its_schema() {
+    let doc = json(&ok(&["blame", "tests/fixtures/blame/idioms", "--set", "onTrue=zz", "-o", "json"]));
+    assert_matches("blame.json", &doc);
+}
+
+#[test]
+fn upgrade_preview_why_json_matches_its_schema() {
+    let doc = json(&ok(&["upgrade-preview", "rel", PARENT_V2, "--release-file", "tests/fixtures/releases/parent-3-revisions.list.json", "--offline", "--set", "replicaCount=7", "--why", "-o", "json"]));
+    assert!(doc["objects"].as_array().expect("objects").iter().any(|o| o.get("why").is_some()), "{doc}");
+    assert_matches("upgrade-preview.json", &doc);
+}
