@@ -401,6 +401,7 @@ markdown\t'upgrade-preview only: the report for a pull-request comment'"
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand blame" -l color -d 'When to use colors (auto honours NO_COLOR, CLICOLOR, CLICOLOR_FORCE, HELM_COLOR and the terminal)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand blame" -l show-secrets -d 'Show values in Secrets\' data, under keys that look secret, and in --set flags of such keys (masked by default)'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand blame" -l is-upgrade -d 'Render as an upgrade: .Release.IsUpgrade true, .Release.IsInstall false'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand blame" -l skip-schema-validation -d 'Skip values.schema.json validation'
 complete -c kubectl-releasex -n "__fish_kubectl_releasex_using_subcommand blame" -l devel -d 'Use development versions too (as version \'>0.0.0-0\'); ignored with --version'

@@ -434,6 +434,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-releasex' -ScriptBlock 
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: text (the default), json or yaml (cli::help words it per command)')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: text (the default), json or yaml (cli::help words it per command)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colors (auto honours NO_COLOR, CLICOLOR, CLICOLOR_FORCE, HELM_COLOR and the terminal)')
+            [CompletionResult]::new('--show-secrets', '--show-secrets', [CompletionResultType]::ParameterName, 'Show values in Secrets'' data, under keys that look secret, and in --set flags of such keys (masked by default)')
             [CompletionResult]::new('--is-upgrade', '--is-upgrade', [CompletionResultType]::ParameterName, 'Render as an upgrade: .Release.IsUpgrade true, .Release.IsInstall false')
             [CompletionResult]::new('--skip-schema-validation', '--skip-schema-validation', [CompletionResultType]::ParameterName, 'Skip values.schema.json validation')
             [CompletionResult]::new('--devel', '--devel', [CompletionResultType]::ParameterName, 'Use development versions too (as version ''>0.0.0-0''); ignored with --version')

@@ -37,6 +37,9 @@ pub struct BlameArgs {
     /// The release name the chart is rendered for
     #[arg(long, value_name = "NAME", default_value = "release-name")]
     pub release_name: String,
+    /// Show values in Secrets' data, under keys that look secret, and in --set flags of such keys (masked by default)
+    #[arg(long)]
+    pub show_secrets: bool,
     #[command(flatten)]
     pub render: super::template_cmd::RenderFlags,
     #[command(flatten)]
@@ -51,6 +54,9 @@ pub fn run(args: &BlameArgs, ctx: &Ctx) -> anyhow::Result<Outcome> {
     let NativeTemplate { files, sorted, .. } = render_template(&input, &TemplateOutput::default()).map_err(|e| anyhow::anyhow!("{e}"))?;
     let explanation = &prepared.explanation;
     let mut objects = blame(&files, &sorted, &explanation.values);
+    if !args.show_secrets {
+        crate::render::blame::mask_secrets(&mut objects);
+    }
     if let Some(want) = &args.object {
         let (kind, name) = want.split_once('/').ok_or_else(|| anyhow::anyhow!("{want}: name the object as KIND/NAME"))?;
         objects.retain(|o| o.kind.eq_ignore_ascii_case(kind) && o.name == name);
@@ -65,8 +71,8 @@ pub fn run(args: &BlameArgs, ctx: &Ctx) -> anyhow::Result<Outcome> {
     }
     let mut outcome = Outcome { warnings: explanation.warnings.clone(), ..Outcome::default() };
     match ctx.format() {
-        OutputFormat::Json => outcome.stdout_json = Some(super::views::blame::json(&objects, &explanation.entries)),
-        OutputFormat::Text => outcome.stdout = super::views::blame::text(&objects, &explanation.entries, &ctx.theme),
+        OutputFormat::Json => outcome.stdout_json = Some(super::views::blame::json(&objects, &explanation.entries, args.show_secrets)),
+        OutputFormat::Text => outcome.stdout = super::views::blame::text(&objects, &explanation.entries, &ctx.theme, ctx.columns, args.show_secrets),
         other => anyhow::bail!("blame prints text or json, not {other:?}"),
     }
     drop(input);

@@ -413,6 +413,9 @@ mod tests {
         assert_eq!(argv(&["web", "./c"]), ["upgrade-preview", "web", "./c"]);
         assert_eq!(argv(&["-o", "json", "--color", "never", "web", "./c"]), ["-o", "json", "--color", "never", "upgrade-preview", "web", "./c"]);
         assert_eq!(argv(&["release", "history", "web"]), ["release", "history", "web"]);
+        // `helm preview blame ./c Deployment/web` and `helm preview template web ./c`.
+        assert_eq!(argv(&["blame", "./c", "Deployment/web"]), ["blame", "./c", "Deployment/web"]);
+        assert_eq!(argv(&["template", "web", "./c"]), ["template", "web", "./c"]);
         assert_eq!(argv(&["help"]), ["help"]);
         assert_eq!(argv(&["--version"]), ["--version"]);
     }

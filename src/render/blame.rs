@@ -143,6 +143,28 @@ fn unset(keys: &mut Vec<KeyRead>, path: String) {
     }
 }
 
+/// Masks what outputs must not show unless `--show-secrets`: the leaves of
+/// a Secret's `data` and `stringData`, leaves under keys that look secret,
+/// and the values of `--set` flags for such keys.
+pub fn mask_secrets(objects: &mut [ObjectBlame]) {
+    use crate::manifest::secrets::{is_secret_kind, key_looks_secret, masked_flag_source};
+    for o in objects {
+        let secret_kind = is_secret_kind(&o.kind);
+        mask_fields(&mut o.fields, secret_kind);
+    }
+    fn mask_fields(fields: &mut [FieldBlame], secret_kind: bool) {
+        for f in fields {
+            let in_data = secret_kind && (f.field.starts_with("data.") || f.field.starts_with("stringData."));
+            if in_data || key_looks_secret(&f.field) {
+                f.value = serde_json::Value::String("<masked>".into());
+            }
+            for k in &mut f.keys {
+                k.source = masked_flag_source(&k.path, &k.source);
+            }
+        }
+    }
+}
+
 /// Each values node's origin -> the key paths of the nodes holding it,
 /// shallowest first. Origins are one per node, except that `--set a.b=1`
 /// gives the maps it creates and its leaf one origin.

@@ -312,7 +312,7 @@ pub fn preview_objects(req: &ObjectsRequest<'_>) -> Result<ObjectsReport, Previe
         let (new, old, method, _) = manifests(&discovery, req, new, crds, old)?;
         let live = super::offline::live_from_stored(&old, req.release, req.namespace);
         let (mut plan, manifest, method) = finish(req, new, old, live, method);
-        attach_why(&mut plan, blamed.take());
+        attach_why(&mut plan, blamed.take(), req.show_secrets);
         return Ok(ObjectsReport { plan, manifest, method, render_warnings, offline: true });
     }
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().map_err(PreviewError::Runtime)?;
@@ -360,15 +360,18 @@ pub fn preview_objects(req: &ObjectsRequest<'_>) -> Result<ObjectsReport, Previe
         })
     })?;
     let mut plan = plan;
-    attach_why(&mut plan, blamed.take());
+    attach_why(&mut plan, blamed.take(), req.show_secrets);
     Ok(ObjectsReport { plan, manifest, method, render_warnings, offline: false })
 }
 
 /// Gives each planned object the blame of the rendered object it came from
 /// (same kind, name and template).
-fn attach_why(plan: &mut Plan, blamed: Vec<render::blame::ObjectBlame>) {
+fn attach_why(plan: &mut Plan, mut blamed: Vec<render::blame::ObjectBlame>, show_secrets: bool) {
     if blamed.is_empty() {
         return;
+    }
+    if !show_secrets {
+        render::blame::mask_secrets(&mut blamed);
     }
     let mut by_object: HashMap<(String, String, String), Vec<render::blame::FieldBlame>> =
         blamed.into_iter().map(|o| ((o.kind, o.name, o.source), o.fields)).collect();

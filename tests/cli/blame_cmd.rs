@@ -161,10 +161,10 @@ fn one_object_and_one_field_narrow_the_text_view() {
     Deployment/idioms  (idioms/templates/deploy.yaml)
       spec.template.spec.containers[0].resources.limits.cpu = "mk-cpu"
           {{- toYaml .Values.resources | nindent 12 }}  idioms/templates/deploy.yaml:25:13
-          resources.limits.cpu values.yaml:15:10 (chart idioms default)
+          resources.limits.cpu  values.yaml:15:10 (chart idioms default)
       spec.template.spec.containers[0].resources.limits.memory = "2Gi"
           {{- toYaml .Values.resources | nindent 12 }}  idioms/templates/deploy.yaml:25:13
-          resources.limits.memory -f tests/fixtures/blame/prod.yaml:4:13 (overrode values.yaml:14:13 (chart idioms default))
+          resources.limits.memory  -f tests/fixtures/blame/prod.yaml:4:13 (overrode values.yaml:14:13 (chart idioms default))
     "#);
 }
 
@@ -183,3 +183,20 @@ fn an_unknown_object_or_field_is_an_error_that_names_it() {
 
 #[path = "blame_generated.rs"]
 mod generated;
+
+#[test]
+fn secret_data_secret_looking_keys_and_their_set_flags_are_masked_unless_asked() {
+    let chart = "examples/charts/secret-hook";
+    let args = ["blame", chart, "--set", "password=hunter2", "Secret/release-name-credentials"];
+    let r = run(releasex().args(args));
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    for leak in ["hunter2", "aHVudGVyMg", "tok-12345"] {
+        assert!(!r.stdout.contains(leak), "{leak} leaked:\n{}", r.stdout);
+    }
+    assert!(r.stdout.contains("--set[0] password=<masked>"), "{}", r.stdout);
+    let doc = blame_json(&args[1..]);
+    assert!(!doc.to_string().contains("hunter2") && !doc.to_string().contains("aHVudGVyMg"), "{doc}");
+    assert_eq!(field(&doc, "Secret/release-name-credentials", "data.password")["value"], "<masked>");
+    let shown = run(releasex().args(args).arg("--show-secrets"));
+    assert!(shown.stdout.contains("aHVudGVyMg==") && shown.stdout.contains("--set[0] password=hunter2"), "{}", shown.stdout);
+}

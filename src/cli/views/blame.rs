@@ -5,6 +5,7 @@ use std::collections::HashMap;
 
 use serde_json::{Value, json};
 
+use crate::manifest::secrets::masked_flag_source;
 use crate::cli::output::Theme;
 use crate::explain::entries::Entry;
 use crate::render::blame::{FieldBlame, KeyRead, ObjectBlame};
@@ -22,7 +23,7 @@ fn describe(o: &crate::values::tree::Origin) -> String {
 /// The key's provenance: where its value came from and what it overrode.
 /// A key inside a list (`ports[0].name`) has no explain entry of its own:
 /// the list's entry says what the whole list overrode.
-fn provenance(index: &HashMap<String, &Entry>, key: &KeyRead) -> (String, Vec<String>) {
+fn provenance(index: &HashMap<String, &Entry>, key: &KeyRead, show_secrets: bool) -> (String, Vec<String>) {
     let mut at = key.path.as_str();
     let entry = loop {
         if let Some(e) = index.get(at) {
@@ -33,10 +34,14 @@ fn provenance(index: &HashMap<String, &Entry>, key: &KeyRead) -> (String, Vec<St
             _ => break None,
         }
     };
-    (key.source.clone(), entry.map(|e| e.overridden.iter().map(|l| describe(&l.source)).collect()).unwrap_or_default())
+    // Blame's own sources are masked already (`render::blame::mask_secrets`); what they overrode here.
+    let overrode = entry
+        .map(|e| e.overridden.iter().map(|l| describe(&l.source)).map(|s| if show_secrets { s } else { masked_flag_source(&key.path, &s) }).collect())
+        .unwrap_or_default();
+    (key.source.clone(), overrode)
 }
 
-pub fn json(objects: &[ObjectBlame], entries: &[Entry]) -> Value {
+pub fn json(objects: &[ObjectBlame], entries: &[Entry], show_secrets: bool) -> Value {
     let index = by_path(entries);
     let objects: Vec<Value> = objects
         .iter()
@@ -49,7 +54,7 @@ pub fn json(objects: &[ObjectBlame], entries: &[Entry]) -> Value {
                         .keys
                         .iter()
                         .map(|k| {
-                            let (source, overrode) = provenance(&index, k);
+                            let (source, overrode) = provenance(&index, k, show_secrets);
                             json!({"path": k.path, "source": source, "overrode": overrode})
                         })
                         .collect();
@@ -65,12 +70,13 @@ pub fn json(objects: &[ObjectBlame], entries: &[Entry]) -> Value {
 
 fn shown(v: &Value) -> String {
     match v {
+        Value::String(s) if s == "<masked>" => s.clone(),
         Value::String(s) => crate::go::quote::quote(s),
         other => other.to_string(),
     }
 }
 
-pub fn text(objects: &[ObjectBlame], entries: &[Entry], theme: &Theme) -> String {
+pub fn text(objects: &[ObjectBlame], entries: &[Entry], theme: &Theme, columns: Option<usize>, show_secrets: bool) -> String {
     let index = by_path(entries);
     let mut out = String::new();
     for o in objects {
@@ -78,14 +84,14 @@ pub fn text(objects: &[ObjectBlame], entries: &[Entry], theme: &Theme) -> String
         out.push_str(&theme.dim(&format!("  ({})", o.source)));
         out.push('\n');
         for f in &o.fields {
-            field(&mut out, f, &index, theme);
+            field(&mut out, f, &index, (theme, columns, show_secrets));
         }
         out.push('\n');
     }
     out
 }
 
-fn field(out: &mut String, f: &FieldBlame, index: &HashMap<String, &Entry>, theme: &Theme) {
+fn field(out: &mut String, f: &FieldBlame, index: &HashMap<String, &Entry>, (theme, columns, show_secrets): (&Theme, Option<usize>, bool)) {
     out.push_str(&format!("  {} = {}\n", f.field, shown(&f.value)));
     let place = format!("{}:{}:{}", f.template, f.line, f.column);
     match &f.action {
@@ -99,15 +105,14 @@ fn field(out: &mut String, f: &FieldBlame, index: &HashMap<String, &Entry>, them
         out.push_str(&format!("      {}\n", theme.dim("no values key and no fact (a constant or a function)")));
     }
     for fact in &f.facts {
-        out.push_str(&format!("      {} {}\n", theme.good(fact), theme.dim("(render data)")));
+        out.push_str(&format!("      {}  {}\n", theme.good(fact), theme.dim("(render data)")));
     }
     for k in &f.keys {
-        let (source, overrode) = provenance(index, k);
-        let mut line = format!("      {} {}", theme.good(&k.path), source);
+        let (source, overrode) = provenance(index, k, show_secrets);
+        let mut text = format!("{}  {source}", k.path);
         if !overrode.is_empty() {
-            line.push_str(&theme.dim(&format!(" (overrode {})", overrode.join(", "))));
+            text.push_str(&format!(" (overrode {})", overrode.join(", ")));
         }
-        out.push_str(&line);
-        out.push('\n');
+        out.push_str(&crate::cli::output::fit_led("      ", &text, &k.path, columns, &|l| theme.good(l)));
     }
 }

@@ -21,11 +21,6 @@ const CHANGE_GROUPS: &[(&[ChangeKind], &str)] = &[
     (&[ChangeKind::Set, ChangeKind::Kept], "Changed values"),
 ];
 
-/// Key names whose values are masked in the value changes unless
-/// `--show-secrets` (matched case-insensitively anywhere in the last key):
-/// preview output goes to CI logs.
-const SECRET_KEY_WORDS: &[&str] = &["password", "passwd", "secret", "token", "apikey", "api_key", "credential", "privatekey", "private_key"];
-
 pub const MASKED_NOTE: &str = "values under keys that look secret are masked (--show-secrets shows them)";
 
 /// A `key=value` flag expression (or a text ending in one) without its value.
@@ -33,9 +28,10 @@ pub fn mask_expression(text: &str) -> String {
     text.split_once('=').map_or_else(|| text.to_string(), |(key, _)| format!("{key}=<masked>"))
 }
 
+/// Values under keys that look secret are masked in the value changes
+/// unless `--show-secrets` ([`crate::manifest::secrets::SECRET_KEY_WORDS`]).
 pub fn looks_secret(path: &Path) -> bool {
-    let last = path.to_string().rsplit('.').next().unwrap_or_default().to_ascii_lowercase();
-    SECRET_KEY_WORDS.iter().any(|w| last.contains(w))
+    crate::manifest::secrets::key_looks_secret(&path.to_string())
 }
 
 pub struct Group<'a> {
