@@ -236,6 +236,26 @@ fn unquote(text: &str) -> String {
     text.trim_matches('\'').to_string()
 }
 
+/// Key names whose values outputs mask unless `--show-secrets` (matched
+/// case-insensitively anywhere in the last key): preview output goes to CI logs.
+pub const SECRET_KEY_WORDS: &[&str] = &["password", "passwd", "secret", "token", "apikey", "api_key", "credential", "privatekey", "private_key"];
+
+/// Whether the last key of `path` (as outputs spell it: `db.password`) looks secret.
+pub fn key_looks_secret(path: &str) -> bool {
+    let last = path.rsplit('.').next().unwrap_or_default().to_ascii_lowercase();
+    SECRET_KEY_WORDS.iter().any(|w| last.contains(w))
+}
+
+/// A value's source as outputs describe it (`--set[0] db.password=hunter2`),
+/// with the flag's value masked when the key looks secret.
+pub fn masked_flag_source(path: &str, source: &str) -> String {
+    match source.split_once('=') {
+        Some((flag, _)) if source.starts_with("--set") && key_looks_secret(path) => format!("{flag}=<masked>"),
+        _ => source.to_string(),
+    }
+}
+
+
 #[cfg(test)]
 mod tests {
     use serde_json::json;
@@ -277,23 +297,3 @@ mod tests {
         assert!(masked.contains("10 |   a: visible"), "a ConfigMap stays: {masked}");
     }
 }
-
-/// Key names whose values outputs mask unless `--show-secrets` (matched
-/// case-insensitively anywhere in the last key): preview output goes to CI logs.
-pub const SECRET_KEY_WORDS: &[&str] = &["password", "passwd", "secret", "token", "apikey", "api_key", "credential", "privatekey", "private_key"];
-
-/// Whether the last key of `path` (as outputs spell it: `db.password`) looks secret.
-pub fn key_looks_secret(path: &str) -> bool {
-    let last = path.rsplit('.').next().unwrap_or_default().to_ascii_lowercase();
-    SECRET_KEY_WORDS.iter().any(|w| last.contains(w))
-}
-
-/// A value's source as outputs describe it (`--set[0] db.password=hunter2`),
-/// with the flag's value masked when the key looks secret.
-pub fn masked_flag_source(path: &str, source: &str) -> String {
-    match source.split_once('=') {
-        Some((flag, _)) if source.starts_with("--set") && key_looks_secret(path) => format!("{flag}=<masked>"),
-        _ => source.to_string(),
-    }
-}
-
