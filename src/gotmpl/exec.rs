@@ -130,11 +130,13 @@ pub(super) struct Exec<'t> {
     /// The state values the running action has read (field chains, and
     /// what the templates it included read): the blame of what it prints.
     reads: Vec<Origin>,
+    /// The conditions around what runs now (see [`Span::guard`]).
+    guard: Option<Rc<super::Guard>>,
 }
 
 impl<'t> Exec<'t> {
     pub(super) fn new(env: Env<'t>, name: &str, depth: usize) -> Exec<'t> {
-        Exec { env, name: name.to_string(), out: String::new(), spans: Vec::new(), vars: Vec::new(), at: None, depth, src: env.src, parse_name: env.parse_name, tree: None, reads: Vec::new() }
+        Exec { env, name: name.to_string(), out: String::new(), spans: Vec::new(), vars: Vec::new(), at: None, depth, src: env.src, parse_name: env.parse_name, tree: None, reads: Vec::new(), guard: None }
     }
 
     /// Runs the template `name` with `data` as dot and `$`.
@@ -201,7 +203,7 @@ impl<'t> Exec<'t> {
         };
         let reads = if printed.is_some() { std::mem::take(&mut self.reads) } else { Vec::new() };
         let template = self.tree.map(|t| (Rc::clone(&t.parse_name), Rc::clone(&t.src)));
-        let outer = Span { out: start..self.out.len(), src, action, secret, nondeterministic, reads, template };
+        let outer = Span { out: start..self.out.len(), src, action, secret, nondeterministic, reads, template, guard: self.guard.clone() };
         match printed.and_then(|v| v.included.as_deref()).and_then(|inner| super::inner::align(&inner.text, text).map(|map| (inner, map))) {
             Some((inner, map)) => super::inner::splice(&mut self.spans, outer, inner, &map),
             None => self.spans.push(outer),
@@ -235,7 +237,9 @@ impl<'t> Exec<'t> {
             Node::Branch(b) => {
                 let BranchNode { kind, pipe, list, els, .. } = b.as_ref();
                 let mark = self.vars.len();
+                self.reads.clear();
                 let v = self.eval_pipeline(dot, pipe)?;
+                let outside = self.enter_guard();
                 let r = if is_true(&v) {
                     if *kind == Branch::With { self.walk_list(&v, list) } else { self.walk_list(dot, list) }
                 } else if let Some(els) = els {
@@ -243,6 +247,7 @@ impl<'t> Exec<'t> {
                 } else {
                     Ok(())
                 };
+                self.guard = outside;
                 self.vars.truncate(mark);
                 r?;
             }
@@ -254,9 +259,29 @@ impl<'t> Exec<'t> {
     }
 
     fn walk_range(&mut self, dot: &Ev, node: &'t BranchNode) -> Result<(), Flow> {
-        let BranchNode { pipe, list, els, .. } = node;
+        let BranchNode { pipe, .. } = node;
         let mark0 = self.vars.len();
+        self.reads.clear();
         let v = self.eval_pipeline(dot, pipe)?;
+        let outside = self.enter_guard();
+        let r = self.walk_range_items(dot, node, v, mark0);
+        self.guard = outside;
+        r
+    }
+
+    /// The reads of the condition just evaluated guard what runs next;
+    /// returns the guard to restore after.
+    fn enter_guard(&mut self) -> Option<Rc<super::Guard>> {
+        let reads = std::mem::take(&mut self.reads);
+        let outside = self.guard.clone();
+        if !reads.is_empty() {
+            self.guard = Some(Rc::new(super::Guard { reads, parent: outside.clone() }));
+        }
+        outside
+    }
+
+    fn walk_range_items(&mut self, dot: &Ev, node: &'t BranchNode, v: Ev, mark0: usize) -> Result<(), Flow> {
+        let BranchNode { pipe, list, els, .. } = node;
         let v = indirect(v);
         let mark = self.vars.len();
         // (index, element) pairs: map keys in Go's sorted order (fmtsort).
@@ -623,13 +648,15 @@ impl<'t> Exec<'t> {
             let env = self.env;
             let depth = self.depth;
             let current = self.name.clone();
+            // An included template's conditions sit inside the caller's.
+            let guard = self.guard.clone();
             let sub_reads: std::cell::RefCell<Vec<Origin>> = std::cell::RefCell::new(Vec::new());
             let sub_random = std::cell::Cell::new(false);
             let included: std::cell::RefCell<Option<Rc<Rendered>>> = std::cell::RefCell::new(None);
             let render = |req: RenderRequest<'_>| {
                 // An include's spans point into a template file; a `tpl` text's do not.
                 let named = matches!(req, RenderRequest::Named { .. });
-                let r = sub_render(env, &current, depth, req)?;
+                let r = sub_render(env, &current, depth, guard.clone(), req)?;
                 // What the included template read is what this action read,
                 // and what it printed at random makes this action's value random.
                 sub_random.set(sub_random.get() || r.spans.iter().any(|s| s.nondeterministic));
@@ -778,7 +805,7 @@ fn tree_ref(tree: &Rc<Tree>) -> &Tree {
 }
 
 /// Runs a named template or a text for `include`/`tpl` with the engine that is running.
-fn sub_render(env: Env<'_>, current: &str, depth: usize, req: RenderRequest<'_>) -> Result<Rendered, TmplError> {
+fn sub_render(env: Env<'_>, current: &str, depth: usize, guard: Option<Rc<super::Guard>>, req: RenderRequest<'_>) -> Result<Rendered, TmplError> {
     if depth + 1 >= MAX_TEMPLATE_DEPTH {
         return Err(TmplError::TooDeep { file: env.parse_name.into(), line: 1, column: 1, limit: MAX_TEMPLATE_DEPTH });
     }
@@ -790,7 +817,7 @@ fn sub_render(env: Env<'_>, current: &str, depth: usize, req: RenderRequest<'_>)
             let go = format!("template: no template {} associated with template {}", crate::go::quote::quote(name), crate::go::quote::quote(set_name));
             Err(TmplError::Exec { file: env.parse_name.into(), line: 1, column: 1, message: go.clone(), go })
         }
-        RenderRequest::Named { name, data } => Exec::new(env, name, depth + 1).run(data),
+        RenderRequest::Named { name, data } => Exec { guard, ..Exec::new(env, name, depth + 1) }.run(data),
         RenderRequest::Text { text, data } => {
             // The text joins a copy of the running set (Helm's `tpl` clones
             // it): it can call every template, and its own definitions stay its own.
@@ -798,7 +825,7 @@ fn sub_render(env: Env<'_>, current: &str, depth: usize, req: RenderRequest<'_>)
             let mut trees = env.trees.clone();
             trees.parse_into(name, text, &|f| env.funcs.get(f).is_some()).map_err(|e| super::parse_error(name, text, *e, false))?;
             let sub = Env { src: text, parse_name: name, trees: &trees, ..env };
-            Exec::new(sub, name, depth + 1).run(data)
+            Exec { guard, ..Exec::new(sub, name, depth + 1) }.run(data)
         }
     }
 }

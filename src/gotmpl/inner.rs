@@ -68,7 +68,7 @@ pub fn splice(spans: &mut Vec<Span>, outer: Span, inner: &Rendered, map: &[usize
 
 impl Span {
     fn clone_without_reads(&self) -> Span {
-        Span { out: self.out.clone(), src: self.src, action: self.action.clone(), secret: self.secret, nondeterministic: self.nondeterministic, reads: Vec::new(), template: self.template.clone() }
+        Span { out: self.out.clone(), src: self.src, action: self.action.clone(), secret: self.secret, nondeterministic: self.nondeterministic, reads: Vec::new(), template: self.template.clone(), guard: self.guard.clone() }
     }
 }
 

@@ -90,6 +90,25 @@ pub struct Span {
     pub reads: Vec<Origin>,
     /// The template text the span's `src` is an offset in, and its name.
     pub template: Option<(std::rc::Rc<str>, std::rc::Rc<str>)>,
+    /// The conditions the span's text or action is inside (`if`, `with`,
+    /// `range` of the template and of the templates that included it),
+    /// innermost first: what decided that this is printed at all.
+    pub guard: Option<std::rc::Rc<Guard>>,
+}
+
+/// One enclosing condition: the state values its pipeline read, and the
+/// condition around it.
+#[derive(Debug)]
+pub struct Guard {
+    pub reads: Vec<Origin>,
+    pub parent: Option<std::rc::Rc<Guard>>,
+}
+
+impl Guard {
+    /// Every value the conditions read, innermost first.
+    pub fn all_reads(guard: &Option<std::rc::Rc<Guard>>) -> impl Iterator<Item = &Origin> {
+        std::iter::successors(guard.as_deref(), |g| g.parent.as_deref()).flat_map(|g| g.reads.iter())
+    }
 }
 
 /// How deep `if`/`with`/`range` blocks and parentheses may nest, together.

@@ -39,6 +39,10 @@ pub struct FieldBlame {
     /// The render-data facts it read (`.Release.Name`, `.Chart.Version`,
     /// `.Capabilities.KubeVersion.Version`, `.Files.Get "conf/app.ini"`).
     pub facts: Vec<String>,
+    /// What the `if`, `with` and `range` conditions around the printing
+    /// text or action read (in this template and those that included it):
+    /// why the leaf is there at all.
+    pub conditions: Vec<KeyRead>,
     /// Printed from a random value (`randAlphaNum`, `uuidv4`, or one made
     /// from them), so it differs on every render.
     pub random: bool,
@@ -82,34 +86,20 @@ pub fn blame(files: &RenderedFiles, sorted: &Sorted, values: &VMap) -> Vec<Objec
             let covering = spans_over(&file.spans, offset + start, offset + end.max(start + 1));
             let Some(first) = covering.iter().find(|s| s.action.is_some()).or(covering.first()) else { continue };
             let (template, line, column, action) = place(first, offset + start);
-            let mut keys: Vec<KeyRead> = Vec::new();
-            let mut facts: Vec<String> = Vec::new();
+            let mut read = Reads { values, paths: &paths, field: Some(&field), keys: Vec::new(), facts: Vec::new() };
             for s in covering.iter().filter(|s| s.action.is_some()) {
-                let origins = s.reads.iter().chain(s.action.iter().flatten());
-                for o in origins {
-                    match (paths.get(&(std::rc::Rc::as_ptr(o) as usize)), &**o) {
-                        (Some(candidates), _) => {
-                            let (path, origin) = resolve(values, candidates, o, &field);
-                            let path = path.to_string();
-                            if !keys.iter().any(|k| k.path == path) {
-                                let mut source = String::new();
-                                origin.describe_into(&mut source);
-                                keys.push(KeyRead { path, source });
-                            }
-                        }
-                        (None, Source::Fact { name }) if name.starts_with(".Values.") => unset(&mut keys, name[".Values.".len()..].to_string()),
-                        // `.Values` itself (`index .Values "a"`, `toYaml .Values`): its keys tell more.
-                        (None, Source::Fact { name }) if name == ".Values" => {}
-                        (None, Source::Fact { name }) if !facts.contains(name) => facts.push(name.clone()),
-                        (None, Source::Unset { under, key }) => {
-                            if let Some(at) = paths.get(&(std::rc::Rc::as_ptr(under) as usize)).and_then(|c| c.last()) {
-                                unset(&mut keys, format!("{at}.{key}"));
-                            }
-                        }
-                        _ => {}
-                    }
+                for o in s.reads.iter().chain(s.action.iter().flatten()) {
+                    read.add(o);
                 }
             }
+            let Reads { keys, facts, .. } = read;
+            // What the conditions around the printing span read (a fact as a key named for it).
+            let mut cond = Reads { values, paths: &paths, field: None, keys: Vec::new(), facts: Vec::new() };
+            for o in crate::gotmpl::Guard::all_reads(&first.guard) {
+                cond.add(o);
+            }
+            let mut conditions = cond.keys;
+            conditions.extend(cond.facts.into_iter().map(|path| KeyRead { path, source: "render data".into() }));
             fields.push(FieldBlame {
                 field: field.to_string(),
                 value: leaf_json(&node.kind),
@@ -120,6 +110,7 @@ pub fn blame(files: &RenderedFiles, sorted: &Sorted, values: &VMap) -> Vec<Objec
                 action,
                 keys,
                 facts,
+                conditions,
                 random: covering.iter().any(|s| s.nondeterministic),
             });
         }
@@ -136,10 +127,47 @@ pub fn blame(files: &RenderedFiles, sorted: &Sorted, values: &VMap) -> Vec<Objec
     out
 }
 
-/// A key the action read that is not set.
-fn unset(keys: &mut Vec<KeyRead>, path: String) {
-    if !keys.iter().any(|k| k.path == path) {
-        keys.push(KeyRead { path, source: "not set".into() });
+/// What a field's actions (or its conditions) read: values keys, in
+/// order and without repeats, and render-data facts.
+struct Reads<'a> {
+    values: &'a VMap,
+    paths: &'a HashMap<usize, Vec<Path>>,
+    /// The leaf's path, to narrow a map printed whole to the key under it
+    /// (`None` for conditions, which read the map itself).
+    field: Option<&'a Path>,
+    keys: Vec<KeyRead>,
+    facts: Vec<String>,
+}
+
+impl Reads<'_> {
+    fn add(&mut self, o: &Origin) {
+        match (self.paths.get(&(std::rc::Rc::as_ptr(o) as usize)), &**o) {
+            (Some(candidates), _) => {
+                let (path, origin) = match self.field {
+                    Some(field) => resolve(self.values, candidates, o, field),
+                    None => (candidates.last().cloned().unwrap_or_else(Path::root), o.clone()),
+                };
+                let mut source = String::new();
+                origin.describe_into(&mut source);
+                self.key(path.to_string(), source);
+            }
+            (None, Source::Fact { name }) if name.starts_with(".Values.") => self.key(name[".Values.".len()..].to_string(), "not set".into()),
+            // `.Values` itself (`index .Values "a"`, `toYaml .Values`): its keys tell more.
+            (None, Source::Fact { name }) if name == ".Values" => {}
+            (None, Source::Fact { name }) if !self.facts.contains(name) => self.facts.push(name.clone()),
+            (None, Source::Unset { under, key }) => {
+                if let Some(at) = self.paths.get(&(std::rc::Rc::as_ptr(under) as usize)).and_then(|c| c.last()) {
+                    self.key(format!("{at}.{key}"), "not set".into());
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn key(&mut self, path: String, source: String) {
+        if !self.keys.iter().any(|k| k.path == path) {
+            self.keys.push(KeyRead { path, source });
+        }
     }
 }
 
@@ -158,7 +186,7 @@ pub fn mask_secrets(objects: &mut [ObjectBlame]) {
             if in_data || key_looks_secret(&f.field) {
                 f.value = serde_json::Value::String("<masked>".into());
             }
-            for k in &mut f.keys {
+            for k in f.keys.iter_mut().chain(f.conditions.iter_mut()) {
                 k.source = masked_flag_source(&k.path, &k.source);
             }
         }

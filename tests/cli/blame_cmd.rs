@@ -200,3 +200,19 @@ fn secret_data_secret_looking_keys_and_their_set_flags_are_masked_unless_asked()
     let shown = run(releasex().args(args).arg("--show-secrets"));
     assert!(shown.stdout.contains("aHVudGVyMg==") && shown.stdout.contains("--set[0] password=hunter2"), "{}", shown.stdout);
 }
+
+#[test]
+fn the_conditions_around_a_leaf_are_named_with_what_they_read() {
+    let doc = blame_json(&[IDIOMS, "--set", "ingress.enabled=true"]);
+    let conditions = |f: &Value| -> Vec<(String, String)> {
+        f["conditions"].as_array().expect("conditions").iter().map(|c| (c["path"].as_str().unwrap().to_string(), c["source"].as_str().unwrap().to_string())).collect()
+    };
+    // `with .Values.svc`: the map itself, not narrowed to the leaf.
+    assert_eq!(conditions(field(&doc, "Service/svc", "spec.type")), [("svc".to_string(), "values.yaml:22:3 (chart idioms default)".to_string())]);
+    // A capability check, and the whole-template `if` of an object the flag turns on.
+    let apps = conditions(field(&doc, "ConfigMap/release-name-facts", "data.apps"));
+    assert_eq!(apps, [(".Capabilities.APIVersions.Has \"apps/v1\"".to_string(), "render data".to_string())]);
+    let host = conditions(field(&doc, "Ingress/idioms", "spec.rules[0].host"));
+    assert_eq!(host, [("ingress.enabled".to_string(), "--set[0] ingress.enabled=true".to_string())]);
+    assert!(conditions(field(&doc, DEPLOY, "kind")).is_empty());
+}

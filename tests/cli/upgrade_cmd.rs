@@ -269,3 +269,31 @@ fn why_with_helm_rendering_says_it_cannot_annotate() {
     let r = run(releasex().args(["upgrade-preview", "rel", PARENT_V2, "--release-file", PARENT_HISTORY, "--offline", "--why", "--manifest", "tests/fixtures/manifests/parent-v2.yaml"]));
     assert!(r.stderr.contains("--why: the manifest was given"), "{} {}", r.code, r.stderr);
 }
+
+#[test]
+fn why_says_which_condition_made_the_chart_render_a_created_object() {
+    let args = ["upgrade-preview", "fresh", "tests/fixtures/blame/idioms", "--install", "--release-file", PARENT_HISTORY, "--offline", "--set", "ingress.enabled=true", "--why"];
+    let out = ok(&args);
+    let ingress = &out[out.find("Ingress default/idioms: create").expect("the Ingress is created")..];
+    let ingress = &ingress[..ingress.find("\n\n").unwrap_or(ingress.len())];
+    insta::assert_snapshot!(ingress, @r#"
+    Ingress default/idioms: create
+      # ← rendered because of ingress.enabled: --set[0] ingress.enabled=true
+        @@ -0,0 +1,13 @@
+        +apiVersion: networking.k8s.io/v1
+        +kind: Ingress
+        +metadata:
+        +  name: idioms
+           # ← nameOverride: values.yaml:4:15 (chart idioms default); .Chart.Name
+        +  namespace: default
+        +  labels:
+        +    app.kubernetes.io/managed-by: Helm
+        +  annotations:
+        +    meta.helm.sh/release-name: fresh
+        +    meta.helm.sh/release-namespace: default
+        +spec:
+        +  rules:
+        +  - host: mk-host
+           # ← ingress.host: values.yaml:27:9 (chart idioms default)
+    "#);
+}

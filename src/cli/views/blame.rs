@@ -59,7 +59,7 @@ pub fn json(objects: &[ObjectBlame], entries: &[Entry], show_secrets: bool) -> V
                         })
                         .collect();
                     json!({"field": f.field, "value": f.value, "template": f.template, "line": f.line, "column": f.column,
-                           "literal": f.literal, "action": f.action, "keys": keys, "facts": f.facts, "random": f.random})
+                           "literal": f.literal, "action": f.action, "keys": keys, "facts": f.facts, "conditions": f.conditions, "random": f.random})
                 })
                 .collect();
             json!({"kind": o.kind, "name": o.name, "source": o.source, "fields": fields})
@@ -106,6 +106,9 @@ fn field(out: &mut String, f: &FieldBlame, index: &HashMap<String, &Entry>, (the
     }
     for fact in &f.facts {
         out.push_str(&format!("      {}  {}\n", theme.good(fact), theme.dim("(render data)")));
+    }
+    for c in &f.conditions {
+        out.push_str(&crate::cli::output::fit_led("      ", &format!("if  {}  {}", c.path, c.source), "if", columns, &|l| theme.dim(l)));
     }
     for k in &f.keys {
         let (source, overrode) = provenance(index, k, show_secrets);

@@ -234,6 +234,12 @@ fn object_text(o: &ObjectPlan, view: &ObjectsView, ctx: &Ctx) -> String {
     for n in &o.notes {
         out.push_str(&crate::cli::output::fit("  ", n, ctx.columns, &|l| t.dim(l)));
     }
+    // `--why` of a created object: what made the chart render it.
+    if o.action == Action::Create
+        && let Some(when) = o.why.first().and_then(|f| Why::conditions(&f.conditions))
+    {
+        out.push_str(&crate::cli::output::fit("  ", &format!("# \u{2190} rendered because of {when}"), ctx.columns, &|l| t.dim(l)));
+    }
     for d in &o.drift {
         let live = d.live.as_ref().map_or_else(|| "(absent)".to_string(), compact);
         let what = match &d.outcome {
@@ -337,7 +343,10 @@ fn diff_and_why<'o>(o: &'o ObjectPlan, context: usize, decode_secrets: bool, the
             if !added_fields.iter().any(|f| std::ptr::eq(*f, field)) {
                 added_fields.push(field);
             }
-            let note = Why::note(field);
+            let Some(note) = Why::note(field, o.action == Action::Create) else {
+                last_why = None;
+                continue;
+            };
             // One note for a run of lines with the same reason.
             if let Some(columns) = notes
                 && last_why.as_ref() != Some(&note)
@@ -375,16 +384,36 @@ impl<'a> Why<'a> {
         self.fields.get(self.lines.get(&n)?.as_str()).copied()
     }
 
-    fn note(f: &crate::render::blame::FieldBlame) -> String {
+    /// The note under an added line; none for template text and constants
+    /// of a created object (its heading says why it is rendered at all).
+    fn note(f: &crate::render::blame::FieldBlame, created: bool) -> Option<String> {
+        if created && f.keys.is_empty() && f.facts.is_empty() && !f.random {
+            return None;
+        }
         let place = format!("{}:{}", f.template, f.line);
         let random = if f.random { "random on every render; " } else { "" };
         let why = Why::reason(f, &place);
-        format!("{random}{why}")
+        // A leaf no values key printed: the conditions that chose it say more.
+        Some(match (f.keys.is_empty() && !created, Why::conditions(&f.conditions)) {
+            (true, Some(when)) => format!("{random}{why}; when {when}"),
+            _ => format!("{random}{why}"),
+        })
+    }
+
+    /// The first few values keys conditions read (`ingress.enabled: -f prod.yaml:3:12`).
+    pub fn conditions(conditions: &[crate::render::blame::KeyRead]) -> Option<String> {
+        const SHOWN: usize = 3;
+        let keys: Vec<String> = conditions.iter().filter(|c| c.source != "render data").map(|c| format!("{}: {}", c.path, c.source)).collect();
+        match keys.len() {
+            0 => None,
+            n if n > SHOWN => Some(format!("{} (and {} more)", keys[..SHOWN].join("; "), n - SHOWN)),
+            _ => Some(keys.join("; ")),
+        }
     }
 
     fn reason(f: &crate::render::blame::FieldBlame, place: &str) -> String {
         if !f.keys.is_empty() {
-            f.keys.iter().map(|k| format!("{}: {}", k.path, k.source)).collect::<Vec<_>>().join("; ")
+            f.keys.iter().map(|k| format!("{}: {}", k.path, k.source)).chain(f.facts.iter().cloned()).collect::<Vec<_>>().join("; ")
         } else if !f.facts.is_empty() {
             f.facts.join(", ")
         } else if f.literal {
