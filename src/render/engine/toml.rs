@@ -79,8 +79,11 @@ fn unsupported(what: &str) -> TomlError {
     TomlError::Unsupported(format!("toToml of {what} (releasex does not model BurntSushi/toml's encoding of it)"))
 }
 
+/// A map's entries, and the shared map itself (for the cycle check) where it is one.
+type Entries = (Option<GoMap>, Vec<(String, Tv)>);
+
 /// The entries of a map value, with the map's identity for the cycle check.
-fn map_entries(v: &Val) -> Option<(Option<GoMap>, Vec<(String, Tv)>)> {
+fn map_entries(v: &Val) -> Option<Entries> {
     match v {
         Val::Map(m) => Some((Some(m.clone()), m.entries())),
         Val::StrMap(m) => Some((None, m.iter().map(|(k, x)| (k.clone(), Tv::str(x))).collect())),
@@ -339,5 +342,26 @@ impl Encoder {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn m(entries: Vec<(&str, Tv)>) -> Tv {
+        Tv::new(Val::Map(entries.into_iter().map(|(k, v)| (k.to_string(), v)).collect()))
+    }
+
+    /// What Helm 4.2.3's `toToml` printed for these (checked with the oracle).
+    #[test]
+    fn encodes_as_burntsushi_toml_does() {
+        let inner = m(vec![("b", Tv::new(Val::Nil)), ("a", Tv::new(Val::Int(1)))]);
+        let v = m(vec![("k", Tv::new(Val::List(vec![inner, Tv::new(Val::Int(2))]))), ("f", Tv::new(Val::Float(3.0))), ("t", m(vec![("x y", Tv::str("q\"\n\u{7f}"))]))]);
+        assert_eq!(to_toml(&v).unwrap(), "f = 3.0\nk = [{a = 1, }, 2]\n\n[t]\n  \"x y\" = \"q\\\"\\n\\u007f\"\n");
+        assert_eq!(to_toml(&Tv::new(Val::List(vec![m(vec![])]))), Err(TomlError::Go(NO_KEY.into())));
+        assert_eq!(to_toml(&Tv::new(Val::List(vec![Tv::new(Val::Nil)]))), Err(TomlError::Go(NIL_ELEMENT.into())));
+        assert_eq!(to_toml(&Tv::new(Val::Float(-0.0))).unwrap(), "-0.0");
+        assert_eq!(to_toml(&Tv::new(Val::Float(1e6))).unwrap(), "1e+06");
     }
 }

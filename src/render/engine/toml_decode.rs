@@ -246,6 +246,13 @@ impl Parser<'_> {
         if key.last().is_some_and(String::is_empty) && holds_inline_table(&value) {
             return self.refuse("an array with inline tables under the empty key \"\" (BurntSushi/toml keeps only its tables)");
         }
+        // The tables `valueInlineTable` makes for an array inside an array go
+        // to its parse context (`addContext(p.context, parentIsArray)`), and
+        // Helm was seen to drop the inner array's nesting (`k = [[{a = 1},
+        // {b = 2}]]` read as `[{a = 1}, {b = 2}]` in some tables): refused.
+        if nested_inline_table(&value, 0) {
+            return self.refuse("an inline table in an array inside an array (BurntSushi/toml may flatten it)");
+        }
         Ok((key, value))
     }
 
@@ -378,6 +385,15 @@ fn holds_inline_table(n: &Node) -> bool {
     }
 }
 
+/// Whether an inline table sits in an array at least `2 - depth` arrays deep.
+fn nested_inline_table(n: &Node, depth: usize) -> bool {
+    match n {
+        Node::Array(items) => items.iter().any(|x| nested_inline_table(x, depth + 1)),
+        Node::Table(t) => (depth >= 2) || t.entries.values().any(|x| nested_inline_table(x, depth)),
+        _ => false,
+    }
+}
+
 /// The table at `path` from `root` (the last table of an array of tables).
 fn walk<'t>(root: &'t mut Table, path: &[String]) -> Option<&'t mut Table> {
     let mut t = root;
@@ -414,3 +430,36 @@ fn insert_dotted(t: &mut Table, key: &[String], value: Node) -> Result<(), Strin
 
 #[path = "toml_scalars.rs"]
 mod scalars;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(text: &str) -> Result<String, Refusal> {
+        from_toml(text).map(|m| crate::gotmpl::go_sprint(&Tv::new(Val::Map(m))).unwrap_or_default())
+    }
+
+    /// What Helm 4.2.3's `{{ fromToml ... }}` printed for these (checked with the oracle).
+    #[test]
+    fn reads_values_as_burntsushi_toml_makes_them() {
+        assert_eq!(read("a = 1\nb = 1.5\nc = 'x'\n[t]\nd.e = true\n[[arr]]\nn = 1\n[[arr]]\n").unwrap(), "map[a:1 arr:[map[n:1] map[]] b:1.5 c:x t:map[d:map[e:true]]]");
+        assert_eq!(read("s = \"\"\"\nq \\\n   r\"\"\"\"\"\nl = '''x'''''\n").unwrap(), "map[l:x'' s:q r\"\"]");
+        assert_eq!(read("h = 0xDEAD_beef\no = 0o755\nb = 0b11\nn = -nan\ni = -inf\n").unwrap(), "map[b:3 h:3735928559 i:-Inf n:NaN o:493]");
+        let m = from_toml("[[a]]\n").unwrap();
+        assert_eq!(crate::gotmpl::go_type_name(&m.get("a").unwrap().val), "[]map[string]interface {}");
+        assert!(matches!(m.get("a").unwrap().val, Val::TypedList(..)));
+        let i = from_toml("i = 1").unwrap();
+        assert!(matches!(i.get("i").unwrap().val, Val::Int64(1)));
+    }
+
+    #[test]
+    fn refuses_what_it_does_not_read_as_helm_does() {
+        for text in [
+            "d = 1979-05-27", "t = 07:32:00", "a = 1\na = 2", "a.b = 1\na = 2", "x.y = 1\n[x]", "i = {a = 1}\ni.b = 2", "[t]\n[t]", "n = 01", "n = 1__0", "s = \"\\q\"", "s = \"\\ \"",
+            "x = 1 2", "big = 9223372036854775808", "f = 1.", "f = .5", "six = \"\"\"x\"\"\"\"\"\"", "c = \"\u{1}\"", "cr = 1\r", "k = \"\\uD800\"", "[t]]", "= 1", "[[a]]\n[a]", "e = 1e400",
+            "\"\" = [{a = 1}]", "k = [[{a = 1}, {b = 2}]]", "k = [1, {a = [[{b = 1}]]}]",
+        ] {
+            assert!(from_toml(text).is_err(), "{text:?} was read");
+        }
+    }
+}
