@@ -132,17 +132,16 @@ pub fn go_v_with(v: &Value, numbers: GoNumbers) -> String {
 }
 
 /// Go's `strconv.FormatFloat(f, 'g', -1, 64)` as `%v` uses it: shortest
-/// digits, exponent form when the exponent is < -4 or >= 6 (strconv uses
-/// precision 6 for that decision when the precision is shortest).
+/// digits (an exact tie between two shortest candidates goes to the even
+/// one, go/src/strconv/ftoaryu.go `ryuFtoaShortest`), exponent form when
+/// the exponent is < -4 or >= 6 (ftoa.go `%e is used if the exponent from
+/// the conversion is less than -4 or greater than or equal to the
+/// precision`, 6 when the precision is shortest). [`crate::go::ftoa`]
+/// ports strconv.
 pub fn go_float(f: f64) -> String {
-    if f.is_nan() {
-        return "NaN".into();
-    }
-    if f.is_infinite() {
-        return if f > 0.0 { "+Inf".into() } else { "-Inf".into() };
-    }
-    // Rust's `{:e}` gives the shortest round-trip digits, as Go's -1 precision does.
-    go_g_shortest(&format!("{f:e}"))
+    let mut out = Vec::new();
+    crate::go::ftoa::append_float(&mut out, f, b'g', -1, false);
+    String::from_utf8_lossy(&out).into_owned()
 }
 
 /// Go's `strconv.FormatFloat(f, 'g', -1, 32)`: the shortest digits that
@@ -150,14 +149,9 @@ pub fn go_float(f: f64) -> String {
 /// or at least 6 (as sigs.k8s.io/yaml writes a float into a string field:
 /// `appVersion: 1.10` becomes `"1.1"`).
 pub fn go_float32(f: f64) -> String {
-    let x = f as f32;
-    if x.is_nan() {
-        return "NaN".into();
-    }
-    if x.is_infinite() {
-        return if x > 0.0 { "+Inf".into() } else { "-Inf".into() };
-    }
-    go_g_shortest(&format!("{x:e}"))
+    let mut out = Vec::new();
+    crate::go::ftoa::append_float(&mut out, f, b'g', -1, true);
+    String::from_utf8_lossy(&out).into_owned()
 }
 
 /// A float map key as sigs.k8s.io/yaml spells it when it turns YAML into
@@ -170,57 +164,6 @@ pub fn yaml_float_key(f: f64) -> String {
         "NaN" => ".nan".into(),
         s => s.into(),
     }
-}
-
-/// Turns Rust's shortest `{:e}` form (`-1.2345e6`, of an f64 or an f32)
-/// into Go's shortest `%g`.
-pub fn go_g_shortest(e: &str) -> String {
-    let (neg, body) = match e.strip_prefix('-') {
-        Some(b) => (true, b),
-        None => (false, e),
-    };
-    // `e` is always Rust's `{:e}` output, so both parts are there.
-    let (mant, exp) = body.split_once('e').unwrap_or((body, "0"));
-    let exp: i32 = exp.parse().unwrap_or(0);
-    let digits: String = mant.chars().filter(|c| *c != '.').collect();
-    let nd = digits.len() as i32;
-    let mut out = String::new();
-    if neg {
-        out.push('-');
-    }
-    if !(-4..6).contains(&exp) {
-        out.push_str(&digits[..1]);
-        if nd > 1 {
-            out.push('.');
-            out.push_str(&digits[1..]);
-        }
-        out.push('e');
-        out.push(if exp < 0 { '-' } else { '+' });
-        let a = exp.unsigned_abs();
-        if a < 10 {
-            out.push('0');
-        }
-        out.push_str(&a.to_string());
-    } else if exp < 0 {
-        out.push_str("0.");
-        for _ in 0..(-exp - 1) {
-            out.push('0');
-        }
-        out.push_str(&digits);
-    } else {
-        let int_len = (exp + 1) as usize;
-        if digits.len() <= int_len {
-            out.push_str(&digits);
-            for _ in digits.len()..int_len {
-                out.push('0');
-            }
-        } else {
-            out.push_str(&digits[..int_len]);
-            out.push('.');
-            out.push_str(&digits[int_len..]);
-        }
-    }
-    out
 }
 
 #[cfg(test)]
@@ -237,6 +180,27 @@ mod tests {
 
     use super::*;
     use serde_json::json;
+
+    /// tests/data/go/floats/floats.tsv (written by gen.go there with Go
+    /// 1.19): for each float64 its bits, `%v`, `FormatFloat(f, 'g', -1,
+    /// 64)`, `json.Marshal` and `FormatFloat(float32(f), 'g', -1, 32)`,
+    /// ties between two shortest candidates among them.
+    #[test]
+    fn floats_print_as_go_prints_them() {
+        let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/go/floats/floats.tsv")).expect("the table");
+        let mut n = 0;
+        for line in text.lines() {
+            let cols: Vec<&str> = line.split('\t').collect();
+            let f = f64::from_bits(u64::from_str_radix(cols[0], 16).expect("bits"));
+            assert_eq!(go_float(f), cols[1], "%v of {}", cols[0]);
+            assert_eq!(go_float(f), cols[2], "'g' of {}", cols[0]);
+            let json = crate::go::json::format_go_float64(f).unwrap_or_else(|| "!error".into());
+            assert_eq!(json, cols[3], "json of {}", cols[0]);
+            assert_eq!(go_float32(f), cols[4], "float32 'g' of {}", cols[0]);
+            n += 1;
+        }
+        assert!(n > 4000, "{n} rows");
+    }
 
     #[test]
     fn formats_like_go_percent_v() {

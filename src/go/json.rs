@@ -144,44 +144,27 @@ pub fn go_float64(n: &Number) -> f64 {
     }
 }
 
-/// Go's `floatEncoder(64)`: the JSON text of a float64. `None` for NaN and
-/// infinities, which Go refuses ("json: unsupported value").
+/// Go's `floatEncoder(64)` (go/src/encoding/json/encode.go): the JSON
+/// text of a float64. `None` for NaN and infinities, which Go refuses
+/// ("json: unsupported value").
 ///
-/// Shortest round-trip digits (`strconv.FormatFloat(f, 'f', -1, 64)`),
-/// switching to the `'e'` form when `abs < 1e-6 || abs >= 1e21` (zero never);
-/// the exponent is written with a sign and without padding for negative
-/// exponents (Go's cleanup turns `e-07` into `e-7`; positive exponents are
-/// always at least 21, so `e+21`).
+/// `strconv.AppendFloat(f, 'f', -1, 64)` (shortest digits, a tie to the
+/// even candidate), switching to `'e'` when `abs < 1e-6 || abs >= 1e21`
+/// (zero never); Go's cleanup then turns `e-07` into `e-7`.
 pub fn format_go_float64(f: f64) -> Option<String> {
     if !f.is_finite() {
         return None;
     }
     let abs = f.abs();
-    if abs != 0.0 && !(1e-6..1e21).contains(&abs) {
-        Some(exponent_form(f, false))
-    } else {
-        // Rust's Display for f64 is the shortest round-trip digits in plain
-        // notation, like strconv 'f' with precision -1 ("-0" for negative
-        // zero, as Go).
-        Some(format!("{f}"))
+    let fmt = if abs != 0.0 && !(1e-6..1e21).contains(&abs) { b'e' } else { b'f' };
+    let mut b = Vec::new();
+    crate::go::ftoa::append_float(&mut b, f, fmt, -1, false);
+    let n = b.len();
+    if fmt == b'e' && n >= 4 && b[n - 4] == b'e' && b[n - 3] == b'-' && b[n - 2] == b'0' {
+        b[n - 2] = b[n - 1];
+        b.truncate(n - 1);
     }
-}
-
-/// `d.ddde±X` from Rust's shortest `{:e}`: sign always written; with
-/// `pad_two`, the exponent has at least two digits (strconv's own 'e' form,
-/// used by `%v`).
-fn exponent_form(f: f64, pad_two: bool) -> String {
-    let s = format!("{f:e}");
-    let (mantissa, exp) = s.split_once('e').unwrap_or((&s, "0"));
-    let (sign, digits) = match exp.strip_prefix('-') {
-        Some(d) => ('-', d),
-        None => ('+', exp),
-    };
-    if pad_two && digits.len() < 2 {
-        format!("{mantissa}e{sign}0{digits}")
-    } else {
-        format!("{mantissa}e{sign}{digits}")
-    }
+    Some(String::from_utf8_lossy(&b).into_owned())
 }
 
 /// Go's `%v` (and `%g`) of a float64: `strconv.FormatFloat(f, 'g', -1, 64)`,

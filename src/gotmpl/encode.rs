@@ -11,7 +11,7 @@ use crate::go::quote::quote as go_quote;
 /// string (one it would quote or fold) is refused rather than guessed.
 /// A map inside itself is refused: yaml.v3's encoder recurses into it
 /// until the goroutine stack overflows.
-pub(super) fn to_yaml(v: &Tv) -> Result<String, String> {
+pub fn to_yaml(v: &Tv) -> Result<String, String> {
     let mut out = String::new();
     let inside = &mut Inside::default();
     match &v.val {

@@ -527,7 +527,11 @@ impl<'t> Exec<'t> {
                 }
                 if let Some(r) = o.member(name, &argv) {
                     self.at = Some(At::Arg(node));
-                    return r.map(Ev::concrete).map_err(|m| self.errorf(format!("error calling {name}: {m}")));
+                    // A member's error that starts with UNMODELLED names what releasex does not model.
+                    return r.map(Ev::concrete).map_err(|m| match m.strip_prefix(UNMODELLED) {
+                        Some(what) => self.unsupported(what.to_string()),
+                        None => self.errorf(format!("error calling {name}: {m}")),
+                    });
                 }
             }
             Val::Struct(_, fields) => {

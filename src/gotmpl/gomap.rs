@@ -89,7 +89,7 @@ impl GoMap {
     }
 
     /// The map's identity, for the walks' cycle guards.
-    pub(super) fn id(&self) -> usize {
+    pub fn id(&self) -> usize {
         Rc::as_ptr(&self.0) as *const () as usize
     }
 

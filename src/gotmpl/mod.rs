@@ -37,6 +37,7 @@ mod parse;
 pub mod sprig;
 mod value;
 
+pub use encode::to_yaml as yaml_v3_encode;
 pub use gomap::{GoMap, MapCycle};
 pub use value::{GoObject, Tv, Val, go_sprint, go_type as go_type_name};
 

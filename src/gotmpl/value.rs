@@ -284,6 +284,8 @@ pub fn go_type(v: &Val) -> &'static str {
         Val::TypedList(elem, _) => match *elem {
             "string" => "[]string",
             "int" => "[]int",
+            // fromToml's arrays of tables (BurntSushi/toml parse.go `addContext`).
+            "map[string]interface {}" => "[]map[string]interface {}",
             _ => "[]interface {}",
         },
         Val::Object(o) => o.type_name(),

@@ -15,6 +15,7 @@ mod fidelity_generated;
 mod helmfile_generated;
 mod helm_tables;
 mod render_generated;
+mod render_toml;
 mod strvals_differential;
 mod upgrade_differential;
 mod yaml_differential;

@@ -3,8 +3,12 @@
 //! `expandenv`, Helm's encoders, and `include`, `tpl`, `required`, `fail`,
 //! `lookup` (empty: `helm template` renders without a cluster) and
 //! `getHostByName` (empty: DNS lookups are off unless `--enable-dns`).
-//! What releasex does not model (`toToml`, `fromToml`, `toYamlPretty`)
-//! stops the render with an error naming it: never a different output.
+//! `toToml`/`mustToToml` follow BurntSushi/toml's encoder (toml.rs),
+//! `fromToml` its parser for a strict subset (toml_decode.rs) and
+//! `toYamlPretty` yaml.v3's encoder for the values it certainly writes
+//! plain; what releasex does not model (date-times, documents the subset
+//! does not read, strings yaml.v3 may quote or fold) stops the render with
+//! an error naming it: never a different output.
 
 use crate::gotmpl::func::{Call, Derive, FnError, FuncMap, Param, RenderRequest, Sig, render_failure};
 use crate::gotmpl::sprig::{from_json_value, json_marshal};
@@ -29,9 +33,10 @@ pub fn helm_func_map() -> FuncMap {
     m.add("fromYamlArray", Sig::fixed(&[S]), Derive::Made, from_yaml_array);
     m.add("fromJson", Sig::fixed(&[S]), Derive::Made, from_json);
     m.add("fromJsonArray", Sig::fixed(&[S]), Derive::Made, from_json_array);
-    for name in ["toToml", "mustToToml", "fromToml", "toYamlPretty"] {
-        m.add(name, Sig::fixed(&[A]), Derive::Made, unmodelled);
-    }
+    m.add("toToml", Sig::fixed(&[A]), Derive::Made, to_toml);
+    m.add("mustToToml", Sig::fixed(&[A]), Derive::Made, to_toml);
+    m.add("fromToml", Sig::fixed(&[S]), Derive::Made, from_toml);
+    m.add("toYamlPretty", Sig::fixed(&[A]), Derive::Made, to_yaml_pretty);
     m.add("include", Sig::fixed(&[S, A]), Derive::Made, include);
     m.add("tpl", Sig::fixed(&[S, A]), Derive::Made, tpl);
     m.add("required", Sig::fixed(&[S, A]), Derive::Passed, required);
@@ -94,8 +99,42 @@ fn text(v: &Tv) -> &str {
     }
 }
 
-fn unmodelled(c: &Call<'_>, _: Vec<Tv>) -> Result<Tv, FnError> {
-    Err(FnError::Unsupported(format!("the function `{}` (not modelled by releasex's renderer; use --render-with-helm)", c.name)))
+/// funcs.go `toTOML`: BurntSushi/toml's encoder ([`super::toml`]); its
+/// error is the text printed (`mustToToml`: the error). A panic inside the
+/// encoder is the function's error for both (text/template `safeCall`).
+fn to_toml(c: &Call<'_>, args: Vec<Tv>) -> Result<Tv, FnError> {
+    use super::toml::TomlError;
+    match super::toml::to_toml(&args[0]) {
+        Ok(s) => Ok(Tv::str(&s)),
+        Err(TomlError::Go(m)) if c.name == "toToml" => Ok(Tv::str(&m)),
+        Err(TomlError::Go(m) | TomlError::Panic(m)) => Err(FnError::Go(m)),
+        Err(TomlError::Unsupported(m)) => Err(FnError::Unsupported(m)),
+    }
+}
+
+/// funcs.go `fromTOML`: `toml.Unmarshal` into a `map[string]any`
+/// ([`super::toml_decode`]). A document Helm would answer with
+/// `{Error: message}` in BurntSushi/toml's words, or with values we do not
+/// model (`time.Time`), is refused.
+fn from_toml(_: &Call<'_>, args: Vec<Tv>) -> Result<Tv, FnError> {
+    match super::toml_decode::from_toml(text(&args[0])) {
+        Ok(m) => Ok(Tv::new(Val::Map(m))),
+        Err(r) => Err(FnError::Unsupported(format!(
+            "fromToml of a document releasex does not read as BurntSushi/toml does ({r}; Helm returns {{Error: message}} for a document it rejects)"
+        ))),
+    }
+}
+
+/// funcs.go `toYAMLPretty`: `sigs.k8s.io/yaml/goyaml.v3`'s encoder with
+/// `SetIndent(2)`, the Go value encoded directly (not through JSON), one
+/// trailing newline trimmed. yaml.v3's encoder ([`crate::gotmpl::yaml_v3_encode`],
+/// shared with helmfile's `toYaml`) takes the values whose strings it
+/// certainly writes plain or double-quoted; the rest is refused.
+fn to_yaml_pretty(_: &Call<'_>, args: Vec<Tv>) -> Result<Tv, FnError> {
+    match crate::gotmpl::yaml_v3_encode(&args[0]) {
+        Ok(s) => Ok(Tv::str(s.strip_suffix('\n').unwrap_or(&s))),
+        Err(e) => Err(FnError::Unsupported(format!("toYamlPretty of {e} (releasex does not model yaml.v3's encoding of it)"))),
+    }
 }
 
 /// funcs.go `toYAML`: `sigs.k8s.io/yaml.Marshal`, the trailing newline

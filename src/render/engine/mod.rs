@@ -14,6 +14,8 @@
 pub mod funcs;
 pub mod glob;
 pub mod objects;
+pub mod toml;
+pub mod toml_decode;
 pub mod values;
 
 use std::collections::BTreeMap;

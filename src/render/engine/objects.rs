@@ -26,7 +26,11 @@ impl Files {
         Files { files: self.files.iter().filter(|(name, _)| compiled.matches(name)).map(|(k, v)| (k.clone(), v.clone())).collect() }
     }
 
-    /// `AsConfig` / `AsSecrets`: base name -> text (or base64), as `toYaml` prints a `map[string]string`.
+    /// `AsConfig` / `AsSecrets`: base name -> text (or base64), as `toYaml`
+    /// prints a `map[string]string`; where yaml.v2 fails (a control
+    /// character in a file), files.go's `toYAML` swallows the error and
+    /// gives "". What we do not model is an error starting with
+    /// [`crate::gotmpl::UNMODELLED`] (the executor's unsupported error).
     fn as_map_yaml(&self, secrets: bool) -> Result<String, String> {
         use base64::Engine as _;
         let mut m: BTreeMap<String, String> = BTreeMap::new();
@@ -36,8 +40,22 @@ impl Files {
             m.insert(base, text);
         }
         let map = Tv::new(Val::StrMap(m));
-        super::funcs::to_yaml_text(&map).map_err(|e| format!("{e:?}"))
+        let json = crate::gotmpl::sprig::json_marshal(&map).map_err(|_| format!("{}the JSON encoding of `.Files`' text", crate::gotmpl::UNMODELLED))?;
+        use crate::yaml::emit::EmitError;
+        match crate::yaml::emit::json_to_yaml(&json) {
+            Ok(yaml) => Ok(yaml.strip_suffix('\n').unwrap_or(&yaml).to_string()),
+            Err(EmitError::ControlCharacter(_) | EmitError::LongKey | EmitError::Syntax(_)) => Ok(String::new()),
+            Err(e @ (EmitError::KeyOrder(_) | EmitError::TooDeep(_))) => Err(format!("{}`.Files.{}` of these files: {e}", crate::gotmpl::UNMODELLED, if secrets { "AsSecrets" } else { "AsConfig" })),
+        }
     }
+}
+
+/// A string as Go's `json.Marshal` writes it (`<`, `>`, `&`, U+2028 and
+/// U+2029 escaped: encoding/json encode.go `appendString` with HTML escaping).
+fn go_json_string(s: &str) -> String {
+    let mut out = String::new();
+    crate::go::json::write_go_string(&mut out, s);
+    out
 }
 
 fn text_arg(name: &str, args: &[Tv]) -> Result<String, String> {
@@ -103,7 +121,7 @@ impl GoObject for Files {
         let parts: Vec<String> = self
             .files
             .iter()
-            .map(|(k, v)| format!("{}:\"{}\"", serde_json::Value::String(k.clone()), base64::engine::general_purpose::STANDARD.encode(v)))
+            .map(|(k, v)| format!("{}:\"{}\"", go_json_string(k), base64::engine::general_purpose::STANDARD.encode(v)))
             .collect();
         Some(format!("{{{}}}", parts.join(",")))
     }
@@ -173,7 +191,7 @@ impl GoObject for KubeVersion {
         self
     }
     fn json(&self) -> Option<String> {
-        let q = |s: &str| serde_json::Value::String(s.into()).to_string();
+        let q = go_json_string;
         Some(format!("{{\"Version\":{},\"Major\":{},\"Minor\":{}}}", q(&self.version), q(&self.major), q(&self.minor)))
     }
 }
@@ -205,7 +223,7 @@ impl GoObject for VersionSet {
         Some(self.0.iter().map(|s| Tv::str(s)).collect())
     }
     fn json(&self) -> Option<String> {
-        Some(serde_json::Value::from(self.0.clone()).to_string())
+        Some(format!("[{}]", self.0.iter().map(|s| go_json_string(s)).collect::<Vec<_>>().join(",")))
     }
 }
 
@@ -244,7 +262,7 @@ impl GoObject for HelmVersion {
         self
     }
     fn json(&self) -> Option<String> {
-        let q = |s: &str| serde_json::Value::String(s.into()).to_string();
+        let q = go_json_string;
         let mut parts = vec![format!("\"version\":{}", q(&self.version))];
         if !self.git_commit.is_empty() {
             parts.push(format!("\"git_commit\":{}", q(&self.git_commit)));
