@@ -253,6 +253,13 @@ impl Parser<'_> {
         if nested_inline_table(&value, 0) {
             return self.refuse("an inline table in an array inside an array (BurntSushi/toml may flatten it)");
         }
+        // The same contexts make Helm keep only the tables of an array that
+        // mixes inline tables with other items (`k = ["", {a = 1}]` read as
+        // `[{a = 1}]`, typed `[]map[string]interface {}`), seen in the
+        // differential test at the top level and in arrays of tables: refused.
+        if mixed_inline_tables(&value) {
+            return self.refuse("an array of inline tables and other items (BurntSushi/toml may keep only the tables)");
+        }
         Ok((key, value))
     }
 
@@ -390,6 +397,18 @@ fn nested_inline_table(n: &Node, depth: usize) -> bool {
     match n {
         Node::Array(items) => items.iter().any(|x| nested_inline_table(x, depth + 1)),
         Node::Table(t) => (depth >= 2) || t.entries.values().any(|x| nested_inline_table(x, depth)),
+        _ => false,
+    }
+}
+
+/// Whether an array somewhere in `n` holds both inline tables and other items.
+fn mixed_inline_tables(n: &Node) -> bool {
+    match n {
+        Node::Array(items) => {
+            let tables = items.iter().filter(|x| matches!(x, Node::Table(_))).count();
+            (tables > 0 && tables < items.len()) || items.iter().any(mixed_inline_tables)
+        }
+        Node::Table(t) => t.entries.values().any(mixed_inline_tables),
         _ => false,
     }
 }
