@@ -394,34 +394,28 @@ impl<'a> Lexer<'a> {
     }
 
     fn lex_identifier(&mut self) -> State {
-        loop {
-            let r = self.next();
-            if is_alnum(r) {
-                continue;
-            }
-            self.backup(r);
-            let word = &self.input[self.start..self.pos];
-            if !self.at_terminator() {
-                return self.errorf(format!("bad character {}", r.map_or("U+FFFFFFFF".into(), go_u)));
-            }
-            let typ = match word {
-                "block" => T::Block,
-                "break" if self.break_ok => T::Break,
-                "continue" if self.continue_ok => T::Continue,
-                "define" => T::Define,
-                "else" => T::Else,
-                "end" => T::End,
-                "if" => T::If,
-                "range" => T::Range,
-                "nil" => T::Nil,
-                "template" => T::Template,
-                "with" => T::With,
-                "true" | "false" => T::Bool,
-                _ => T::Identifier,
-            };
-            self.emit(typ);
-            return State::Inside;
+        let r = self.skip_alnum();
+        let word = &self.input[self.start..self.pos];
+        if !self.at_terminator() {
+            return self.errorf(format!("bad character {}", r.map_or("U+FFFFFFFF".into(), go_u)));
         }
+        let typ = match word {
+            "block" => T::Block,
+            "break" if self.break_ok => T::Break,
+            "continue" if self.continue_ok => T::Continue,
+            "define" => T::Define,
+            "else" => T::Else,
+            "end" => T::End,
+            "if" => T::If,
+            "range" => T::Range,
+            "nil" => T::Nil,
+            "template" => T::Template,
+            "with" => T::With,
+            "true" | "false" => T::Bool,
+            _ => T::Identifier,
+        };
+        self.emit(typ);
+        State::Inside
     }
 
     fn lex_variable(&mut self) -> State {
@@ -437,19 +431,31 @@ impl<'a> Lexer<'a> {
             self.emit(if typ == T::Variable { T::Variable } else { T::Dot });
             return State::Inside;
         }
-        let mut r;
-        loop {
-            r = self.next();
-            if !is_alnum(r) {
-                self.backup(r);
-                break;
-            }
-        }
+        let r = self.skip_alnum();
         if !self.at_terminator() {
             return self.errorf(format!("bad character {}", r.map_or("U+FFFFFFFF".into(), go_u)));
         }
         self.emit(typ);
         State::Inside
+    }
+
+    /// Steps over a run of alphanumeric runes (ASCII ones byte by byte) and
+    /// returns the rune after it, not consumed (`next` until not alnum, then `backup`).
+    fn skip_alnum(&mut self) -> Option<char> {
+        while let Some(&b) = self.input.as_bytes().get(self.pos) {
+            if b.is_ascii_alphanumeric() || b == b'_' {
+                self.pos += 1;
+                continue;
+            }
+            if b < 0x80 {
+                return Some(b as char);
+            }
+            match self.peek() {
+                Some(c) if is_alnum(Some(c)) => self.pos += c.len_utf8(),
+                other => return other,
+            }
+        }
+        None
     }
 
     fn at_terminator(&self) -> bool {
