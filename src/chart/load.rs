@@ -250,7 +250,7 @@ fn load_files(
                 }
                 decode_into(m, &f.data, &f.display, "requirements.yaml")?;
                 werf_files.push(ChartFile::from_buffered(&f));
-                other_files.extend(md.as_ref().filter(|m| m.api_version == "v1").map(|_| super::RawFile { name: f.name.clone(), data: f.data.clone() }));
+                other_files.extend(md.as_ref().filter(|m| m.api_version == "v1").map(|_| super::RawFile { name: f.name.clone(), data: f.data.clone().into() }));
             }
             "requirements.lock" if generation == Generation::V2 => {
                 check_lock(&f, "requirements.lock")?;
@@ -265,7 +265,7 @@ fn load_files(
             name if name.starts_with("templates/") => templates.push(ChartFile::from_buffered(&f)),
             name if name.starts_with("charts/") => {
                 if extension(name) == ".prov" {
-                    other_files.push(super::RawFile { name: f.name, data: f.data });
+                    other_files.push(super::RawFile { name: f.name, data: f.data.into() });
                     continue;
                 }
                 let fname = name["charts/".len()..].to_string();
@@ -275,7 +275,7 @@ fn load_files(
                     .or_default()
                     .push(BufferedFile { name: fname, ..f });
             }
-            _ => other_files.push(super::RawFile { name: f.name, data: f.data }),
+            _ => other_files.push(super::RawFile { name: f.name, data: f.data.into() }),
         }
     }
 
@@ -338,7 +338,7 @@ fn crd_files(files: &[super::RawFile]) -> Vec<ChartFile> {
     files
         .iter()
         .filter(|f| f.name.starts_with("crds/") && is_manifest_extension(&f.name))
-        .map(|f| ChartFile { name: f.name.clone(), data: String::from_utf8_lossy(&f.data).into_owned() })
+        .map(|f| ChartFile { name: f.name.clone(), data: super::lossy_text(&f.data) })
         .collect()
 }
 

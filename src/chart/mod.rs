@@ -93,11 +93,22 @@ pub struct Chart {
     pub files: Vec<RawFile>,
 }
 
-/// A file of a chart kept as bytes (`.Files`).
+/// A file of a chart kept as bytes (`.Files`). The bytes are shared: every
+/// render's `.Files` object holds the same allocation.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RawFile {
     pub name: String,
-    pub data: Vec<u8>,
+    pub data: std::sync::Arc<Vec<u8>>,
+}
+
+/// Bytes as text, with the bytes that are not UTF-8 replaced (as
+/// `String::from_utf8_lossy`); valid UTF-8, the usual case, is checked by the
+/// fast validator and copied once.
+pub fn lossy_text(data: &[u8]) -> String {
+    match std::str::from_utf8(data) {
+        Ok(s) => s.to_owned(),
+        Err(_) => String::from_utf8_lossy(data).into_owned(),
+    }
 }
 
 /// A file of a chart kept as text (templates, CRDs).
@@ -112,7 +123,7 @@ pub struct ChartFile {
 
 impl ChartFile {
     fn from_buffered(f: &archive::BufferedFile) -> Self {
-        ChartFile { name: f.name.clone(), data: String::from_utf8_lossy(&f.data).into_owned() }
+        ChartFile { name: f.name.clone(), data: lossy_text(&f.data) }
     }
 }
 

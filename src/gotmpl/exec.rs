@@ -229,7 +229,7 @@ impl<'t> Exec<'t> {
                     self.at = Some(At::Node(node));
                     let text = self.printable(&v)?;
                     // The span starts at the action's `{{`, as before.
-                    let open = self.src[..*pos].rfind("{{").unwrap_or(*pos);
+                    let open = rfind_left_delim(&self.src[..*pos]).unwrap_or(*pos);
                     self.emit(&text, open, Some(&v.tv))?;
                 }
             }
@@ -907,4 +907,27 @@ fn derive_fact(v: &mut Ev, parent: Option<Origin>, field: &str, literal: Option<
         _ => return,
     };
     v.tv.origin = Some(Rc::new(derived));
+}
+
+/// `s.rfind("{{")`, by a memrchr for each `{` (no substring searcher set up per action).
+fn rfind_left_delim(s: &str) -> Option<usize> {
+    let b = s.as_bytes();
+    let mut end = b.len();
+    while let Some(j) = memchr::memrchr(b'{', b.get(..end)?) {
+        if j > 0 && b[j - 1] == b'{' {
+            return Some(j - 1);
+        }
+        end = j;
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn rfind_left_delim_is_rfind() {
+        for s in ["", "{", "{{", "{{{", "a{b{", "x{{y{{z", "{{a}}{b", "é{{ü{", "{ {", "{{}}{"] {
+            assert_eq!(super::rfind_left_delim(s), s.rfind("{{"), "{s:?}");
+        }
+    }
 }

@@ -3,6 +3,8 @@
 //! the parser's and executor's messages say what Go's say; a lexing error
 //! is an [`T::Error`] item at the place Go's scanner stops.
 
+use std::borrow::Cow;
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum T {
     Error,
@@ -48,15 +50,16 @@ impl T {
     }
 }
 
+/// `val` borrows the template's text (an error item's message is its own).
 #[derive(Debug, Clone)]
-pub(super) struct Item {
+pub(super) struct Item<'a> {
     pub(super) typ: T,
     pub(super) pos: usize,
-    pub(super) val: String,
+    pub(super) val: Cow<'a, str>,
     pub(super) line: usize,
 }
 
-impl std::fmt::Display for Item {
+impl std::fmt::Display for Item<'_> {
     /// lex.go `item.String`: how the parser's messages name a token.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self.typ {
@@ -95,6 +98,25 @@ fn char_is_nd(c: char) -> bool {
     [(0x660, 0x669), (0x6F0, 0x6F9), (0x966, 0x96F), (0xFF10, 0xFF19)].iter().any(|&(a, b)| (a..=b).contains(&u))
 }
 
+/// `s.find("{{")`, by a memchr for each `{` (no substring searcher set up per call).
+fn find_left_delim(s: &str) -> Option<usize> {
+    let b = s.as_bytes();
+    let mut from = 0;
+    while let Some(i) = memchr::memchr(b'{', b.get(from..)?) {
+        let at = from + i;
+        if b.get(at + 1) == Some(&b'{') {
+            return Some(at);
+        }
+        from = at + 1;
+    }
+    None
+}
+
+/// The `\n` bytes of `s` (a plain byte count, which the compiler vectorizes).
+fn newlines(s: &str) -> usize {
+    s.bytes().filter(|&b| b == b'\n').count()
+}
+
 fn has_left_trim(s: &str) -> bool {
     let b = s.as_bytes();
     b.len() >= 2 && b[0] == b'-' && is_space(Some(b[1] as char))
@@ -114,8 +136,8 @@ pub(super) fn lex(src: &str, break_ok: bool, continue_ok: bool) -> Lexer<'_> {
     Lexer { input: src, pos: 0, start: 0, line: 1, start_line: 1, paren_depth: 0, items: std::collections::VecDeque::new(), state: State::Text, break_ok, continue_ok }
 }
 
-impl Lexer<'_> {
-    pub(super) fn next_item(&mut self) -> Item {
+impl<'a> Lexer<'a> {
+    pub(super) fn next_item(&mut self) -> Item<'a> {
         loop {
             if let Some(item) = self.items.pop_front() {
                 return item;
@@ -126,7 +148,7 @@ impl Lexer<'_> {
                 State::Comment => self.lex_comment(),
                 State::RightDelim => self.lex_right_delim(),
                 State::Inside => self.lex_inside(),
-                State::Done => return Item { typ: T::Eof, pos: self.input.len(), val: String::new(), line: self.line },
+                State::Done => return Item { typ: T::Eof, pos: self.input.len(), val: Cow::Borrowed(""), line: self.line },
             };
         }
     }
@@ -149,15 +171,15 @@ pub(super) struct Lexer<'a> {
     line: usize,
     start_line: usize,
     paren_depth: i64,
-    items: std::collections::VecDeque<Item>,
+    items: std::collections::VecDeque<Item<'a>>,
     state: State,
     break_ok: bool,
     continue_ok: bool,
 }
 
-impl Lexer<'_> {
+impl<'a> Lexer<'a> {
     fn next(&mut self) -> Option<char> {
-        let c = self.input[self.pos..].chars().next()?;
+        let c = self.peek()?;
         self.pos += c.len_utf8();
         if c == '\n' {
             self.line += 1;
@@ -166,7 +188,11 @@ impl Lexer<'_> {
     }
 
     fn peek(&self) -> Option<char> {
-        self.input[self.pos..].chars().next()
+        // `pos` is always on a rune boundary; an ASCII byte is its rune.
+        match self.input.as_bytes().get(self.pos)? {
+            &b if b < 0x80 => Some(b as char),
+            _ => self.input[self.pos..].chars().next(),
+        }
     }
 
     /// Steps back over `c`, the rune `next` returned (nothing at EOF).
@@ -180,13 +206,13 @@ impl Lexer<'_> {
     }
 
     fn emit(&mut self, typ: T) {
-        self.items.push_back(Item { typ, pos: self.start, val: self.input[self.start..self.pos].to_string(), line: self.start_line });
+        self.items.push_back(Item { typ, pos: self.start, val: Cow::Borrowed(&self.input[self.start..self.pos]), line: self.start_line });
         self.start = self.pos;
         self.start_line = self.line;
     }
 
     fn ignore(&mut self) {
-        self.line += self.input[self.start..self.pos].matches('\n').count();
+        self.line += newlines(&self.input[self.start..self.pos]);
         self.start = self.pos;
         self.start_line = self.line;
     }
@@ -206,13 +232,13 @@ impl Lexer<'_> {
     }
 
     fn errorf(&mut self, msg: String) -> State {
-        self.items.push_back(Item { typ: T::Error, pos: self.start, val: msg, line: self.start_line });
+        self.items.push_back(Item { typ: T::Error, pos: self.start, val: Cow::Owned(msg), line: self.start_line });
         State::Done
     }
 
     fn lex_text(&mut self) -> State {
         let rest = &self.input[self.pos..];
-        if let Some(x) = rest.find("{{") {
+        if let Some(x) = find_left_delim(rest) {
             self.pos += x;
             let mut trim = 0;
             if has_left_trim(&self.input[self.pos + 2..]) {
@@ -221,7 +247,7 @@ impl Lexer<'_> {
             }
             self.pos -= trim;
             if self.pos > self.start {
-                self.line += self.input[self.start..self.pos].matches('\n').count();
+                self.line += newlines(&self.input[self.start..self.pos]);
                 self.emit(T::Text);
             }
             self.pos += trim;
@@ -230,7 +256,7 @@ impl Lexer<'_> {
         }
         self.pos = self.input.len();
         if self.pos > self.start {
-            self.line += self.input[self.start..self.pos].matches('\n').count();
+            self.line += newlines(&self.input[self.start..self.pos]);
             self.emit(T::Text);
         }
         self.emit(T::Eof);
@@ -368,34 +394,28 @@ impl Lexer<'_> {
     }
 
     fn lex_identifier(&mut self) -> State {
-        loop {
-            let r = self.next();
-            if is_alnum(r) {
-                continue;
-            }
-            self.backup(r);
-            let word = &self.input[self.start..self.pos];
-            if !self.at_terminator() {
-                return self.errorf(format!("bad character {}", r.map_or("U+FFFFFFFF".into(), go_u)));
-            }
-            let typ = match word {
-                "block" => T::Block,
-                "break" if self.break_ok => T::Break,
-                "continue" if self.continue_ok => T::Continue,
-                "define" => T::Define,
-                "else" => T::Else,
-                "end" => T::End,
-                "if" => T::If,
-                "range" => T::Range,
-                "nil" => T::Nil,
-                "template" => T::Template,
-                "with" => T::With,
-                "true" | "false" => T::Bool,
-                _ => T::Identifier,
-            };
-            self.emit(typ);
-            return State::Inside;
+        let r = self.skip_alnum();
+        let word = &self.input[self.start..self.pos];
+        if !self.at_terminator() {
+            return self.errorf(format!("bad character {}", r.map_or("U+FFFFFFFF".into(), go_u)));
         }
+        let typ = match word {
+            "block" => T::Block,
+            "break" if self.break_ok => T::Break,
+            "continue" if self.continue_ok => T::Continue,
+            "define" => T::Define,
+            "else" => T::Else,
+            "end" => T::End,
+            "if" => T::If,
+            "range" => T::Range,
+            "nil" => T::Nil,
+            "template" => T::Template,
+            "with" => T::With,
+            "true" | "false" => T::Bool,
+            _ => T::Identifier,
+        };
+        self.emit(typ);
+        State::Inside
     }
 
     fn lex_variable(&mut self) -> State {
@@ -411,19 +431,31 @@ impl Lexer<'_> {
             self.emit(if typ == T::Variable { T::Variable } else { T::Dot });
             return State::Inside;
         }
-        let mut r;
-        loop {
-            r = self.next();
-            if !is_alnum(r) {
-                self.backup(r);
-                break;
-            }
-        }
+        let r = self.skip_alnum();
         if !self.at_terminator() {
             return self.errorf(format!("bad character {}", r.map_or("U+FFFFFFFF".into(), go_u)));
         }
         self.emit(typ);
         State::Inside
+    }
+
+    /// Steps over a run of alphanumeric runes (ASCII ones byte by byte) and
+    /// returns the rune after it, not consumed (`next` until not alnum, then `backup`).
+    fn skip_alnum(&mut self) -> Option<char> {
+        while let Some(&b) = self.input.as_bytes().get(self.pos) {
+            if b.is_ascii_alphanumeric() || b == b'_' {
+                self.pos += 1;
+                continue;
+            }
+            if b < 0x80 {
+                return Some(b as char);
+            }
+            match self.peek() {
+                Some(c) if is_alnum(Some(c)) => self.pos += c.len_utf8(),
+                other => return other,
+            }
+        }
+        None
     }
 
     fn at_terminator(&self) -> bool {
@@ -534,4 +566,21 @@ impl Lexer<'_> {
 /// `%#U`: `U+0021 '!'`.
 pub(super) fn go_u(c: char) -> String {
     if c.is_control() { format!("U+{:04X}", c as u32) } else { format!("U+{:04X} '{c}'", c as u32) }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn find_left_delim_is_find() {
+        for s in ["", "{", "{{", "{{{", "a{b{", "x{{y{{z", "{a{{", "é{ü{{", "{ {", "}}{{"] {
+            assert_eq!(super::find_left_delim(s), s.find("{{"), "{s:?}");
+        }
+    }
+
+    #[test]
+    fn newlines_counts_line_feeds() {
+        for s in ["", "a", "\n", "a\nb\r\n", "é\n\n"] {
+            assert_eq!(super::newlines(s), s.matches('\n').count());
+        }
+    }
 }

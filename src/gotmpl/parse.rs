@@ -159,7 +159,7 @@ struct Parser<'a> {
     parse_name: Rc<str>,
     source: Rc<str>,
     lexer: Lexer<'a>,
-    token: [Option<Item>; 3],
+    token: [Option<Item<'a>>; 3],
     peek_count: usize,
     vars: Vec<String>,
     range_depth: usize,
@@ -177,16 +177,16 @@ enum Stop {
     Else,
 }
 
-impl Parser<'_> {
-    fn lex_next(&mut self) -> Item {
+impl<'a> Parser<'a> {
+    fn lex_next(&mut self) -> Item<'a> {
         self.lexer.next_item()
     }
 
-    fn tok(&self, i: usize) -> Item {
-        self.token[i].clone().unwrap_or_else(|| Item { typ: T::Eof, pos: 0, val: String::new(), line: 1 })
+    fn tok(&self, i: usize) -> Item<'a> {
+        self.token[i].clone().unwrap_or_else(|| Item { typ: T::Eof, pos: 0, val: "".into(), line: 1 })
     }
 
-    fn next(&mut self) -> Item {
+    fn next(&mut self) -> Item<'a> {
         if self.peek_count > 0 {
             self.peek_count -= 1;
         } else {
@@ -199,18 +199,18 @@ impl Parser<'_> {
         self.peek_count += 1;
     }
 
-    fn backup2(&mut self, t1: Item) {
+    fn backup2(&mut self, t1: Item<'a>) {
         self.token[1] = Some(t1);
         self.peek_count = 2;
     }
 
-    fn backup3(&mut self, t2: Item, t1: Item) {
+    fn backup3(&mut self, t2: Item<'a>, t1: Item<'a>) {
         self.token[1] = Some(t1);
         self.token[2] = Some(t2);
         self.peek_count = 3;
     }
 
-    fn peek(&mut self) -> Item {
+    fn peek(&mut self) -> Item<'a> {
         if self.peek_count > 0 {
             return self.tok(self.peek_count - 1);
         }
@@ -219,7 +219,7 @@ impl Parser<'_> {
         self.tok(0)
     }
 
-    fn next_non_space(&mut self) -> Item {
+    fn next_non_space(&mut self) -> Item<'a> {
         loop {
             let t = self.next();
             if t.typ != T::Space {
@@ -228,7 +228,7 @@ impl Parser<'_> {
         }
     }
 
-    fn peek_non_space(&mut self) -> Item {
+    fn peek_non_space(&mut self) -> Item<'a> {
         let t = self.next_non_space();
         self.backup();
         t
@@ -240,7 +240,7 @@ impl Parser<'_> {
         Box::new(ParseError { go: format!("template: {}:{line}: {message}", self.name), message, line, undefined_function: None, unsupported: None, too_deep: None })
     }
 
-    fn unexpected(&self, token: &Item, context: &str) -> Box<ParseError> {
+    fn unexpected(&self, token: &Item<'_>, context: &str) -> Box<ParseError> {
         if token.typ == T::Error {
             let mut extra = String::new();
             if self.action_line != 0 && self.action_line != token.line {
@@ -254,7 +254,7 @@ impl Parser<'_> {
         self.errorf(format!("unexpected {token} in {context}"))
     }
 
-    fn expect(&mut self, typ: T, context: &str) -> PResult<Item> {
+    fn expect(&mut self, typ: T, context: &str) -> PResult<Item<'a>> {
         let t = self.next_non_space();
         if t.typ != typ {
             return Err(self.unexpected(&t, context));
@@ -339,7 +339,7 @@ impl Parser<'_> {
     fn text_or_action(&mut self) -> PResult<Result<Node, Stop>> {
         let token = self.next_non_space();
         match token.typ {
-            T::Text => Ok(Ok(Node::Text { pos: token.pos, text: token.val })),
+            T::Text => Ok(Ok(Node::Text { pos: token.pos, text: token.val.into_owned() })),
             T::LeftDelim => {
                 self.action_line = token.line;
                 self.action_pos = token.pos;
@@ -428,7 +428,7 @@ impl Parser<'_> {
         Ok(Node::Branch(Box::new(BranchNode { kind, pos: pipe.pos, pipe, list, els })))
     }
 
-    fn template_name(&mut self, token: &Item, context: &str) -> PResult<String> {
+    fn template_name(&mut self, token: &Item<'_>, context: &str) -> PResult<String> {
         match token.typ {
             T::String | T::RawString => unquote(&token.val).ok_or_else(|| self.errorf("invalid syntax".into())),
             _ => Err(self.unexpected(token, context)),
@@ -478,13 +478,13 @@ impl Parser<'_> {
                 T::Assign | T::Declare => {
                     pipe.is_assign = next.typ == T::Assign;
                     self.next_non_space();
-                    pipe.decl.push(v.val.clone());
-                    self.vars.push(v.val);
+                    pipe.decl.push(v.val.to_string());
+                    self.vars.push(v.val.into_owned());
                 }
                 T::Char if next.val == "," => {
                     self.next_non_space();
-                    pipe.decl.push(v.val.clone());
-                    self.vars.push(v.val);
+                    pipe.decl.push(v.val.to_string());
+                    self.vars.push(v.val.into_owned());
                     if context == "range" && pipe.decl.len() < 2 {
                         match self.peek_non_space().typ {
                             T::Variable | T::RightDelim | T::RightParen => continue,
@@ -578,10 +578,10 @@ impl Parser<'_> {
             T::Identifier => {
                 if !(self.has_function)(&token.val) {
                     let mut e = self.errorf(format!("function {} not defined", crate::go::quote::quote(&token.val)));
-                    e.undefined_function = Some((token.val, pos));
+                    e.undefined_function = Some((token.val.into_owned(), pos));
                     return Err(e);
                 }
-                Arg::Ident { pos, name: token.val }
+                Arg::Ident { pos, name: token.val.into_owned() }
             }
             T::Dot => Arg::Dot { pos },
             T::Nil => Arg::Nil { pos },
@@ -615,7 +615,7 @@ impl Parser<'_> {
                         }
                     },
                 };
-                Arg::Str { pos, quoted: token.val, text }
+                Arg::Str { pos, quoted: token.val.into_owned(), text }
             }
             _ => {
                 self.backup();

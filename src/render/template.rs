@@ -91,7 +91,7 @@ pub fn crd_objects(chart: &Chart, shape: &ChartValues) -> Vec<(String, String)> 
     fn walk(top: &Chart, chart: &Chart, shape: &ChartValues, full: &str, out: &mut Vec<(String, String)>) {
         for f in &chart.files {
             if f.name.starts_with("crds/") && is_manifest(&f.name) {
-                out.push((format!("{full}/{}", f.name), String::from_utf8_lossy(&f.data).into_owned()));
+                out.push((format!("{full}/{}", f.name), crate::chart::lossy_text(&f.data)));
             }
         }
         for dep in &shape.dependencies {
@@ -237,7 +237,8 @@ pub fn print_files(
         Ok(s) => s,
         Err(e) => return Err((hint(e), files)),
     };
-    let crds = crd_objects(input.chart, input.charts);
+    // The CRDs are only printed with --include-crds (release_manifest).
+    let crds = if opts.include_crds { crd_objects(input.chart, input.charts) } else { Vec::new() };
     match template_text(&sorted, &crds, opts) {
         Ok(text) => Ok(NativeTemplate { files, sorted, text }),
         Err(e) => Err((NativeError::Helm(e), files)),

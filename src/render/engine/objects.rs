@@ -5,13 +5,14 @@
 
 use std::collections::BTreeMap;
 use std::rc::Rc;
+use std::sync::Arc;
 
 use crate::gotmpl::{GoObject, Tv, Val};
 
-/// `.Files`: file name -> bytes; Go ranges over it in key order.
+/// `.Files`: file name -> bytes (the chart's own, shared); Go ranges over it in key order.
 #[derive(Debug, Clone, Default)]
 pub struct Files {
-    pub files: BTreeMap<String, Vec<u8>>,
+    pub files: BTreeMap<String, Arc<Vec<u8>>>,
 }
 
 impl Files {
@@ -36,7 +37,7 @@ impl Files {
         let mut m: BTreeMap<String, String> = BTreeMap::new();
         for (k, v) in &self.files {
             let base = k.rsplit('/').next().unwrap_or(k).to_string();
-            let text = if secrets { base64::engine::general_purpose::STANDARD.encode(v) } else { String::from_utf8_lossy(v).into_owned() };
+            let text = if secrets { base64::engine::general_purpose::STANDARD.encode(v.as_slice()) } else { crate::chart::lossy_text(v) };
             m.insert(base, text);
         }
         let map = Tv::new(Val::StrMap(m));
@@ -86,10 +87,10 @@ impl GoObject for Files {
         format!("map[{}]", parts.join(" "))
     }
     fn member(&self, name: &str, args: &[Tv]) -> Option<Result<Tv, String>> {
-        let bytes = |f: &str| self.files.get(f).cloned().unwrap_or_default();
+        let bytes = |f: &str| self.files.get(f).map_or(&[][..], |d| d.as_slice());
         Some(match name {
-            "Get" => text_arg(name, args).map(|f| Tv::str(&String::from_utf8_lossy(&bytes(&f)))),
-            "GetBytes" => text_arg(name, args).map(|f| Tv::new(Val::Bytes(bytes(&f)))),
+            "Get" => text_arg(name, args).map(|f| Tv::new(Val::Str(crate::chart::lossy_text(bytes(&f))))),
+            "GetBytes" => text_arg(name, args).map(|f| Tv::new(Val::Bytes(bytes(&f).to_vec()))),
             "Glob" => text_arg(name, args).map(|p| self.glob(&p).value()),
             "AsConfig" => no_args(name, args).and_then(|()| self.as_map_yaml(false)).map(|s| Tv::str(&s)),
             "AsSecrets" => no_args(name, args).and_then(|()| self.as_map_yaml(true)).map(|s| Tv::str(&s)),
@@ -114,14 +115,14 @@ impl GoObject for Files {
         self
     }
     fn entries(&self) -> Option<Vec<(String, Tv)>> {
-        Some(self.files.iter().map(|(k, v)| (k.clone(), Tv::new(Val::Bytes(v.clone())))).collect())
+        Some(self.files.iter().map(|(k, v)| (k.clone(), Tv::new(Val::Bytes(v.to_vec())))).collect())
     }
     fn json(&self) -> Option<String> {
         use base64::Engine as _;
         let parts: Vec<String> = self
             .files
             .iter()
-            .map(|(k, v)| format!("{}:\"{}\"", go_json_string(k), base64::engine::general_purpose::STANDARD.encode(v)))
+            .map(|(k, v)| format!("{}:\"{}\"", go_json_string(k), base64::engine::general_purpose::STANDARD.encode(v.as_slice())))
             .collect();
         Some(format!("{{{}}}", parts.join(",")))
     }
