@@ -664,20 +664,21 @@ impl<'t> Exec<'t> {
                 // What the included template read is what this action read,
                 // and what it printed at random makes this action's value random.
                 sub_random.set(sub_random.get() || r.spans.iter().any(|s| s.nondeterministic));
-                sub_reads.borrow_mut().extend(r.spans.iter().flat_map(|s| s.reads.iter().cloned().chain(s.action.clone().flatten())));
                 if named && env.inner_spans {
+                    sub_reads.borrow_mut().extend(r.spans.iter().flat_map(|s| s.reads.iter().cloned().chain(s.action.clone().flatten())));
                     let text = r.text.clone();
                     *included.borrow_mut() = Some(Rc::new(r));
                     return Ok(text);
                 }
+                // Not kept: its spans' reads are moved, not copied.
+                sub_reads.borrow_mut().extend(r.spans.into_iter().flat_map(|s| s.reads.into_iter().chain(s.action.flatten())));
                 Ok(r.text)
             };
             let call = Call { name, host: self.env.host, render: &render };
             let result = (def.f)(&call, argv).map(|mut tv| {
                 tv.nondeterministic |= sub_random.get();
-                if let (Some(r), Val::Str(s)) = (included.take().or(carried), &tv.val)
-                    && (tv.included.is_none() && (*s == r.text || super::inner::align(&r.text, s).is_some()))
-                {
+                // Whether the text still aligns with the include's is checked once, where it is printed.
+                if let (Some(r), Val::Str(_), None) = (included.take().or(carried), &tv.val, &tv.included) {
                     tv.included = Some(r);
                 }
                 tv

@@ -249,10 +249,12 @@ pub fn key_looks_secret(path: &str) -> bool {
 /// A value's source as outputs describe it (`--set[0] db.password=hunter2`),
 /// with the flag's value masked when the key looks secret.
 pub fn masked_flag_source(path: &str, source: &str) -> String {
-    match source.split_once('=') {
-        Some((flag, _)) if source.starts_with("--set") && key_looks_secret(path) => format!("{flag}=<masked>"),
-        _ => source.to_string(),
-    }
+    if source.starts_with("--set") && key_looks_secret(path) { mask_expression(source) } else { source.to_string() }
+}
+
+/// A `key=value` flag expression (or a text ending in one) without its value.
+pub fn mask_expression(text: &str) -> String {
+    text.split_once('=').map_or_else(|| text.to_string(), |(key, _)| format!("{key}=<masked>"))
 }
 
 

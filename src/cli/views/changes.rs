@@ -23,10 +23,7 @@ const CHANGE_GROUPS: &[(&[ChangeKind], &str)] = &[
 
 pub const MASKED_NOTE: &str = "values under keys that look secret are masked (--show-secrets shows them)";
 
-/// A `key=value` flag expression (or a text ending in one) without its value.
-pub fn mask_expression(text: &str) -> String {
-    text.split_once('=').map_or_else(|| text.to_string(), |(key, _)| format!("{key}=<masked>"))
-}
+pub use crate::manifest::secrets::mask_expression;
 
 /// Values under keys that look secret are masked in the value changes
 /// unless `--show-secrets` ([`crate::manifest::secrets::SECRET_KEY_WORDS`]).

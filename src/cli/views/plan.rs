@@ -401,7 +401,7 @@ impl<'a> Why<'a> {
     }
 
     /// The first few values keys conditions read (`ingress.enabled: -f prod.yaml:3:12`).
-    pub fn conditions(conditions: &[crate::render::blame::KeyRead]) -> Option<String> {
+    fn conditions(conditions: &[crate::render::blame::KeyRead]) -> Option<String> {
         const SHOWN: usize = 3;
         let keys: Vec<String> = conditions.iter().filter(|c| c.source != "render data").map(|c| format!("{}: {}", c.path, c.source)).collect();
         match keys.len() {
