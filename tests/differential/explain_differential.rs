@@ -174,9 +174,7 @@ fn random_case(rng: &mut Rng) -> Case {
 
 #[test]
 fn random_value_flags_match_helm() {
-    let seed = std::env::var("EXPLAIN_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or_else(|| {
-        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64) | 1
-    });
+    let seed = crate::xorshift::seed_from_env("EXPLAIN_SEED");
     let mut rng = Rng(seed);
     let cases: Vec<Case> = (0..300).map(|_| random_case(&mut rng)).collect();
     check(&cases, Some(seed));

@@ -229,10 +229,7 @@ fn ours(args: &[String]) -> Result<Value, String> {
 
 #[test]
 fn generated_issue_20_cases_match_helm() {
-    let seed = std::env::var("GEN_SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or_else(|| std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64) | 1);
+    let seed = crate::xorshift::seed_from_env("GEN_SEED");
     let count: usize = std::env::var("GEN_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(100);
     let tmp = tempfile::tempdir().expect("tempdir");
     let mut rng = Rng(seed);

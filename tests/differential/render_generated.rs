@@ -1152,10 +1152,7 @@ fn compare(case: &Case, helm: &Value, tally: &mut Tally) -> Option<String> {
 
 #[test]
 fn template_matches_helm_on_generated_and_fixture_charts() {
-    let seed = std::env::var("RENDER_GEN_SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or_else(|| std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64) | 1);
+    let seed = crate::xorshift::seed_from_env("RENDER_GEN_SEED");
     let count: usize = std::env::var("RENDER_GEN_CHARTS").ok().and_then(|s| s.parse().ok()).unwrap_or(320);
     let tmp = tempfile::tempdir().expect("tempdir");
     let mut cases: Vec<Case> = (0..count).map(|i| generated_case(seed, i, tmp.path())).collect();

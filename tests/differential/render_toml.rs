@@ -301,10 +301,7 @@ fn compare(chart: &Path, helm: &Value) -> Verdict {
 
 #[test]
 fn toml_and_yaml_pretty_functions_match_helm() {
-    let seed = std::env::var("TOML_GEN_SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or_else(|| std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64) | 1);
+    let seed = crate::xorshift::seed_from_env("TOML_GEN_SEED");
     let count: usize = std::env::var("TOML_GEN_CHARTS").ok().and_then(|s| s.parse().ok()).unwrap_or(150);
     let tmp = tempfile::tempdir().expect("tempdir");
     let mut charts: Vec<(&str, PathBuf)> = Vec::new();

@@ -255,9 +255,7 @@ fn random_flags(rng: &mut Rng, dir: &Path, tag: &str) -> Vec<String> {
 
 #[test]
 fn value_modes_match_helm_for_random_upgrades() {
-    let seed = std::env::var("UPGRADE_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or_else(|| {
-        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64) | 1
-    });
+    let seed = crate::xorshift::seed_from_env("UPGRADE_SEED");
     let mut rng = Rng(seed);
     let work = tempfile::tempdir().expect("tempdir");
     let mut cases = Vec::new();

@@ -231,6 +231,11 @@ fn file_string(s: &str, out: &mut String) {
     out.push('"');
 }
 
+/// The oracle's `render CHART --engine -f FILE` call.
+fn render_call(chart: &std::path::Path, file: &std::path::Path) -> Vec<String> {
+    vec!["render".to_string(), chart.to_str().expect("utf-8").to_string(), "--engine".to_string(), "-f".to_string(), file.to_str().expect("utf-8").to_string()]
+}
+
 /// Cases the JSON values files cannot carry, written as block YAML: keys
 /// over 1024 characters (go-yaml refuses them as JSON flow keys, not as
 /// explicit block keys) around the limit, and deep nesting.
@@ -298,25 +303,13 @@ fn yaml_emit_matches_helm_to_yaml() {
         values_file(&v, &mut text);
         let file = tmp.path().join(format!("v{i}.json"));
         std::fs::write(&file, text).expect("values file");
-        calls.push(vec![
-            "render".to_string(),
-            chart.to_str().expect("utf-8").to_string(),
-            "--engine".to_string(),
-            "-f".to_string(),
-            file.to_str().expect("utf-8").to_string(),
-        ]);
+        calls.push(render_call(&chart, &file));
         values.push(v);
     }
     for (i, (text, v)) in hand_cases().into_iter().enumerate() {
         let file = tmp.path().join(format!("h{i}.yaml"));
         std::fs::write(&file, text).expect("values file");
-        calls.push(vec![
-            "render".to_string(),
-            chart.to_str().expect("utf-8").to_string(),
-            "--engine".to_string(),
-            "-f".to_string(),
-            file.to_str().expect("utf-8").to_string(),
-        ]);
+        calls.push(render_call(&chart, &file));
         values.push(v);
     }
     let cases = values.len();

@@ -358,10 +358,7 @@ fn dump(case: &Case) -> String {
 
 #[test]
 fn generated_charts_and_values_match_helm_and_positions_point_at_values() {
-    let seed = std::env::var("GEN_SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or_else(|| std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64) | 1);
+    let seed = crate::xorshift::seed_from_env("GEN_SEED");
     let tmp = tempfile::tempdir().expect("tempdir");
     let mut rng = Rng(seed);
     let cases: Vec<Case> = (0..CASES).map(|i| generate(&mut rng, &tmp.path().join(format!("case-{i}")))).collect();

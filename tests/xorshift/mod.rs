@@ -5,6 +5,15 @@
 
 pub struct Rng(pub u64);
 
+/// A run's seed: `$var` when it is set (to replay a run), else one from the
+/// clock (odd, as xorshift needs a non-zero state). Tests print it.
+pub fn seed_from_env(var: &str) -> u64 {
+    std::env::var(var)
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64) | 1)
+}
+
 impl Rng {
     pub fn next(&mut self) -> u64 {
         self.0 ^= self.0 << 13;
