@@ -415,11 +415,11 @@ pub struct UpgradePreviewArgs {
     /// Exit 2 when the upgrade changes an object (with --values-only: a value), 0 when nothing changes; 3 when Helm would fail either way
     #[arg(long)]
     pub detailed_exitcode: bool,
-    /// Let Helm's lookup read the cluster while rendering (helm template --dry-run=server; GETs only; renders with Helm)
+    /// Let the templates' lookup read the cluster while rendering, as helm upgrade does (GET and LIST only)
     #[arg(long)]
     pub lookup: bool,
     /// Render with `helm template` ($HELM_BIN or helm on PATH) instead of releasex's own engine
-    /// (also used for --lookup and --post-renderer)
+    /// (also used for --post-renderer and --enable-dns; with --lookup, Helm renders with --dry-run=server)
     #[arg(long)]
     pub render_with_helm: bool,
     /// Under each changed line of a diff, the values key (and where its value came from) or the

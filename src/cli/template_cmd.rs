@@ -12,7 +12,7 @@ use crate::render::template::{NativeTemplate, TemplateOutput, print_files, rende
 
 pub const TEMPLATE_HELP: &str = "Renders the chart as Helm 4.2.3's `helm template` does, byte for byte, with releasex's own Go
 template engine and Helm's function set: no Helm binary, no cluster (`lookup` returns nothing,
-as it does in `helm template`). A function releasex does not model (toToml, fromToml,
+as it does in `helm template`; with --lookup it reads the cluster, GET and LIST only). A function releasex does not model (toToml, fromToml,
 toYamlPretty) stops the render with an error naming it; it never prints something else.
 
 -o json: {\"templates\": {NAME: TEXT}, \"notes\": TEXT, \"manifest\": TEXT}: each template's own output
@@ -63,6 +63,10 @@ pub struct RenderFlags {
     /// Skip values.schema.json validation
     #[arg(long)]
     pub skip_schema_validation: bool,
+    /// Let the templates' lookup read the cluster (--kubeconfig, --context; GET and LIST only), as
+    /// helm upgrade renders; without it every lookup is empty, as in helm template
+    #[arg(long)]
+    pub lookup: bool,
 }
 
 /// A chart loaded, its values computed and the capabilities parsed: what rendering needs.
@@ -72,6 +76,8 @@ pub struct Prepared {
     pub capabilities: engine::Capabilities,
     is_upgrade: bool,
     namespace: String,
+    /// `--lookup`: the cluster's answers to the templates' `lookup`.
+    lookup: Option<Box<engine::LookupFn<'static>>>,
 }
 
 /// Helm's order: `--kube-version` first (helm: pkg/cmd/template.go), the
@@ -85,6 +91,9 @@ pub fn prepare(
     installable_only: bool,
 ) -> anyhow::Result<Prepared> {
     let capabilities = engine::default_capabilities(render.kube_version.as_deref(), &render.api_versions).map_err(|e| anyhow::anyhow!(e))?;
+    // Lookup finds each kind in the cluster's discovery: read while the chart loads.
+    let target = super::context::kube_target(&ctx.global, &ctx.env);
+    let discovery = render.lookup.then(|| crate::cluster::DiscoveryPrefetch::start(&target));
     let user = || {
         let flags = value_flags(&render.flags)?;
         Ok(merge_user_values(&flags, &mut super::inputs::set_file_reader)?)
@@ -95,7 +104,14 @@ pub fn prepare(
     }
     let explanation = explain_chart_with(&chart, user, rec, Options { skip_schema_validation: render.skip_schema_validation })?;
     let namespace = super::context::release_namespace(&ctx.global, &ctx.env);
-    Ok(Prepared { chart, explanation, capabilities, is_upgrade: render.is_upgrade, namespace })
+    let lookup = match &discovery {
+        Some(prefetch) => {
+            let lookups = crate::cluster::Lookups::new(&target, prefetch.get()?.clone());
+            Some(Box::new(move |api_version: &str, kind: &str, namespace: &str, name: &str| lookups.lookup(api_version, kind, namespace, name)) as Box<engine::LookupFn<'static>>)
+        }
+        None => None,
+    };
+    Ok(Prepared { chart, explanation, capabilities, is_upgrade: render.is_upgrade, namespace, lookup })
 }
 
 impl Prepared {
@@ -103,7 +119,7 @@ impl Prepared {
     pub fn input(&self, name: &str) -> anyhow::Result<EngineInput<'_>> {
         let Some(charts) = self.explanation.charts.as_ref() else { anyhow::bail!("the chart was not processed") };
         let release = ReleaseInfo { name: name.to_string(), namespace: self.namespace.clone(), revision: 1, is_upgrade: self.is_upgrade, is_install: !self.is_upgrade };
-        Ok(EngineInput { chart: &self.chart, charts, values: &self.explanation.values, release, capabilities: self.capabilities.clone(), inner_spans: false })
+        Ok(EngineInput { chart: &self.chart, charts, values: &self.explanation.values, release, capabilities: self.capabilities.clone(), inner_spans: false, lookup: self.lookup.as_deref() })
     }
 }
 

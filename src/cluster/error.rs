@@ -118,7 +118,8 @@ pub enum ClusterError {
     #[error("{}", forbidden_text(asked, message))]
     Forbidden { asked: Asked, message: String },
     #[error("not found (404) while {asked}: {message}{}", not_found_hint(asked))]
-    NotFound { asked: Asked, message: String },
+    /// `status`: the message is the server's `Status` message (else the body, quoted).
+    NotFound { asked: Asked, message: String, status: bool },
     #[error("the API server at {server} answered {code} {} while {asked}: {message}{}", canonical_reason(*code), retried_text(*retries, *waited))]
     Status { server: String, asked: Asked, code: u16, message: String, retries: u32, waited: Duration },
     #[error("{}", timeout_text(server, asked, *timeout, *received))]

@@ -4,11 +4,13 @@
 
 mod error;
 mod live;
+mod lookup;
 mod objects;
 mod transport;
 
 pub use error::{Asked, ClusterError, Target, Verb};
 pub use live::{LIST_PAGE_SIZE, ObjectResult, ReadCounts};
+pub use lookup::Lookups;
 pub use objects::{ApiResource, Discovery, DiscoveryPrefetch, ObjectRef};
 pub use transport::{DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_REQUEST_TIMEOUT, RequestLimits, RetryReporter, Retrying};
 
@@ -234,6 +236,7 @@ impl ReadOnlyCluster {
                     None => Err(ClusterError::NotFound {
                         asked: Asked::get_path("/openapi/v3"),
                         message: format!("the server's OpenAPI v3 index has no entry for {path}"),
+                        status: false,
                     }),
                 }
             }

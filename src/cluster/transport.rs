@@ -225,7 +225,7 @@ impl ReadOnlyCluster {
         match code {
             401 => ClusterError::Unauthorized { server: self.server.clone(), asked },
             403 => ClusterError::Forbidden { asked, message },
-            404 => ClusterError::NotFound { asked, message },
+            404 => ClusterError::NotFound { asked, message, status: status.is_some_and(|s| !s.message.is_empty()) },
             _ => ClusterError::Status { server: self.server.clone(), asked, code, message, retries, waited },
         }
     }

@@ -94,6 +94,15 @@ pub trait Host {
     fn exec(&self, command: &str, args: &[String], env: &[(String, String)], input: Option<&str>) -> Result<String, String>;
     /// Unix time in nanoseconds, for `now` and `ago` (injectable in tests).
     fn now_unix_nanos(&self) -> i128;
+    /// Helm's `lookup APIVERSION KIND NAMESPACE NAME` (helm:
+    /// pkg/engine/lookup_func.go): the object, or the list when `name` is
+    /// empty, as the API server answers it; `{}` when it does not exist.
+    /// `Err` is the error the template stops with. Without a cluster the
+    /// answer is `{}`, as `helm template` renders.
+    fn lookup(&self, api_version: &str, kind: &str, namespace: &str, name: &str) -> Result<serde_json::Value, String> {
+        let _ = (api_version, kind, namespace, name);
+        Ok(serde_json::Value::Object(serde_json::Map::new()))
+    }
 }
 
 /// One call as a function sees it.

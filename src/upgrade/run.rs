@@ -222,12 +222,12 @@ pub fn preview_objects(req: &ObjectsRequest<'_>) -> Result<ObjectsReport, Previe
     let mut _chart_copy = None;
     let new_manifest = match &req.manifest {
         ManifestSource::Given(text) => NewManifest::Given(text.clone()),
-        ManifestSource::Helm { mode, native: true, lookup: false, options, .. }
+        ManifestSource::Helm { mode, native: true, lookup, options, .. }
             if let (Some(chart), Some(charts)) = (req.chart, mode.charts.as_ref())
                 && options.post_renderer.is_none()
                 && !options.enable_dns =>
         {
-            render_warnings.extend(render_warnings_of(chart, None, false));
+            render_warnings.extend(render_warnings_of(chart, None, *lookup));
             NewManifest::Native(NativeRequest {
                 chart,
                 charts,
@@ -242,6 +242,7 @@ pub fn preview_objects(req: &ObjectsRequest<'_>) -> Result<ObjectsReport, Previe
                 },
                 options: options.clone(),
                 blame: req.why.then_some(&blamed),
+                lookup_in: lookup.then_some(req.target),
             })
         }
         ManifestSource::Helm { chart_path, mode, helm_bin, lookup, kube_context, kubeconfig, options, .. } => {
@@ -280,7 +281,7 @@ pub fn preview_objects(req: &ObjectsRequest<'_>) -> Result<ObjectsReport, Previe
     if req.why && !matches!(new_manifest, NewManifest::Native(_)) {
         render_warnings.push(match new_manifest {
             NewManifest::Given(_) => "--why: the manifest was given, not rendered, so no line says which values key printed it".into(),
-            _ => "--why: Helm rendered the chart (--render-with-helm, --lookup, --post-renderer or --enable-dns), so no line says which values key printed it; --why needs releasex's own renderer".into(),
+            _ => "--why: Helm rendered the chart (--render-with-helm, --post-renderer or --enable-dns), so no line says which values key printed it; --why needs releasex's own renderer".into(),
         });
     }
     if req.offline {
@@ -440,6 +441,9 @@ struct NativeRequest<'a> {
     options: render::RenderOptions,
     /// `--why`: where the render's blame goes.
     blame: Option<&'a std::cell::RefCell<Vec<render::blame::ObjectBlame>>>,
+    /// `--lookup`: the cluster the templates' `lookup` reads (GET and LIST),
+    /// as `helm upgrade` renders; `None`: every lookup is `{}`.
+    lookup_in: Option<&'a KubeTarget>,
 }
 
 impl NativeRequest<'_> {
@@ -457,8 +461,27 @@ impl NativeRequest<'_> {
             served.extend(self.options.api_versions.iter().cloned());
             capabilities.api_versions = served;
         }
-        let input = render::engine::EngineInput { chart: self.chart, charts: self.charts, values: self.values, release: self.release.clone(), capabilities, inner_spans: self.blame.is_some() };
-        match render::template::render_template(&input, &render::template::TemplateOutput::default()) {
+        let lookups = self.lookup_in.zip(discovery).map(|(target, d)| crate::cluster::Lookups::new(target, d.clone()));
+        let lookup = |api_version: &str, kind: &str, namespace: &str, name: &str| match &lookups {
+            Some(l) => l.lookup(api_version, kind, namespace, name),
+            None => Ok(serde_json::Value::Object(serde_json::Map::new())),
+        };
+        let input = render::engine::EngineInput {
+            chart: self.chart,
+            charts: self.charts,
+            values: self.values,
+            release: self.release.clone(),
+            capabilities,
+            inner_spans: self.blame.is_some(),
+            lookup: lookups.is_some().then_some(&lookup as &render::engine::LookupFn<'_>),
+        };
+        let phase = lookups.as_ref().map(|_| crate::timings::phase("render with lookup"));
+        let rendered = render::template::render_template(&input, &render::template::TemplateOutput::default());
+        if let (Some(phase), Some(l)) = (phase, &lookups) {
+            let (gets, lists) = l.requests();
+            drop(phase.rename(format!("render with lookup: {gets} GETs, {lists} LISTs")));
+        }
+        match rendered {
             Ok(t) => {
                 if let Some(cell) = self.blame {
                     *cell.borrow_mut() = crate::timings::timed("blame", || render::blame::blame(&t.files, &t.sorted, self.values));

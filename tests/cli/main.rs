@@ -34,5 +34,6 @@ mod template_cmd;
 mod timings;
 mod upgrade_cmd;
 mod live_reads;
+mod lookup;
 pub(crate) mod upgrade_objects;
 mod werf;

@@ -1,7 +1,7 @@
 //! Helm's template functions (helm: pkg/engine/funcs.go `funcMap` and
 //! engine.go `initFunMap`): sprig's `TxtFuncMap` without `env` and
 //! `expandenv`, Helm's encoders, and `include`, `tpl`, `required`, `fail`,
-//! `lookup` (empty: `helm template` renders without a cluster) and
+//! `lookup` (the host's cluster, `{}` without one, as `helm template`) and
 //! `getHostByName` (empty: DNS lookups are off unless `--enable-dns`).
 //! `toToml`/`mustToToml` follow BurntSushi/toml's encoder (toml.rs),
 //! `fromToml` its parser for a strict subset (toml_decode.rs) and
@@ -41,7 +41,7 @@ pub fn helm_func_map() -> FuncMap {
     m.add("tpl", Sig::fixed(&[S, A]), Derive::Made, tpl);
     m.add("required", Sig::fixed(&[S, A]), Derive::Passed, required);
     m.add("fail", Sig::fixed(&[S]), Derive::Made, fail);
-    m.add("lookup", Sig::fixed(&[S, S, S, S]), Derive::Made, |_, _| Ok(Tv::new(Val::Map(GoMap::new()))));
+    m.add("lookup", Sig::fixed(&[S, S, S, S]), Derive::Made, lookup);
     m.add("getHostByName", Sig::fixed(&[S]), Derive::Made, |_, _| Ok(Tv::str("")));
     compare_with_types(&mut m);
     m
@@ -252,6 +252,33 @@ fn required(_: &Call<'_>, args: Vec<Tv>) -> Result<Tv, FnError> {
         return Err(FnError::Go(format!("{WARN_START}{}{WARN_END}", text(&args[0]))));
     }
     Ok(args[1].clone())
+}
+
+/// lookup_func.go: the host answers; the result is the object's JSON as
+/// client-go decodes it into `map[string]interface{}` (apimachinery's
+/// json.Unmarshal: integers `int64`, other numbers `float64`). It is a
+/// render fact named after the call, so blame says a field came from the
+/// cluster.
+fn lookup(c: &Call<'_>, args: Vec<Tv>) -> Result<Tv, FnError> {
+    let [api_version, kind, namespace, name] = [0, 1, 2, 3].map(|i| text(&args[i]));
+    let answer = c.host.lookup(&api_version, &kind, &namespace, &name).map_err(FnError::Go)?;
+    let name = format!("(lookup {api_version:?} {kind:?} {namespace:?} {name:?})");
+    Ok(super::values::fact(unstructured(&answer), &name))
+}
+
+fn unstructured(v: &serde_json::Value) -> Tv {
+    use serde_json::Value;
+    Tv::new(match v {
+        Value::Null => Val::Nil,
+        Value::Bool(b) => Val::Bool(*b),
+        Value::Number(n) => match n.as_i64() {
+            Some(i) => Val::Int64(i),
+            None => Val::Float(crate::go::json::go_float64(n)),
+        },
+        Value::String(s) => Val::Str(s.clone()),
+        Value::Array(a) => Val::List(a.iter().map(unstructured).collect()),
+        Value::Object(o) => Val::Map(o.iter().map(|(k, v)| (k.clone(), unstructured(v))).collect()),
+    })
 }
 
 /// engine.go `fail`.

@@ -22,7 +22,7 @@ use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use crate::chart::Chart;
-use crate::gotmpl::func::FixedHost;
+use crate::gotmpl::func::{FixedHost, Host};
 use crate::gotmpl::{GoMap, MissingKey, Rendered, SetOptions, TemplateSet, TmplError, Tv, Val};
 use crate::values::coalesce::ChartValues;
 use crate::values::tree::VMap;
@@ -64,6 +64,48 @@ pub struct EngineInput<'a> {
     /// For blame: what prints an `include`'s result keeps the partial's
     /// spans (costs a copy of each include's text and spans).
     pub inner_spans: bool,
+    /// Answers the templates' `lookup` from a cluster (what `helm upgrade`
+    /// and `helm template --dry-run=server` give the engine); `None`
+    /// renders as `helm template` does, every lookup `{}`.
+    pub lookup: Option<&'a LookupFn<'a>>,
+}
+
+/// `lookup APIVERSION KIND NAMESPACE NAME`: the object or list, or `Err`
+/// with the text after `error calling lookup: `.
+pub type LookupFn<'a> = dyn Fn(&str, &str, &str, &str) -> Result<serde_json::Value, String> + 'a;
+
+/// The host Helm's engine runs in: no environment, files or commands (Helm
+/// gives templates none), the cluster only through `lookup`.
+struct EngineHost<'a> {
+    fixed: FixedHost,
+    lookup: Option<&'a LookupFn<'a>>,
+}
+
+impl Host for EngineHost<'_> {
+    fn env(&self, name: &str) -> Option<String> {
+        self.fixed.env(name)
+    }
+    fn read_file(&self, path: &str) -> Result<Vec<u8>, String> {
+        self.fixed.read_file(path)
+    }
+    fn read_dir(&self, path: &str) -> Result<Vec<(String, bool)>, String> {
+        self.fixed.read_dir(path)
+    }
+    fn stat(&self, path: &str) -> Option<bool> {
+        self.fixed.stat(path)
+    }
+    fn exec(&self, command: &str, args: &[String], env: &[(String, String)], input: Option<&str>) -> Result<String, String> {
+        self.fixed.exec(command, args, env, input)
+    }
+    fn now_unix_nanos(&self) -> i128 {
+        self.fixed.now_unix_nanos()
+    }
+    fn lookup(&self, api_version: &str, kind: &str, namespace: &str, name: &str) -> Result<serde_json::Value, String> {
+        match self.lookup {
+            Some(lookup) => lookup(api_version, kind, namespace, name),
+            None => self.fixed.lookup(api_version, kind, namespace, name),
+        }
+    }
 }
 
 /// One template's output and the spans that map it back to the template.
@@ -102,7 +144,7 @@ pub fn render(input: &EngineInput<'_>) -> Result<RenderedFiles, EngineError> {
             other => unsupported(other),
         })?;
     }
-    let host = FixedHost::default();
+    let host = EngineHost { fixed: FixedHost::default(), lookup: input.lookup };
     let opts = SetOptions { funcs: &funcs, host: &host, missingkey: MissingKey::Zero, tpl_name: "gotpl", inner_spans: input.inner_spans };
     let mut out = RenderedFiles::new();
     for name in &keys {
