@@ -154,7 +154,7 @@ impl Reads<'_> {
             (None, Source::Fact { name }) if name.starts_with(".Values.") => self.key(name[".Values.".len()..].to_string(), "not set".into()),
             // `.Values` itself (`index .Values "a"`, `toYaml .Values`): its keys tell more.
             (None, Source::Fact { name }) if name == ".Values" => {}
-            (None, Source::Fact { name }) if !self.facts.contains(name) => self.facts.push(name.clone()),
+            (None, Source::Fact { name }) => self.fact(name),
             (None, Source::Unset { under, key }) => {
                 if let Some(at) = self.paths.get(&(std::rc::Rc::as_ptr(under) as usize)).and_then(|c| c.last()) {
                     self.key(format!("{at}.{key}"), "not set".into());
@@ -162,6 +162,17 @@ impl Reads<'_> {
             }
             _ => {}
         }
+    }
+
+    /// A fact once, and only its deepest field: `(lookup ...).spec.replicas`
+    /// says what `(lookup ...)` alone would, and more.
+    fn fact(&mut self, name: &str) {
+        let under = |short: &str, long: &str| long.len() > short.len() && long.starts_with(short) && matches!(long.as_bytes()[short.len()], b'.' | b'[');
+        if self.facts.iter().any(|f| f == name || under(name, f)) {
+            return;
+        }
+        self.facts.retain(|f| !under(f, name));
+        self.facts.push(name.to_string());
     }
 
     fn key(&mut self, path: String, source: String) {

@@ -175,3 +175,12 @@ fn upgrade_preview_lookup_keeps_the_clusters_password_and_why_names_the_lookup()
     assert_eq!(r.code, 3, "{}", r.stderr);
     assert!(r.stderr.contains("error calling len: len of nil pointer"), "{}", r.stderr);
 }
+
+#[test]
+fn upgrade_preview_lookup_why_text_names_the_looked_up_object_under_each_added_line() {
+    let c = cluster();
+    let r = run(releasex().env("KUBECONFIG", &c.kubeconfig).env("RELEASEX_COLUMNS", "100").args(["upgrade-preview", "rel", CHART, "-n", "shop", "--install", "--lookup", "--why"]));
+    assert!(r.code == 0 || r.code == 2, "{}", r.stderr);
+    insta::assert_snapshot!(r.stdout);
+    c.api.assert_read_only();
+}
