@@ -111,7 +111,7 @@ pub(super) fn run_with(args: &UpgradePreviewArgs, ctx: &Ctx, from: Records, pres
         outcome.stdout = match ctx.format() {
             OutputFormat::Text => compare_text(&head, &outcomes, &advice.reason, &keys, ctx),
             format => {
-                let modes: Map<String, Value> = outcomes.iter().map(|o| (o.mode.word().to_string(), mode_json(&head, o, &keys))).collect();
+                let modes: Map<String, Value> = outcomes.iter().map(|o| (o.mode.word().to_string(), mode_json(&head, o, &keys, args.objects.show_secrets))).collect();
                 let mut doc = head_json(&head);
                 doc.insert("modes".into(), Value::Object(modes));
                 doc.insert("recommendation".into(), serde_json::json!({"mode": advice.mode.map(Mode::word), "reason": advice.reason}));

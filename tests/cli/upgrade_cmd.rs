@@ -2,7 +2,7 @@
 //! history, the value modes as the user sees them, the JSON contract, and
 //! reading the release from a cluster with GETs only.
 
-use serde_json::Value;
+use serde_json::{Value, json};
 
 use crate::fixture_api::{FixtureApi, as_served};
 use crate::support::{fails, fixture, helm_would_fail, json, ok, releasex, run};
@@ -296,4 +296,29 @@ fn why_says_which_condition_made_the_chart_render_a_created_object() {
         +  - host: mk-host
            # ← ingress.host: values.yaml:27:9 (chart idioms default)
     "#);
+}
+
+#[test]
+fn json_masks_values_under_secret_looking_keys_unless_show_secrets() {
+    let flags = ["--values-only", "--set", "db.password=hunter2", "--set-string", "token=abc123"];
+    let args = |extra: &[&str]| -> Vec<String> {
+        ["upgrade-preview", "rel", "tests/fixtures/charts/parent-v2", "--offline", "--release-file", PARENT_HISTORY, "-o", "json"]
+            .iter()
+            .chain(flags.iter())
+            .chain(extra)
+            .map(|s| s.to_string())
+            .collect()
+    };
+    let masked = ok(&args(&[]).iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(!masked.contains("hunter2") && !masked.contains("abc123"), "{masked}");
+    let doc: Value = serde_json::from_str(&masked).unwrap();
+    assert_eq!(doc["values"]["db"]["password"], "<masked>");
+    assert_eq!(doc["config"]["token"], "<masked>");
+    let change = doc["changes"].as_array().unwrap().iter().find(|c| c["path"] == "db.password").unwrap();
+    assert_eq!((&change["after"], &change["cause"]), (&json!("<masked>"), &json!("set by --set[0] db.password=<masked>")));
+    // --show-secrets shows them all, as in the text.
+    let shown = ok(&args(&["--show-secrets"]).iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(shown.matches("hunter2").count(), 6, "{shown}");
+    let compared = ok(&args(&["--compare-modes"]).iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(!compared.contains("hunter2"), "{compared}");
 }

@@ -89,23 +89,44 @@ pub(super) fn shown(path: &Path, keys: &[Path]) -> bool {
     keys.is_empty() || keys.iter().any(|k| path.starts_with(k))
 }
 
-pub fn mode_json(h: &Head, o: &ModeOutcome, keys: &[Path]) -> Value {
+/// One mode's values part; values under keys that look secret are masked
+/// (`<masked>`, and the value in the `--set` expression that set them)
+/// unless `show_secrets`, as in the text: JSON goes to CI logs too.
+pub fn mode_json(h: &Head, o: &ModeOutcome, keys: &[Path], show_secrets: bool) -> Value {
     let mut doc = head_json(h);
     doc.insert("mode".into(), json!(o.mode.word()));
-    doc.insert("values".into(), sorted(&Value::Object(map_to_json(&o.values))));
-    doc.insert("config".into(), sorted(&Value::Object(map_to_json(&o.config))));
+    let tree = |map| {
+        let mut v = sorted(&Value::Object(map_to_json(map)));
+        if !show_secrets {
+            mask_secret_keys(&mut v, &Path::root());
+        }
+        v
+    };
+    doc.insert("values".into(), tree(&o.values));
+    doc.insert("config".into(), tree(&o.config));
+    let hide = |p: &Path| !show_secrets && looks_secret(p);
+    let masked = |v: &Option<Value>| v.as_ref().map(|_| Value::String("<masked>".into()));
     let changes: Vec<Value> = o
         .changes
         .iter()
         .filter(|c| shown(&c.path, keys))
-        .map(|c| json!({"path": c.path.to_string(), "before": c.before, "after": c.after, "kind": c.kind.word(), "cause": c.cause}))
+        .map(|c| match hide(&c.path) {
+            true => json!({"path": c.path.to_string(), "before": masked(&c.before), "after": masked(&c.after), "kind": c.kind.word(), "cause": mask_expression(&c.cause)}),
+            false => json!({"path": c.path.to_string(), "before": c.before, "after": c.after, "kind": c.kind.word(), "cause": c.cause}),
+        })
         .collect();
     doc.insert("changes".into(), Value::Array(changes));
     let entries: Vec<Value> = o
         .entries
         .iter()
         .filter(|e| shown(&e.path, keys))
-        .filter_map(|e| Some(json!({"path": e.path.to_string(), "value": e.value.clone()?, "source": e.source.as_ref()?.to_json()})))
+        .filter_map(|e| {
+            let (value, source) = (e.value.clone()?, e.source.as_ref()?);
+            Some(match hide(&e.path) {
+                true => json!({"path": e.path.to_string(), "value": "<masked>", "source": masked_expression(source).to_json()}),
+                false => json!({"path": e.path.to_string(), "value": value, "source": source.to_json()}),
+            })
+        })
         .collect();
     doc.insert("entries".into(), Value::Array(entries));
     if o.mode == Mode::Default {
@@ -334,7 +355,7 @@ pub fn preview(head: &Head, o: &ModeOutcome, keys: &[Path], objects: Option<&Obj
         OutputFormat::Text => preview_text(head, o, keys, objects, view, ctx),
         OutputFormat::Markdown => super::markdown::preview_markdown(head, o, keys, objects, &view.objects, view.show_secrets),
         format => {
-            let mut doc = mode_json(head, o, keys);
+            let mut doc = mode_json(head, o, keys, view.show_secrets);
             if let (Some(ObjectsReport { plan, manifest, method, .. }), Some(m)) = (objects, doc.as_object_mut()) {
                 m.insert("server_side".into(), json!(*method == ApplyMethod::ServerSide));
                 m.insert("offline".into(), json!(objects.is_some_and(|r| r.offline)));
