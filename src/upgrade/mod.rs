@@ -4,6 +4,7 @@
 //! per-object plan ([`plan`], with [`drift`], [`ownership`] and the
 //! `--ignore` rules of [`ignore`]). `cli` only prints the reports.
 
+pub mod baseline_blame;
 pub mod drift;
 pub mod helm_diff;
 pub mod ignore;

@@ -214,6 +214,9 @@ pub struct ObjectPlan {
     pub baseline: Option<Value>,
     /// `--why`: what printed each field of the new object (manifest blame).
     pub why: Vec<crate::render::blame::FieldBlame>,
+    /// `--why`: what printed each field of the baseline's object, when its
+    /// stored chart renders it again as stored ([`super::baseline_blame`]).
+    pub why_before: Vec<crate::render::blame::FieldBlame>,
 }
 
 impl ObjectPlan {
@@ -249,6 +252,7 @@ impl ObjectPlan {
             noop_patch: false,
             baseline: None,
             why: Vec::new(),
+            why_before: Vec::new(),
         }
     }
 }

@@ -217,7 +217,7 @@ pub struct ObjectsReport {
 /// Renders (or takes the given manifest), reads the live objects and computes the plan.
 pub fn preview_objects(req: &ObjectsRequest<'_>) -> Result<ObjectsReport, PreviewError> {
     let mut render_warnings = Vec::new();
-    let blamed = std::cell::RefCell::new(Vec::new());
+    let blamed = std::cell::RefCell::new(Blamed::default());
     // Kept alive until Helm has rendered: the chart copy --reuse-values needs.
     let mut _chart_copy = None;
     let new_manifest = match &req.manifest {
@@ -242,6 +242,7 @@ pub fn preview_objects(req: &ObjectsRequest<'_>) -> Result<ObjectsReport, Previe
                 },
                 options: options.clone(),
                 blame: req.why.then_some(&blamed),
+                baseline: (req.operation != Operation::Install).then_some(req.start.baseline),
                 lookup_in: lookup.then_some(req.target),
             })
         }
@@ -365,20 +366,31 @@ pub fn preview_objects(req: &ObjectsRequest<'_>) -> Result<ObjectsReport, Previe
     Ok(ObjectsReport { plan, manifest, method, render_warnings, offline: false })
 }
 
+/// `--why`'s blame: of the new render, and of the baseline's objects that
+/// its stored chart renders again as stored.
+#[derive(Default)]
+struct Blamed {
+    new: Vec<render::blame::ObjectBlame>,
+    before: Vec<render::blame::ObjectBlame>,
+}
+
 /// Gives each planned object the blame of the rendered object it came from
-/// (same kind, name and template).
-fn attach_why(plan: &mut Plan, mut blamed: Vec<render::blame::ObjectBlame>, show_secrets: bool) {
-    if blamed.is_empty() {
-        return;
-    }
-    if !show_secrets {
-        render::blame::mask_secrets(&mut blamed);
-    }
-    let mut by_object: HashMap<(String, String, String), Vec<render::blame::FieldBlame>> =
-        blamed.into_iter().map(|o| ((o.kind, o.name, o.source), o.fields)).collect();
+/// (same kind, name and template), and of the baseline's.
+fn attach_why(plan: &mut Plan, blamed: Blamed, show_secrets: bool) {
+    let by_object = |mut objects: Vec<render::blame::ObjectBlame>| -> HashMap<(String, String, String), Vec<render::blame::FieldBlame>> {
+        if !show_secrets {
+            render::blame::mask_secrets(&mut objects);
+        }
+        objects.into_iter().map(|o| ((o.kind, o.name, o.source), o.fields)).collect()
+    };
+    let (mut new, mut before) = (by_object(blamed.new), by_object(blamed.before));
     for o in &mut plan.objects {
-        if let Some(fields) = by_object.remove(&(o.kind.clone(), o.name.clone(), o.source.clone())) {
+        let key = (o.kind.clone(), o.name.clone(), o.source.clone());
+        if let Some(fields) = new.remove(&key) {
             o.why = fields;
+        }
+        if let Some(fields) = before.remove(&key) {
+            o.why_before = fields;
         }
     }
 }
@@ -440,7 +452,10 @@ struct NativeRequest<'a> {
     release: ReleaseInfo,
     options: render::RenderOptions,
     /// `--why`: where the render's blame goes.
-    blame: Option<&'a std::cell::RefCell<Vec<render::blame::ObjectBlame>>>,
+    blame: Option<&'a std::cell::RefCell<Blamed>>,
+    /// The record the upgrade starts from (its stored chart is blamed too,
+    /// for the lines the upgrade removes); none for an install.
+    baseline: Option<&'a Release>,
     /// `--lookup`: the cluster the templates' `lookup` reads (GET and LIST),
     /// as `helm upgrade` renders; `None`: every lookup is `{}`.
     lookup_in: Option<&'a KubeTarget>,
@@ -484,7 +499,12 @@ impl NativeRequest<'_> {
         match rendered {
             Ok(t) => {
                 if let Some(cell) = self.blame {
-                    *cell.borrow_mut() = crate::timings::timed("blame", || render::blame::blame(&t.files, &t.sorted, self.values));
+                    let new = crate::timings::timed("blame", || render::blame::blame(&t.files, &t.sorted, self.values));
+                    let before = match self.baseline {
+                        Some(baseline) => crate::timings::timed("blame the baseline", || super::baseline_blame::blame_baseline(baseline, input.capabilities.clone(), input.lookup)),
+                        None => Vec::new(),
+                    };
+                    *cell.borrow_mut() = Blamed { new, before };
                 }
                 Ok(t.text)
             }

@@ -239,7 +239,9 @@ fn why_names_the_values_key_under_each_changed_line_and_where_its_value_came_fro
              meta.helm.sh/release-namespace: default
          data:
         -  replicaCount: "2"
+           # ← was replicaCount: values of the chart stored in revision 3 (chart parent default)
         -  port: "9999"
+           # ← was port: release config (revision 3)
         +  replicaCount: "7"
            # ← replicaCount: --set[0] replicaCount=7
         +  port: "9090"
@@ -262,6 +264,31 @@ fn why_names_the_values_key_under_each_changed_line_and_where_its_value_came_fro
     assert_eq!(fields, ["data.replicaCount", "data.port"]);
     assert_eq!(why[0]["keys"], serde_json::json!([{"path": "replicaCount", "source": "--set[0] replicaCount=7"}]));
     assert_eq!((why[0]["template"].as_str(), why[0]["line"].as_u64()), (Some("parent/templates/configmap.yaml"), Some(7)));
+    // `why_before`: what printed each field a removed line holds, in revision 3's stored chart.
+    let before = cm["why_before"].as_array().expect("why_before");
+    assert_eq!(before.iter().map(|f| f["field"].as_str().expect("field")).collect::<Vec<_>>(), ["data.replicaCount", "data.port"]);
+    assert_eq!(before[1]["keys"], serde_json::json!([{"path": "port", "source": "release config (revision 3)"}]));
+}
+
+/// The baseline's stored chart is rendered again to blame the removed lines;
+/// an object that does not come out as the record holds it gets no notes
+/// (its lines would be blamed on keys that did not print them).
+#[test]
+fn why_blames_removed_lines_only_where_the_stored_chart_renders_the_stored_object_again() {
+    let text = std::fs::read_to_string(fixture("releases/parent-3-revisions.releases.json")).unwrap();
+    let mut records: Vec<Value> = serde_json::from_str(&text).unwrap();
+    let last = records.last_mut().unwrap();
+    let manifest = last["manifest"].as_str().unwrap().replace("replicaCount: \"2\"", "replicaCount: \"5\"");
+    last["manifest"] = Value::String(manifest);
+    let dir = tempfile::tempdir().unwrap();
+    for r in &records {
+        std::fs::write(dir.path().join(format!("rev{}.json", r["version"])), serde_json::to_string(r).unwrap()).unwrap();
+    }
+    let file = dir.path().to_str().unwrap();
+    let out = ok(&["upgrade-preview", "rel", PARENT_V2, "--release-file", file, "--offline", "--set", "replicaCount=7", "--why"]);
+    assert!(out.contains("-  replicaCount: \"5\""), "{out}");
+    assert!(out.contains("# ← replicaCount: --set[0] replicaCount=7"), "{out}");
+    assert!(!out.contains("# ← was"), "{out}");
 }
 
 #[test]

@@ -127,7 +127,7 @@ pub fn objects_json(plan: &Plan, manifest: &Manifest, context: usize) -> Value {
         .iter()
         .zip(diffs)
         .map(|(o, diff)| {
-            let (diff, why) = diff.map_or((None, Vec::new()), |(d, w)| (Some(d), w));
+            let (diff, why) = diff.map_or((None, WhyFields::default()), |(d, w)| (Some(d), w));
             let mut object = json!({
                 "apiVersion": o.api_version, "kind": o.kind, "namespace": o.namespace, "name": o.name, "source": o.source,
                 "action": o.action.word(),
@@ -142,7 +142,11 @@ pub fn objects_json(plan: &Plan, manifest: &Manifest, context: usize) -> Value {
             });
             // `--why`: what printed each field an added line of the diff holds.
             if !o.why.is_empty() {
-                object["why"] = serde_json::to_value(why).unwrap_or_default();
+                object["why"] = serde_json::to_value(why.added).unwrap_or_default();
+            }
+            // And what printed each field a removed line held, in the baseline.
+            if !o.why_before.is_empty() {
+                object["why_before"] = serde_json::to_value(why.removed).unwrap_or_default();
             }
             object
         })
@@ -240,6 +244,12 @@ fn object_text(o: &ObjectPlan, view: &ObjectsView, ctx: &Ctx) -> String {
     {
         out.push_str(&crate::cli::output::fit("  ", &format!("# \u{2190} rendered because of {when}"), ctx.columns, &|l| t.dim(l)));
     }
+    // And of a deleted one: what made the baseline's chart render it.
+    if o.action == Action::Delete
+        && let Some(when) = o.why_before.first().and_then(|f| Why::conditions(&f.conditions))
+    {
+        out.push_str(&crate::cli::output::fit("  ", &format!("# \u{2190} was rendered because of {when}"), ctx.columns, &|l| t.dim(l)));
+    }
     for d in &o.drift {
         let live = d.live.as_ref().map_or_else(|| "(absent)".to_string(), compact);
         let what = match &d.outcome {
@@ -293,7 +303,7 @@ pub fn object_diff(o: &ObjectPlan, context: usize, decode_secrets: bool, theme: 
 
 /// The diff, with `--why`'s notes under added lines when `notes`; and the
 /// blame of each field an added line holds, in order (`-o json`'s `why`).
-fn diff_and_why<'o>(o: &'o ObjectPlan, context: usize, decode_secrets: bool, theme: &Theme, notes: Option<Option<usize>>) -> Option<(String, Vec<&'o crate::render::blame::FieldBlame>)> {
+fn diff_and_why<'o>(o: &'o ObjectPlan, context: usize, decode_secrets: bool, theme: &Theme, notes: Option<Option<usize>>) -> Option<(String, WhyFields<'o>)> {
     let (before, after) = match o.action {
         Action::Delete => (o.live.as_ref(), None),
         // An object of the release missing from the cluster: against what the release had.
@@ -317,13 +327,16 @@ fn diff_and_why<'o>(o: &'o ObjectPlan, context: usize, decode_secrets: bool, the
         _ => ("live", "after upgrade"),
     };
     let why = Why::of(&b, &o.why);
+    // A deleted object's lines all go: its heading says why it was rendered.
+    let why_before = Why::of(&a, if o.action == Action::Delete { &[] } else { &o.why_before });
     let mut out = String::new();
-    let mut added_fields: Vec<&crate::render::blame::FieldBlame> = Vec::new();
+    let mut fields = WhyFields::default();
     for hunk in diff.unified_diff().context_radius(context).header(from, to).iter_hunks() {
         let text = hunk.to_string();
         let lines: Vec<&str> = text.lines().collect();
         // The hunk's header lines, then one line per change.
         let new_lines: Vec<Option<usize>> = hunk.iter_changes().map(|c| c.new_index()).collect();
+        let old_lines: Vec<Option<usize>> = hunk.iter_changes().map(|c| c.old_index()).collect();
         let headers = lines.len().saturating_sub(new_lines.len());
         let mut last_why = None;
         for (i, line) in lines.iter().enumerate() {
@@ -334,16 +347,23 @@ fn diff_and_why<'o>(o: &'o ObjectPlan, context: usize, decode_secrets: bool, the
                 _ => line.to_string(),
             };
             out.push_str(&format!("    {styled}\n"));
-            let added = line.starts_with('+') && i >= headers;
-            let field = added.then(|| new_lines.get(i - headers).copied().flatten()).flatten().and_then(|n| why.field(n + 1));
+            let (added, removed) = (line.starts_with('+') && i >= headers, line.starts_with('-') && i >= headers);
+            let field = match (added, removed) {
+                (true, _) => new_lines.get(i - headers).copied().flatten().and_then(|n| why.field(n + 1)),
+                (_, true) => old_lines.get(i - headers).copied().flatten().and_then(|n| why_before.field(n + 1)),
+                _ => None,
+            };
             let Some(field) = field else {
                 last_why = None;
                 continue;
             };
-            if !added_fields.iter().any(|f| std::ptr::eq(*f, field)) {
-                added_fields.push(field);
+            let list = if added { &mut fields.added } else { &mut fields.removed };
+            if !list.iter().any(|f| std::ptr::eq(*f, field)) {
+                list.push(field);
             }
-            let Some(note) = Why::note(field, o.action == Action::Create) else {
+            // A removed line says what printed it in the baseline.
+            let note = if removed { Why::note(field, false).map(|n| format!("was {n}")) } else { Why::note(field, o.action == Action::Create) };
+            let Some(note) = note else {
                 last_why = None;
                 continue;
             };
@@ -359,7 +379,14 @@ fn diff_and_why<'o>(o: &'o ObjectPlan, context: usize, decode_secrets: bool, the
             last_why = Some(note);
         }
     }
-    (!out.is_empty()).then_some((out, added_fields))
+    (!out.is_empty()).then_some((out, fields))
+}
+
+/// The blame of the fields the changed lines of a diff hold, in order.
+#[derive(Default)]
+struct WhyFields<'o> {
+    added: Vec<&'o crate::render::blame::FieldBlame>,
+    removed: Vec<&'o crate::render::blame::FieldBlame>,
 }
 
 /// `--why`: the reason under each added line of a diff, from the blame of
