@@ -119,7 +119,7 @@ impl Prepared {
     pub fn input(&self, name: &str) -> anyhow::Result<EngineInput<'_>> {
         let Some(charts) = self.explanation.charts.as_ref() else { anyhow::bail!("the chart was not processed") };
         let release = ReleaseInfo { name: name.to_string(), namespace: self.namespace.clone(), revision: 1, is_upgrade: self.is_upgrade, is_install: !self.is_upgrade };
-        Ok(EngineInput { chart: &self.chart, charts, values: &self.explanation.values, release, capabilities: self.capabilities.clone(), inner_spans: false, lookup: self.lookup.as_deref() })
+        Ok(EngineInput { chart: &self.chart, charts, values: &self.explanation.values, release, capabilities: self.capabilities.clone(), inner_spans: false, lookup: self.lookup.as_deref(), skip_failing: false })
     }
 }
 

@@ -35,21 +35,30 @@ pub fn blame_baseline(baseline: &Release, capabilities: Capabilities, lookup: Op
         is_upgrade: revision > 1,
         is_install: revision <= 1,
     };
-    let input = EngineInput { chart: &chart, charts: &stored.chart, values: &values, release, capabilities, inner_spans: true, lookup };
-    let Ok(rendered) = crate::render::template::render_template(&input, &crate::render::template::TemplateOutput::default()) else {
-        return Vec::new();
+    let input = EngineInput { chart: &chart, charts: &stored.chart, values: &values, release, capabilities, inner_spans: true, lookup, skip_failing: true };
+    let rendered = match crate::render::template::render_template(&input, &crate::render::template::TemplateOutput::default()) {
+        Ok(r) => r,
+        Err(_) => return Vec::new(),
     };
-    let again = crate::render::parse_manifest(&rendered.text);
-    let kept = crate::render::parse_manifest(baseline.manifest());
-    let same = |b: &ObjectBlame| {
-        let find = |r: &crate::render::Rendered| {
-            r.objects.iter().chain(r.hooks.iter().map(|h| &h.object)).find(|o| o.kind == b.kind && o.name == b.name && o.source == b.source).map(|o| o.value.clone())
-        };
-        matches!((find(&again), find(&kept)), (Some(a), Some(k)) if a == k)
-    };
+    let (again, kept) = (crate::render::parse_manifest(&rendered.text), crate::render::parse_manifest(baseline.manifest()));
+    let (again, kept) = (by_identity(&again), by_identity(&kept));
     let mut blamed = crate::render::blame::blame(&rendered.files, &rendered.sorted, &values);
-    blamed.retain(same);
+    blamed.retain(|b| {
+        let key = (b.kind.as_str(), b.name.as_str(), b.source.as_str());
+        matches!((again.get(&key), kept.get(&key)), (Some(a), Some(k)) if a == k)
+    });
     blamed
+}
+
+type Identity<'r> = (&'r str, &'r str, &'r str);
+
+/// Each object and hook by kind, name and template (the first of repeats).
+fn by_identity(r: &crate::render::Rendered) -> std::collections::HashMap<Identity<'_>, &serde_json::Value> {
+    let mut out = std::collections::HashMap::new();
+    for o in r.objects.iter().chain(r.hooks.iter().map(|h| &h.object)) {
+        out.entry((o.kind.as_str(), o.name.as_str(), o.source.as_str())).or_insert(&o.value);
+    }
+    out
 }
 
 /// Gives every node of `map` an origin of its own (same source, new `Rc`):

@@ -489,6 +489,7 @@ impl NativeRequest<'_> {
             capabilities,
             inner_spans: self.blame.is_some(),
             lookup: lookups.is_some().then_some(&lookup as &render::engine::LookupFn<'_>),
+            skip_failing: false,
         };
         let phase = lookups.as_ref().map(|_| crate::timings::phase("render with lookup"));
         let rendered = render::template::render_template(&input, &render::template::TemplateOutput::default());

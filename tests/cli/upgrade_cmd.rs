@@ -289,6 +289,18 @@ fn why_blames_removed_lines_only_where_the_stored_chart_renders_the_stored_objec
     assert!(out.contains("-  replicaCount: \"5\""), "{out}");
     assert!(out.contains("# ← replicaCount: --set[0] replicaCount=7"), "{out}");
     assert!(!out.contains("# ← was"), "{out}");
+
+    // A stored template that fails without the subcharts Helm did not store
+    // (here: a partial no template defines) leaves the other objects blamed.
+    let mut records: Vec<Value> = serde_json::from_str(&text).unwrap();
+    use base64::Engine as _;
+    let broken = base64::engine::general_purpose::STANDARD.encode("{{ include \"sub1.missing\" . }}\n");
+    records.last_mut().unwrap()["chart"]["templates"].as_array_mut().unwrap().push(serde_json::json!({"name": "templates/broken.yaml", "data": broken}));
+    for r in &records {
+        std::fs::write(dir.path().join(format!("rev{}.json", r["version"])), serde_json::to_string(r).unwrap()).unwrap();
+    }
+    let out = ok(&["upgrade-preview", "rel", PARENT_V2, "--release-file", file, "--offline", "--set", "replicaCount=7", "--why"]);
+    assert!(out.contains("# ← was port: release config (revision 3)"), "{out}");
 }
 
 #[test]

@@ -68,6 +68,10 @@ pub struct EngineInput<'a> {
     /// and `helm template --dry-run=server` give the engine); `None`
     /// renders as `helm template` does, every lookup `{}`.
     pub lookup: Option<&'a LookupFn<'a>>,
+    /// A template whose execution fails is left out of the output instead
+    /// of failing the render (not Helm's behaviour: for blaming a stored
+    /// chart that lost its subcharts, where the rest still renders).
+    pub skip_failing: bool,
 }
 
 /// `lookup APIVERSION KIND NAMESPACE NAME`: the object or list, or `Err`
@@ -156,11 +160,17 @@ pub fn render(input: &EngineInput<'_>) -> Result<RenderedFiles, EngineError> {
         template.insert("Name".into(), Tv::str(name));
         template.insert("BasePath".into(), Tv::str(&r.base_path));
         r.data.insert("Template".into(), values::fact(Tv::new(Val::Map(template)), ".Template"));
-        let rendered = set.execute(name, &Tv::new(Val::Map(r.data.clone())), &opts).map_err(|e| match e {
-            TmplError::Exec { go, .. } => EngineError::Helm(reformat_exec_error(name, &go)),
-            TmplError::Parse { go, .. } => EngineError::Helm(go),
-            other => unsupported(other),
-        })?;
+        let rendered = match set.execute(name, &Tv::new(Val::Map(r.data.clone())), &opts) {
+            Ok(rendered) => rendered,
+            Err(_) if input.skip_failing => continue,
+            Err(e) => {
+                return Err(match e {
+                    TmplError::Exec { go, .. } => EngineError::Helm(reformat_exec_error(name, &go)),
+                    TmplError::Parse { go, .. } => EngineError::Helm(go),
+                    other => unsupported(other),
+                });
+            }
+        };
         out.insert(name.clone(), strip_no_value(rendered));
     }
     Ok(out)
