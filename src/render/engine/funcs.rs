@@ -261,7 +261,7 @@ fn required(_: &Call<'_>, args: Vec<Tv>) -> Result<Tv, FnError> {
 /// cluster.
 fn lookup(c: &Call<'_>, args: Vec<Tv>) -> Result<Tv, FnError> {
     let [api_version, kind, namespace, name] = [0, 1, 2, 3].map(|i| text(&args[i]));
-    let answer = c.host.lookup(&api_version, &kind, &namespace, &name).map_err(FnError::Go)?;
+    let answer = c.host.lookup(api_version, kind, namespace, name).map_err(FnError::Go)?;
     let name = format!("(lookup {api_version:?} {kind:?} {namespace:?} {name:?})");
     Ok(super::values::fact(unstructured(&answer), &name))
 }
