@@ -361,3 +361,23 @@ fn json_masks_values_under_secret_looking_keys_unless_show_secrets() {
     let compared = ok(&args(&["--compare-modes"]).iter().map(String::as_str).collect::<Vec<_>>());
     assert!(!compared.contains("hunter2"), "{compared}");
 }
+
+/// An upgrade leaves crds/ as it is: the CRDs are a count, listed with --show-unchanged.
+#[test]
+fn upgrade_counts_the_crds_it_leaves_and_show_unchanged_lists_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let chart = dir.path().join("parent-v2");
+    crate::helmfile_templates::copy_dir(&fixture("charts/parent-v2"), &chart);
+    std::fs::create_dir_all(chart.join("crds")).unwrap();
+    for name in ["widgets", "gadgets"] {
+        let crd = format!("apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: {name}.example.com\nspec:\n  group: example.com\n  names: {{kind: W, plural: {name}}}\n  scope: Namespaced\n  versions: []\n");
+        std::fs::write(chart.join(format!("crds/{name}.yaml")), crd).unwrap();
+    }
+    let chart = chart.to_str().unwrap();
+    let out = ok(&["upgrade-preview", "rel", chart, "--release-file", PARENT_HISTORY, "--offline", "--set", "replicaCount=7"]);
+    assert!(out.contains("2 CRDs in crds/ left as they are (Helm installs them only on install; --show-unchanged lists them)"), "{out}");
+    assert!(!out.contains("widgets.example.com"), "{out}");
+    let all = ok(&["upgrade-preview", "rel", chart, "--release-file", PARENT_HISTORY, "--offline", "--set", "replicaCount=7", "--show-unchanged"]);
+    assert!(all.contains("CRDs in crds/ (Helm installs them only on install; an upgrade leaves them as they are):"), "{all}");
+    assert!(all.contains("CustomResourceDefinition widgets.example.com"), "{all}");
+}

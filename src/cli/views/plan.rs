@@ -201,17 +201,22 @@ pub fn objects_text(plan: &Plan, manifest: &Manifest, view: &ObjectsView, ctx: &
             out.push_str(&crate::cli::output::fit("  ", &line, ctx.columns, &|l| l.to_string()));
         }
     }
-    if !manifest.crds.is_empty() {
-        out.push_str(&format!(
-            "\n{}\n",
-            t.heading(if plan.installs_crds {
-                "CRDs in crds/ (the install creates each first unless it exists; --skip-crds skips them):"
-            } else {
-                "CRDs in crds/ (Helm installs them only on install; an upgrade leaves them as they are):"
-            })
-        ));
+    if !manifest.crds.is_empty() && !plan.installs_crds && !view.show_unchanged {
+        // An upgrade leaves them as they are: a count, like unchanged objects.
+        let n = manifest.crds.len();
+        let line = format!("{n} CRD{} in crds/ left as {} (Helm installs them only on install; --show-unchanged lists them)", if n == 1 { "" } else { "s" }, if n == 1 { "it is" } else { "they are" });
+        out.push('\n');
+        out.push_str(&crate::cli::output::fit("", &line, ctx.columns, &|l| t.dim(l)));
+    } else if !manifest.crds.is_empty() {
+        out.push('\n');
+        let heading = if plan.installs_crds {
+            "CRDs in crds/ (the install creates each first unless it exists; --skip-crds skips them):"
+        } else {
+            "CRDs in crds/ (Helm installs them only on install; an upgrade leaves them as they are):"
+        };
+        out.push_str(&crate::cli::output::fit("", heading, ctx.columns, &|l| t.heading(l)));
         for c in &manifest.crds {
-            out.push_str(&format!("  {} {} ({})\n", c.kind, c.name, c.source));
+            out.push_str(&crate::cli::output::fit("  ", &format!("{} {} ({})", c.kind, c.name, c.source), ctx.columns, &|l| l.to_string()));
         }
     }
     out
