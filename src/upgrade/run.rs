@@ -403,6 +403,24 @@ enum NewObjects<'s> {
     Rendering(std::thread::JoinHandle<Result<String, RenderError>>),
     /// Rendered in process once discovery is read (a fraction of a round trip).
     Native(NativeRequest<'s>),
+    /// Rendered in process while the baseline's objects were read.
+    Rendered(String),
+}
+
+/// Reads `refs` on this thread with a runtime and connection of its own
+/// (the caller's thread is rendering meanwhile).
+fn read_beside(
+    target: &KubeTarget,
+    refs: Vec<(LiveKey, ObjectRef)>,
+    concurrency: usize,
+) -> Result<(HashMap<LiveKey, crate::cluster::ObjectResult>, crate::cluster::ReadCounts), PreviewError> {
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().map_err(PreviewError::Runtime)?;
+    runtime.block_on(async {
+        let cluster = ReadOnlyCluster::connect(target).await?;
+        let (mut fetched, mut counts) = (HashMap::new(), crate::cluster::ReadCounts::default());
+        read_into(&cluster, refs, concurrency, &mut fetched, &mut counts).await;
+        Ok((fetched, counts))
+    })
 }
 
 /// Starts `helm template` on a thread of its own with the cluster's
@@ -556,12 +574,33 @@ async fn plan_against(
     let mut fetched: HashMap<LiveKey, crate::cluster::ObjectResult> = HashMap::new();
     let rendering = !matches!(new, NewObjects::Read(_));
     let reading = crate::timings::phase("read live objects");
+    let mut new = new;
     if let (true, Ok(old)) = (rendering, &old) {
         let refs = object_refs(discovery, &old.objects, &mut HashSet::new());
-        read_into(cluster, refs, req.concurrency, &mut fetched, &mut counts).await;
+        match new {
+            // The native render holds this thread: the baseline's objects are
+            // read on another one (with its own connection) meanwhile.
+            NewObjects::Native(native) => {
+                let (target, concurrency) = (req.target, req.concurrency);
+                let (text, read) = std::thread::scope(|s| {
+                    let reader = s.spawn(move || read_beside(target, refs, concurrency));
+                    let text = native.text(Some(discovery), req.progress);
+                    (text, reader.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
+                });
+                let (read, read_counts) = read?;
+                fetched.extend(read);
+                counts.add(&read_counts);
+                new = NewObjects::Rendered(text?);
+            }
+            other => {
+                read_into(cluster, refs, req.concurrency, &mut fetched, &mut counts).await;
+                new = other;
+            }
+        }
     }
     drop(reading);
     let new_rendered = match new {
+        NewObjects::Rendered(text) => crate::timings::timed("parse manifests", || render::parse_manifest(&text)),
         NewObjects::Read(reading) => reading.wait(),
         NewObjects::ToRender(template) => {
             let text = NewManifest::Helm(template).text(Some(discovery), req.progress)?;
