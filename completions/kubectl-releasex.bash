@@ -168,7 +168,7 @@ _kubectl__releasex() {
             return 0
             ;;
         kubectl__subcmd__releasex__subcmd__blame)
-            opts="-f -a -n -o -h --release-name --show-secrets --values --set --set-string --set-json --set-file --set-literal --kube-version --api-versions --is-upgrade --skip-schema-validation --lookup --version --devel --repo --username --password --password-stdin --pass-credentials --ca-file --cert-file --key-file --insecure-skip-tls-verify --plain-http --keyring --verify --dependency-update --kubeconfig --context --namespace --request-timeout --output --color --timings --help"
+            opts="-f -a -n -o -h --release-name --show-secrets --values --set --set-string --set-json --set-file --set-literal --kube-version --api-versions --is-upgrade --skip-schema-validation --lookup --dry-run --version --devel --repo --username --password --password-stdin --pass-credentials --ca-file --cert-file --key-file --insecure-skip-tls-verify --plain-http --keyring --verify --dependency-update --kubeconfig --context --namespace --request-timeout --output --color --timings --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -215,6 +215,10 @@ _kubectl__releasex() {
                     return 0
                     ;;
                 -a)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --dry-run)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1100,7 +1104,7 @@ _kubectl__releasex() {
             return 0
             ;;
         kubectl__subcmd__releasex__subcmd__template)
-            opts="-f -a -s -n -o -h --values --set --set-string --set-json --set-file --set-literal --kube-version --api-versions --is-upgrade --skip-schema-validation --lookup --show-only --include-crds --skip-tests --no-hooks --version --devel --repo --username --password --password-stdin --pass-credentials --ca-file --cert-file --key-file --insecure-skip-tls-verify --plain-http --keyring --verify --dependency-update --kubeconfig --context --namespace --request-timeout --output --color --timings --help"
+            opts="-f -a -s -n -o -h --values --set --set-string --set-json --set-file --set-literal --kube-version --api-versions --is-upgrade --skip-schema-validation --lookup --dry-run --show-only --include-crds --skip-tests --no-hooks --version --devel --repo --username --password --password-stdin --pass-credentials --ca-file --cert-file --key-file --insecure-skip-tls-verify --plain-http --keyring --verify --dependency-update --kubeconfig --context --namespace --request-timeout --output --color --timings --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1143,6 +1147,10 @@ _kubectl__releasex() {
                     return 0
                     ;;
                 -a)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --dry-run)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -23,7 +23,7 @@ use crate::upgrade::helm_diff::{self as hd, Options, PlanSelection};
 pub const DIFF_VERSION: &str = concat!("3.15.11+releasex.", env!("CARGO_PKG_VERSION"));
 
 /// pflag's boolean spellings (strconv.ParseBool), for `--flag=false`.
-fn go_bool(s: &str) -> Result<bool, String> {
+pub(crate) fn go_bool(s: &str) -> Result<bool, String> {
     match s {
         "1" | "t" | "T" | "TRUE" | "true" | "True" => Ok(true),
         "0" | "f" | "F" | "FALSE" | "false" | "False" => Ok(false),

@@ -12,7 +12,8 @@ use crate::render::template::{NativeTemplate, TemplateOutput, print_files, rende
 
 pub const TEMPLATE_HELP: &str = "Renders the chart as Helm 4.2.3's `helm template` does, byte for byte, with releasex's own Go
 template engine and Helm's function set: no Helm binary, no cluster (`lookup` returns nothing,
-as it does in `helm template`; with --lookup it reads the cluster, GET and LIST only). A function releasex does not model (toToml, fromToml,
+as it does in `helm template`; with --lookup it reads the cluster, GET only; --dry-run=server also takes the
+cluster's capabilities and checks an install's objects do not exist already). A function releasex does not model (toToml, fromToml,
 toYamlPretty) stops the render with an error naming it; it never prints something else.
 
 -o json: {\"templates\": {NAME: TEXT}, \"notes\": TEXT, \"manifest\": TEXT}: each template's own output
@@ -67,6 +68,37 @@ pub struct RenderFlags {
     /// helm upgrade renders; without it every lookup is empty, as in helm template
     #[arg(long)]
     pub lookup: bool,
+    /// client (the default): no cluster; server: as helm template --dry-run=server, the cluster's
+    /// capabilities, lookup reads the cluster, and an install checks that its objects do not exist
+    /// already (GET only; no OpenAPI validation)
+    #[arg(long, value_name = "MODE", num_args = 0..=1, require_equals = true, default_missing_value = "unset")]
+    pub dry_run: Option<String>,
+}
+
+impl RenderFlags {
+    /// helm: pkg/cmd/helpers.go `cmdGetDryRunFlagStrategy` for `helm template`:
+    /// true when the cluster is read (`server`); Helm's errors for values a
+    /// template cannot take, its deprecation warnings in `warnings`.
+    fn server_dry_run(&self, warnings: &mut Vec<String>) -> anyhow::Result<bool> {
+        let Some(v) = self.dry_run.as_deref() else { return Ok(false) };
+        match v {
+            "unset" => {
+                warnings.push("--dry-run is deprecated and should be replaced with '--dry-run=client'".into());
+                Ok(false)
+            }
+            "client" => Ok(false),
+            "server" => Ok(true),
+            "none" => anyhow::bail!("invalid dry-run value (\"none\"). Must be \"server\" or \"client\""),
+            other => match super::diff_cmd::go_bool(other).ok() {
+                Some(true) => {
+                    warnings.push(format!("boolean '--dry-run={other}' flag is deprecated and must be replaced with '--dry-run=client'"));
+                    Ok(false)
+                }
+                Some(false) => anyhow::bail!("invalid dry-run value ({other:?}). Must be \"server\" or \"client\""),
+                None => anyhow::bail!("invalid dry-run value ({other:?}). Must be \"none\", \"server\", or \"client\""),
+            },
+        }
+    }
 }
 
 /// A chart loaded, its values computed and the capabilities parsed: what rendering needs.
@@ -78,6 +110,10 @@ pub struct Prepared {
     namespace: String,
     /// `--lookup`: the cluster's answers to the templates' `lookup`.
     lookup: Option<Box<engine::LookupFn<'static>>>,
+    /// `--dry-run=server`: the cluster, for the install's existing-object check.
+    pub server: Option<(crate::cluster::KubeTarget, crate::cluster::Discovery)>,
+    /// Helm's warnings about the flags (deprecated `--dry-run` spellings).
+    pub flag_warnings: Vec<String>,
 }
 
 /// Helm's order: `--kube-version` first (helm: pkg/cmd/template.go), the
@@ -90,10 +126,12 @@ pub fn prepare(
     ctx: &Ctx,
     installable_only: bool,
 ) -> anyhow::Result<Prepared> {
-    let capabilities = engine::default_capabilities(render.kube_version.as_deref(), &render.api_versions).map_err(|e| anyhow::anyhow!(e))?;
+    let mut flag_warnings = Vec::new();
+    let server = render.server_dry_run(&mut flag_warnings)?;
+    let mut capabilities = engine::default_capabilities(render.kube_version.as_deref(), &render.api_versions).map_err(|e| anyhow::anyhow!(e))?;
     // Lookup finds each kind in the cluster's discovery: read while the chart loads.
     let target = super::context::kube_target(&ctx.global, &ctx.env);
-    let discovery = render.lookup.then(|| crate::cluster::DiscoveryPrefetch::start(&target));
+    let discovery = (render.lookup || server).then(|| crate::cluster::DiscoveryPrefetch::start(&target));
     let user = || {
         let flags = value_flags(&render.flags)?;
         Ok(merge_user_values(&flags, &mut super::inputs::set_file_reader)?)
@@ -104,14 +142,20 @@ pub fn prepare(
     }
     let explanation = explain_chart_with(&chart, user, rec, Options { skip_schema_validation: render.skip_schema_validation })?;
     let namespace = super::context::release_namespace(&ctx.global, &ctx.env);
-    let lookup = match &discovery {
-        Some(prefetch) => {
-            let lookups = crate::cluster::Lookups::new(&target, prefetch.get()?.clone());
-            Some(Box::new(move |api_version: &str, kind: &str, namespace: &str, name: &str| lookups.lookup(api_version, kind, namespace, name)) as Box<engine::LookupFn<'static>>)
-        }
-        None => None,
-    };
-    Ok(Prepared { chart, explanation, capabilities, is_upgrade: render.is_upgrade, namespace, lookup })
+    let discovery = discovery.as_ref().map(|prefetch| prefetch.get().cloned()).transpose()?;
+    if let (true, Some(d)) = (server, &discovery) {
+        // helm: pkg/action/install.go: with a server dry run the capabilities are the
+        // cluster's (getCapabilities); --kube-version and --api-versions are ignored.
+        let version = Some(d.server_version.as_str()).filter(|v| !v.is_empty());
+        capabilities = engine::default_capabilities(version, &[]).map_err(|e| anyhow::anyhow!(e))?;
+        capabilities.api_versions = crate::render::api_version_flags(&d.served());
+    }
+    let lookup = discovery.clone().map(|d| {
+        let lookups = crate::cluster::Lookups::new(&target, d);
+        Box::new(move |api_version: &str, kind: &str, namespace: &str, name: &str| lookups.lookup(api_version, kind, namespace, name)) as Box<engine::LookupFn<'static>>
+    });
+    let server = server.then(|| discovery.map(|d| (target, d))).flatten();
+    Ok(Prepared { chart, explanation, capabilities, is_upgrade: render.is_upgrade, namespace, lookup, server, flag_warnings })
 }
 
 impl Prepared {
@@ -137,7 +181,7 @@ pub fn run(args: &TemplateArgs, ctx: &Ctx) -> anyhow::Result<Outcome> {
     let input = prepared.input(&name)?;
     let opts = TemplateOutput { include_crds: args.include_crds, skip_tests: args.skip_tests, no_hooks: args.no_hooks, show_only: args.show_only.clone() };
     let files = render_files(&input).map_err(|e| anyhow::anyhow!("{e}"))?;
-    let mut outcome = Outcome { warnings: prepared.explanation.warnings.clone(), ..Outcome::default() };
+    let mut outcome = Outcome { warnings: prepared.flag_warnings.iter().chain(&prepared.explanation.warnings).cloned().collect(), ..Outcome::default() };
     let (files, sorted, text) = match print_files(&input, files, &opts) {
         Ok(NativeTemplate { files, sorted, text }) => (files, sorted, text),
         // -o json still shows what each template printed (as `helm template
@@ -150,6 +194,11 @@ pub fn run(args: &TemplateArgs, ctx: &Ctx) -> anyhow::Result<Outcome> {
         }
         Err((e, _)) => anyhow::bail!("{e}"),
     };
+    // `--dry-run=server`: an install stops where an object exists that is not the release's.
+    if let (Some((target, discovery)), false) = (&prepared.server, prepared.is_upgrade) {
+        let manifest = crate::render::template::release_manifest(&sorted, &[], false);
+        crate::upgrade::install_check::existing_object_conflicts(target, discovery, &manifest, &name, &prepared.namespace).map_err(|e| anyhow::anyhow!(e))?;
+    }
     match ctx.format() {
         OutputFormat::Json => outcome.stdout_json = Some(serde_json::json!({"templates": templates_json(&files), "notes": sorted.notes, "manifest": text})),
         OutputFormat::Text => outcome.stdout = text,

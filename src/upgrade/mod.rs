@@ -8,6 +8,7 @@ pub mod baseline_blame;
 pub mod drift;
 pub mod helm_diff;
 pub mod ignore;
+pub mod install_check;
 pub mod manifest;
 pub mod modes;
 pub mod offline;

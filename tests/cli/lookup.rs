@@ -56,6 +56,11 @@ fn cluster() -> Cluster {
 impl Cluster {
     /// Real `helm template --dry-run=server` (v4.1.4): lookup reads the cluster.
     fn helm(&self, extra: &[&str]) -> crate::support::Run {
+        self.helm_plain(&[&["--dry-run=server", "--disable-openapi-validation"], extra].concat())
+    }
+
+    /// Real `helm template` with these flags.
+    fn helm_plain(&self, extra: &[&str]) -> crate::support::Run {
         let home = self.dir.path().join("helm");
         let mut cmd = Command::new(crate::support::real_helm("helm4"));
         cmd.env_clear()
@@ -64,7 +69,7 @@ impl Cluster {
             .env("HELM_CONFIG_HOME", home.join("config"))
             .env("HELM_DATA_HOME", home.join("data"))
             .env("KUBECONFIG", &self.kubeconfig)
-            .args(["template", "rel", CHART, "-n", "shop", "--dry-run=server", "--disable-openapi-validation"])
+            .args(["template", "rel", CHART, "-n", "shop"])
             .args(extra)
             .current_dir(env!("CARGO_MANIFEST_DIR"));
         let out = cmd.output().expect("run helm");
@@ -183,4 +188,55 @@ fn upgrade_preview_lookup_why_text_names_the_looked_up_object_under_each_added_l
     assert!(r.code == 0 || r.code == 2, "{}", r.stderr);
     insta::assert_snapshot!(r.stdout);
     c.api.assert_read_only();
+}
+
+#[test]
+fn template_dry_run_server_takes_the_clusters_capabilities_as_helm_does() {
+    let c = cluster();
+    let helm = c.helm(&["--set", "caps=true", "--kube-version", "1.20.0"]);
+    assert_eq!(helm.code, 0, "helm: {}", helm.stderr);
+    c.api.clear_requests();
+    // --kube-version and --api-versions are ignored with a server dry run, as in Helm.
+    let ours = c.releasex(&["template", "rel", CHART, "-n", "shop", "--dry-run=server", "--set", "caps=true", "--kube-version", "1.20.0", "--api-versions", "x/v1"]);
+    assert_eq!(ours.code, 0, "{}", ours.stderr);
+    assert_eq!(without_blank_lines(&ours.stdout), without_blank_lines(&helm.stdout));
+    assert!(ours.stdout.contains("kubeVersion: \"v1.33.0\"") && ours.stdout.contains("hasMonitor: \"true\""), "{}", ours.stdout);
+    c.read_paths();
+}
+
+#[test]
+fn template_dry_run_server_stops_an_install_over_an_object_the_release_does_not_own() {
+    let mut objects = served();
+    objects.push(as_served(json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "rel-seen"}, "data": {}}), "shop", 20));
+    let api = FixtureApi::start(objects);
+    let dir = tempfile::tempdir().unwrap();
+    let c = Cluster { kubeconfig: api.write_kubeconfig(dir.path(), "shop"), api, dir };
+    let helm = c.helm(&[]);
+    assert_eq!(helm.code, 1, "{}", helm.stdout);
+    let ours = c.releasex(&["template", "rel", CHART, "-n", "shop", "--dry-run=server"]);
+    assert_eq!(ours.code, 1, "{}", ours.stdout);
+    assert_eq!(error_text(&ours.stderr), error_text(&helm.stderr));
+    assert!(ours.stderr.contains("ConfigMap \"rel-seen\" in namespace \"shop\" exists and cannot be imported into the current release"), "{}", ours.stderr);
+    // As an upgrade (--is-upgrade) there is no such check.
+    let ours = c.releasex(&["template", "rel", CHART, "-n", "shop", "--dry-run=server", "--is-upgrade"]);
+    assert_eq!(ours.code, 0, "{}", ours.stderr);
+    c.read_paths();
+}
+
+#[test]
+fn template_dry_run_values_are_helms() {
+    let c = cluster();
+    for value in ["none", "false", "bogus"] {
+        let flag = format!("--dry-run={value}");
+        let helm = c.helm_plain(&[&flag]);
+        assert_eq!(helm.code, 1, "helm {flag}: {}", helm.stdout);
+        let ours = c.releasex(&["template", "rel", CHART, "-n", "shop", &flag]);
+        assert_eq!(ours.code, 1, "{flag}: {}", ours.stdout);
+        assert_eq!(error_text(&ours.stderr), error_text(&helm.stderr), "{flag}");
+    }
+    // Bare --dry-run and --dry-run=true are client, with Helm's deprecation warning; no cluster is read.
+    c.api.clear_requests();
+    let ours = c.releasex(&["template", "rel", CHART, "-n", "shop", "--dry-run", "--lookup"]);
+    assert_eq!(ours.code, 0, "{}", ours.stderr);
+    assert!(ours.stderr.contains("--dry-run is deprecated and should be replaced with '--dry-run=client'"), "{}", ours.stderr);
 }
