@@ -3,8 +3,6 @@
 //! the parser's and executor's messages say what Go's say; a lexing error
 //! is an [`T::Error`] item at the place Go's scanner stops.
 
-use std::borrow::Cow;
-
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum T {
     Error,
@@ -50,28 +48,30 @@ impl T {
     }
 }
 
-/// `val` borrows the template's text (an error item's message is its own).
-#[derive(Debug, Clone)]
+/// `val` borrows the template's text; an error item's is empty (its
+/// message is the lexer's [`Lexer::error`]), so items are small and `Copy`.
+#[derive(Debug, Clone, Copy)]
 pub(super) struct Item<'a> {
     pub(super) typ: T,
     pub(super) pos: usize,
-    pub(super) val: Cow<'a, str>,
+    pub(super) val: &'a str,
     pub(super) line: usize,
 }
 
 impl std::fmt::Display for Item<'_> {
-    /// lex.go `item.String`: how the parser's messages name a token.
+    /// lex.go `item.String`: how the parser's messages name a token (an
+    /// error item is named by the parser, which has the message).
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self.typ {
             T::Eof => f.write_str("EOF"),
-            T::Error => f.write_str(&self.val),
+            T::Error => f.write_str(self.val),
             t if t.is_keyword() => write!(f, "<{}>", self.val),
             _ if self.val.len() > 10 => {
                 // `%.10q...`: the first ten runes, quoted.
                 let head: String = self.val.chars().take(10).collect();
                 write!(f, "{}...", crate::go::quote::quote(&head))
             }
-            _ => f.write_str(&crate::go::quote::quote(&self.val)),
+            _ => f.write_str(&crate::go::quote::quote(self.val)),
         }
     }
 }
@@ -133,7 +133,7 @@ fn has_right_trim(s: &str) -> bool {
 /// `break_ok`/`continue_ok`: whether those words are keywords (they are
 /// not when the function map defines them, as in Go).
 pub(super) fn lex(src: &str, break_ok: bool, continue_ok: bool) -> Lexer<'_> {
-    Lexer { input: src, pos: 0, start: 0, line: 1, start_line: 1, paren_depth: 0, items: std::collections::VecDeque::new(), state: State::Text, break_ok, continue_ok }
+    Lexer { input: src, pos: 0, start: 0, line: 1, start_line: 1, paren_depth: 0, items: std::collections::VecDeque::new(), state: State::Text, break_ok, continue_ok, error: String::new() }
 }
 
 impl<'a> Lexer<'a> {
@@ -148,7 +148,7 @@ impl<'a> Lexer<'a> {
                 State::Comment => self.lex_comment(),
                 State::RightDelim => self.lex_right_delim(),
                 State::Inside => self.lex_inside(),
-                State::Done => return Item { typ: T::Eof, pos: self.input.len(), val: Cow::Borrowed(""), line: self.line },
+                State::Done => return Item { typ: T::Eof, pos: self.input.len(), val: "", line: self.line },
             };
         }
     }
@@ -175,6 +175,8 @@ pub(super) struct Lexer<'a> {
     state: State,
     break_ok: bool,
     continue_ok: bool,
+    /// The message of the error item, once there is one (there is at most one).
+    pub(super) error: String,
 }
 
 impl<'a> Lexer<'a> {
@@ -206,7 +208,7 @@ impl<'a> Lexer<'a> {
     }
 
     fn emit(&mut self, typ: T) {
-        self.items.push_back(Item { typ, pos: self.start, val: Cow::Borrowed(&self.input[self.start..self.pos]), line: self.start_line });
+        self.items.push_back(Item { typ, pos: self.start, val: &self.input[self.start..self.pos], line: self.start_line });
         self.start = self.pos;
         self.start_line = self.line;
     }
@@ -232,7 +234,8 @@ impl<'a> Lexer<'a> {
     }
 
     fn errorf(&mut self, msg: String) -> State {
-        self.items.push_back(Item { typ: T::Error, pos: self.start, val: Cow::Owned(msg), line: self.start_line });
+        self.error = msg;
+        self.items.push_back(Item { typ: T::Error, pos: self.start, val: "", line: self.start_line });
         State::Done
     }
 
