@@ -133,13 +133,14 @@ fn has_right_trim(s: &str) -> bool {
 /// `break_ok`/`continue_ok`: whether those words are keywords (they are
 /// not when the function map defines them, as in Go).
 pub(super) fn lex(src: &str, break_ok: bool, continue_ok: bool) -> Lexer<'_> {
-    Lexer { input: src, pos: 0, start: 0, line: 1, start_line: 1, paren_depth: 0, items: std::collections::VecDeque::new(), state: State::Text, break_ok, continue_ok, error: String::new() }
+    Lexer { input: src, pos: 0, start: 0, line: 1, start_line: 1, paren_depth: 0, items: [None, None], state: State::Text, break_ok, continue_ok, error: String::new() }
 }
 
 impl<'a> Lexer<'a> {
     pub(super) fn next_item(&mut self) -> Item<'a> {
         loop {
-            if let Some(item) = self.items.pop_front() {
+            if let Some(item) = self.items[0].take() {
+                self.items[0] = self.items[1].take();
                 return item;
             }
             self.state = match self.state {
@@ -171,7 +172,9 @@ pub(super) struct Lexer<'a> {
     line: usize,
     start_line: usize,
     paren_depth: i64,
-    items: std::collections::VecDeque<Item<'a>>,
+    /// Items emitted and not yet read, in order: a state emits at most two
+    /// (text then EOF), so a pair of slots is the queue.
+    items: [Option<Item<'a>>; 2],
     state: State,
     break_ok: bool,
     continue_ok: bool,
@@ -207,8 +210,13 @@ impl<'a> Lexer<'a> {
         }
     }
 
+    fn push(&mut self, item: Item<'a>) {
+        let slot = if self.items[0].is_none() { 0 } else { 1 };
+        self.items[slot] = Some(item);
+    }
+
     fn emit(&mut self, typ: T) {
-        self.items.push_back(Item { typ, pos: self.start, val: &self.input[self.start..self.pos], line: self.start_line });
+        self.push(Item { typ, pos: self.start, val: &self.input[self.start..self.pos], line: self.start_line });
         self.start = self.pos;
         self.start_line = self.line;
     }
@@ -235,7 +243,7 @@ impl<'a> Lexer<'a> {
 
     fn errorf(&mut self, msg: String) -> State {
         self.error = msg;
-        self.items.push_back(Item { typ: T::Error, pos: self.start, val: "", line: self.start_line });
+        self.push(Item { typ: T::Error, pos: self.start, val: "", line: self.start_line });
         State::Done
     }
 
@@ -381,8 +389,11 @@ impl<'a> Lexer<'a> {
 
     fn lex_space(&mut self) -> State {
         let mut spaces = 0;
-        while is_space(self.peek()) {
-            self.next();
+        while let Some(&b) = self.input.as_bytes().get(self.pos)
+            && matches!(b, b' ' | b'\t' | b'\r' | b'\n')
+        {
+            self.pos += 1;
+            self.line += usize::from(b == b'\n');
             spaces += 1;
         }
         let back = &self.input[self.pos - 1..];
@@ -537,6 +548,9 @@ impl<'a> Lexer<'a> {
 
     fn lex_quote(&mut self) -> State {
         loop {
+            // A run of plain characters at once (no newline among them, so the line stays).
+            let rest = self.input.as_bytes().get(self.pos..).unwrap_or(&[]);
+            self.pos += memchr::memchr3(b'\\', b'\n', b'"', rest).unwrap_or(rest.len());
             match self.next() {
                 Some('\\') => {
                     if !matches!(self.next(), None | Some('\n')) {
@@ -555,6 +569,10 @@ impl<'a> Lexer<'a> {
 
     fn lex_raw_quote(&mut self) -> State {
         loop {
+            let rest = self.input.as_bytes().get(self.pos..).unwrap_or(&[]);
+            let run = memchr::memchr(b'`', rest).unwrap_or(rest.len());
+            self.line += newlines(&self.input[self.pos..self.pos + run]);
+            self.pos += run;
             match self.next() {
                 None => return self.errorf("unterminated raw quoted string".into()),
                 Some('`') => break,

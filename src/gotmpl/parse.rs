@@ -130,14 +130,16 @@ fn sp(t: &Item<'_>) -> Sp {
     Sp { start: t.pos, end: t.pos + t.val.len() }
 }
 
-/// `.`-separated names starting at `start`, as [`Sp`]s.
+/// `.`-separated names starting at `start`, as [`Sp`]s (`split('.')`).
 fn split_names(text: &str, start: usize) -> Box<[Sp]> {
-    let mut out = Vec::with_capacity(text.bytes().filter(|&b| b == b'.').count() + 1);
-    let mut at = start;
-    for part in text.split('.') {
-        out.push(Sp { start: at, end: at + part.len() });
-        at += part.len() + 1;
+    let b = text.as_bytes();
+    let mut out = Vec::with_capacity(memchr::memchr_iter(b'.', b).count() + 1);
+    let mut from = 0;
+    for dot in memchr::memchr_iter(b'.', b) {
+        out.push(Sp { start: start + from, end: start + dot });
+        from = dot + 1;
     }
+    out.push(Sp { start: start + from, end: start + b.len() });
     out.into_boxed_slice()
 }
 
@@ -147,7 +149,7 @@ fn split_names(text: &str, start: usize) -> Box<[Sp]> {
 #[derive(Debug, Default, Clone)]
 pub(super) struct Trees {
     /// Shared names: `tpl` copies the set on each call.
-    pub(super) trees: HashMap<Rc<str>, Rc<Tree>>,
+    pub(super) trees: HashMap<Rc<str>, Rc<Tree>, crate::FastHash>,
 }
 
 /// One named template and where it was defined.
@@ -213,7 +215,7 @@ pub(super) fn parse_shared(name: &str, source: Rc<str>, has_function: &dyn Fn(&s
     let src: &str = &source;
     let lexer = lex(src, !has_function("break"), !has_function("continue"));
     let parse_name: Rc<str> = Rc::from(name);
-    let mut p = Parser { name, parse_name, source: Rc::clone(&source), src, lexer, token: [None, None, None], peek_count: 0, vars: vec!["$"], range_depth: 0, action_line: 0, action_pos: 0, has_function, depth: 0, trees: Trees::default() };
+    let mut p = Parser { name, parse_name, source: Rc::clone(&source), src, lexer, token: [None, None, None], peek_count: 0, vars: vec!["$"], range_depth: 0, action_line: 0, action_pos: 0, has_function, depth: 0, trees: Trees::default(), nodes: Vec::new(), cmds: Vec::new(), args: Vec::new() };
     let root = p.parse_top()?;
     p.add(name, root)?;
     Ok(p.trees)
@@ -236,6 +238,12 @@ struct Parser<'a> {
     has_function: &'a dyn Fn(&str) -> bool,
     depth: usize,
     trees: Trees,
+    /// Stacks the lists, pipelines and commands being parsed collect on;
+    /// each takes its own top part off, at its exact size (no growing and
+    /// shrinking of a vector per node). A nested one is done before its parent goes on.
+    nodes: Vec<Node>,
+    cmds: Vec<Cmd>,
+    args: Vec<Arg>,
 }
 
 /// What ends a list: `{{end}}` or `{{else}}` (its position, for Go's messages).
@@ -355,7 +363,7 @@ impl<'a> Parser<'a> {
     }
 
     fn parse_top(&mut self) -> PResult<List> {
-        let mut root = Vec::new();
+        let base = self.nodes.len();
         while self.peek().typ != T::Eof {
             if self.peek().typ == T::LeftDelim {
                 let delim = self.next();
@@ -366,12 +374,12 @@ impl<'a> Parser<'a> {
                 self.backup2(delim);
             }
             match self.text_or_action()? {
-                Ok(n) => root.push(n),
+                Ok(n) => self.nodes.push(n),
                 Err(Stop::End) => return Err(self.errorf("unexpected {{end}}".into())),
                 Err(Stop::Else) => return Err(self.errorf("unexpected {{else}}".into())),
             }
         }
-        Ok(root.into_boxed_slice())
+        Ok(self.nodes.drain(base..).collect())
     }
 
     fn parse_definition(&mut self) -> PResult<()> {
@@ -393,11 +401,11 @@ impl<'a> Parser<'a> {
 
     /// Nodes up to `{{end}}` or `{{else}}`.
     fn item_list(&mut self) -> PResult<(List, Stop)> {
-        let mut list = Vec::new();
+        let base = self.nodes.len();
         while self.peek_non_space().typ != T::Eof {
             match self.text_or_action()? {
-                Ok(n) => list.push(n),
-                Err(stop) => return Ok((list.into_boxed_slice(), stop)),
+                Ok(n) => self.nodes.push(n),
+                Err(stop) => return Ok((self.nodes.drain(base..).collect(), stop)),
             }
         }
         Err(self.errorf("unexpected EOF".into()))
@@ -536,7 +544,7 @@ impl<'a> Parser<'a> {
         let pos = token.pos;
         let mut is_assign = false;
         let mut decl: Vec<Sp> = Vec::new();
-        let mut cmds: Vec<Cmd> = Vec::new();
+        let base = self.cmds.len();
         loop {
             let v = self.peek_non_space();
             if v.typ != T::Variable {
@@ -573,20 +581,20 @@ impl<'a> Parser<'a> {
             let token = self.next_non_space();
             match token.typ {
                 t if t == end => {
-                    if cmds.is_empty() {
+                    if self.cmds.len() == base {
                         return Err(self.errorf(format!("missing value for {context}")));
                     }
-                    for (i, c) in cmds.iter().enumerate().skip(1) {
+                    for (i, c) in self.cmds[base..].iter().enumerate().skip(1) {
                         if matches!(c.args.first(), Some(Arg::Bool { .. } | Arg::Dot { .. } | Arg::Nil { .. } | Arg::Number { .. } | Arg::Str { .. })) {
                             return Err(self.errorf(format!("non executable command in pipeline stage {}", i + 1)));
                         }
                     }
-                    return Ok(Pipe { pos, is_assign, decl: decl.into_boxed_slice(), cmds: cmds.into_boxed_slice() });
+                    return Ok(Pipe { pos, is_assign, decl: decl.into_boxed_slice(), cmds: self.cmds.drain(base..).collect() });
                 }
                 T::Bool | T::CharConstant | T::Complex | T::Dot | T::Field | T::Identifier | T::Number | T::Nil | T::RawString | T::String | T::Variable | T::LeftParen => {
                     self.backup();
                     let cmd = self.command()?;
-                    cmds.push(cmd);
+                    self.cmds.push(cmd);
                 }
                 _ => return Err(self.unexpected(&token, context)),
             }
@@ -595,11 +603,11 @@ impl<'a> Parser<'a> {
 
     fn command(&mut self) -> PResult<Cmd> {
         let pos = self.peek_non_space().pos;
-        let mut args = Vec::new();
+        let base = self.args.len();
         loop {
             self.peek_non_space();
             if let Some(a) = self.operand()? {
-                args.push(a);
+                self.args.push(a);
             }
             let token = self.next();
             match token.typ {
@@ -610,10 +618,10 @@ impl<'a> Parser<'a> {
             }
             break;
         }
-        if args.is_empty() {
+        if self.args.len() == base {
             return Err(self.errorf("empty command".into()));
         }
-        Ok(Cmd { pos, args: args.into_boxed_slice() })
+        Ok(Cmd { pos, args: self.args.drain(base..).collect() })
     }
 
     fn operand(&mut self) -> PResult<Option<Arg>> {
@@ -657,7 +665,7 @@ impl<'a> Parser<'a> {
             T::Dot => Arg::Dot { pos },
             T::Nil => Arg::Nil { pos },
             T::Variable => {
-                let first = token.val.split('.').next().unwrap_or("");
+                let first = token.val.get(..memchr::memchr(b'.', token.val.as_bytes()).unwrap_or(token.val.len())).unwrap_or("");
                 if !self.vars.iter().any(|v| *v == first) {
                     return Err(self.errorf(format!("undefined variable {}", crate::go::quote::quote(first))));
                 }
@@ -674,20 +682,30 @@ impl<'a> Parser<'a> {
             }
             T::String | T::RawString => {
                 let inner = token.val.get(1..token.val.len().saturating_sub(1)).unwrap_or("");
-                let text = match unquote_bytes(token.val) {
-                    None => return Err(self.errorf("invalid syntax".into())),
-                    // The usual literal is the text between its quotes: nothing to keep.
-                    Some(bytes) if bytes == inner.as_bytes() => None,
-                    Some(bytes) => match String::from_utf8(bytes) {
-                        Ok(text) => Some(text.into_boxed_str()),
-                        Err(_) => {
-                            // `"\xff"`: a Go string holds bytes that are not UTF-8; releasex's strings cannot.
-                            let what = "a string literal with bytes that are not UTF-8";
-                            let mut e = self.errorf(what.into());
-                            e.unsupported = Some((what.into(), pos));
-                            return Err(e);
-                        }
-                    },
+                // What the lexer passes as a string has no unescaped quote and
+                // no newline: without a backslash (or, raw, a CR) it is its own value.
+                let plain = match token.typ {
+                    T::String => memchr::memchr(b'\\', inner.as_bytes()).is_none(),
+                    _ => memchr::memchr(b'\r', inner.as_bytes()).is_none(),
+                };
+                let text = if plain {
+                    None
+                } else {
+                    match unquote_bytes(token.val) {
+                        None => return Err(self.errorf("invalid syntax".into())),
+                        // The usual literal is the text between its quotes: nothing to keep.
+                        Some(bytes) if bytes == inner.as_bytes() => None,
+                        Some(bytes) => match String::from_utf8(bytes) {
+                            Ok(text) => Some(text.into_boxed_str()),
+                            Err(_) => {
+                                // `"\xff"`: a Go string holds bytes that are not UTF-8; releasex's strings cannot.
+                                let what = "a string literal with bytes that are not UTF-8";
+                                let mut e = self.errorf(what.into());
+                                e.unsupported = Some((what.into(), pos));
+                                return Err(e);
+                            }
+                        },
+                    }
                 };
                 Arg::Str { pos, quoted: sp(&token), text }
             }
