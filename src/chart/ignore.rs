@@ -17,6 +17,47 @@ struct Pattern {
     negate: bool,
     must_dir: bool,
     kind: MatchKind,
+    /// Where the rule's one `*` is, when it has no other glob syntax.
+    shape: Shape,
+}
+
+/// Rules with no `?`, `[` or `\\` and at most one `*` (nearly every
+/// rule) are matched without the general matcher, which every loaded file
+/// meets once per rule; [`Shape::matches`] is what `go_match` says for them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Shape {
+    Literal,
+    /// `PREFIX*SUFFIX`, the `*` at this byte.
+    Star(usize),
+    General,
+}
+
+impl Shape {
+    fn of(rule: &str) -> Shape {
+        if rule.contains(['?', '[', '\\']) {
+            return Shape::General;
+        }
+        let mut stars = rule.match_indices('*');
+        match (stars.next(), stars.next()) {
+            (None, _) => Shape::Literal,
+            (Some((at, _)), None) => Shape::Star(at),
+            _ => Shape::General,
+        }
+    }
+
+    /// `go_match(rule, name)` for a rule of this shape; `None` for [`Shape::General`].
+    fn matches(self, rule: &str, name: &str) -> Option<bool> {
+        match self {
+            Shape::Literal => Some(rule == name),
+            Shape::Star(at) => {
+                let (prefix, suffix) = (&rule[..at], &rule[at + 1..]);
+                // `*` takes any run of bytes but `/`.
+                let Some(rest) = name.strip_prefix(prefix) else { return Some(false) };
+                Some(rest.len() >= suffix.len() && rest.ends_with(suffix) && !rest[..rest.len() - suffix.len()].contains('/'))
+            }
+            Shape::General => None,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -83,6 +124,7 @@ impl Rules {
             negate,
             must_dir,
             kind,
+            shape: Shape::of(rule),
         });
         Ok(())
     }
@@ -99,7 +141,7 @@ impl Rules {
                 MatchKind::Rooted | MatchKind::Structural => path,
             };
             // A pattern that fails to match at evaluation is a non-match.
-            let matched = || go_match(&p.rule, subject).unwrap_or(false);
+            let matched = || p.shape.matches(&p.rule, subject).unwrap_or_else(|| go_match(&p.rule, subject).unwrap_or(false));
             if p.negate {
                 if p.must_dir && !is_dir {
                     return true;
@@ -308,6 +350,22 @@ mod tests {
 
     fn ignored(rule: &str, path: &str, is_dir: bool) -> bool {
         Rules::parse(rule).unwrap().ignore(path, is_dir)
+    }
+
+    #[test]
+    fn the_simple_shapes_match_as_go_match_does() {
+        let rules = ["", "a", "a.txt", "*", "*.txt", "a*", "a*.txt", "*~", "kube-*.tgz", "x/*.yaml", "x/*", "*/a", "ci", "a/b", ".*", "*.", "a*a"];
+        let names = ["", "a", "a.txt", "b.txt", "x/a.txt", "a/b", "x/c.yaml", "x/d/c.yaml", "kube-1.tgz", "kube-.tgz", "kube-a/b.tgz", "aa", "a~", "~", ".", ".a", "a.", "é.txt", "x/", "ci", "a/a"];
+        for rule in rules {
+            let shape = Shape::of(rule);
+            assert_ne!(shape, Shape::General, "{rule}");
+            for name in names {
+                assert_eq!(shape.matches(rule, name), Some(go_match(rule, name).unwrap()), "{rule} {name}");
+            }
+        }
+        for rule in ["a?", "[ab]", "a\\*", "*a*", "a**"] {
+            assert_eq!(Shape::of(rule), Shape::General, "{rule}");
+        }
     }
 
     /// Helm's TestIgnore table (pkg/ignore/rules_test.go).

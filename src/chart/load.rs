@@ -279,7 +279,6 @@ fn load_files(
         }
     }
 
-    let crds = crd_files(&other_files);
     let Some(md) = md else {
         return Err(ChartError::ChartYamlMissing { path: place.path });
     };
@@ -325,7 +324,6 @@ fn load_files(
         path: place.path,
         warnings,
         templates,
-        crds,
         werf_files,
         files: other_files,
     })
@@ -334,7 +332,7 @@ fn load_files(
 /// One subchart of the chart at `place`: a `charts/NAME.tgz` archive or a
 /// `charts/NAME/` directory, its errors wrapped with the names.
 /// helm: pkg/chart/v2/chart.go CRDObjects (hasManifestExtension): the CRDs are among the Files.
-fn crd_files(files: &[super::RawFile]) -> Vec<ChartFile> {
+pub(super) fn crd_files(files: &[super::RawFile]) -> Vec<ChartFile> {
     files
         .iter()
         .filter(|f| f.name.starts_with("crds/") && is_manifest_extension(&f.name))

@@ -76,9 +76,6 @@ pub struct Chart {
     pub path: String,
     /// The files under `templates/`, in load order.
     pub templates: Vec<ChartFile>,
-    /// The files under `crds/` that Helm treats as CRDs (`.yaml`, `.yml`,
-    /// `.json`, any case), in load order; never templated.
-    pub crds: Vec<ChartFile>,
     /// Helm's loader warnings for this chart (requirements.yaml or
     /// requirements.lock in a chart whose apiVersion is not v1), in Helm's
     /// words; Helm prints them through `log.Print`.
@@ -128,6 +125,14 @@ impl ChartFile {
 }
 
 impl Chart {
+    /// The files under `crds/` that Helm treats as CRDs (`.yaml`, `.yml`,
+    /// `.json`, any case), in load order; never templated. Made from
+    /// [`Chart::files`] when asked (only upgrades and `--include-crds` read
+    /// them): keeping a second copy cost every render megabytes of memory.
+    pub fn crds(&self) -> Vec<ChartFile> {
+        load::crd_files(&self.files)
+    }
+
     /// The chart's name (Chart.yaml `name`).
     pub fn name(&self) -> &str {
         &self.metadata.name

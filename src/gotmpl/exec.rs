@@ -11,7 +11,7 @@
 use std::rc::Rc;
 
 use super::func::{Call, Derive, FnError, FuncDef, FuncMap, Host, Param, RenderRequest};
-use super::parse::{Arg, Branch, BranchNode, Cmd, List, Node, Number, Pipe, Tree, Trees};
+use super::parse::{Arg, Branch, BranchNode, Cmd, In, List, Node, Number, Pipe, Sp, Tree, Trees};
 use super::value::{go_sprint, go_type, truth};
 use crate::values::tree::Origin;
 use super::{MAX_TEMPLATE_STRING, MissingKey, Rendered, Span, TmplError, Tv, UNMODELLED, Val, line_col};
@@ -64,12 +64,13 @@ impl At<'_> {
             At::Arg(a) => a.pos(),
         }
     }
-    fn context(&self) -> String {
-        match self {
-            At::Node(n) => n.to_string(),
-            At::Pipe(p) => p.to_string(),
-            At::Cmd(c) => c.to_string(),
-            At::Arg(a) => a.to_string(),
+    /// `src`: the text of the tree the node is in.
+    fn context(&self, src: &str) -> String {
+        match *self {
+            At::Node(n) => In(n, src).to_string(),
+            At::Pipe(p) => In(p, src).to_string(),
+            At::Cmd(c) => In(c, src).to_string(),
+            At::Arg(a) => In(a, src).to_string(),
         }
     }
 }
@@ -119,7 +120,7 @@ pub(super) struct Exec<'t> {
     /// Variables in scope: name, value, and what the pipeline that set it
     /// read (a `$name := include ...` holds no origin of its own; blame
     /// follows a variable back to the values behind it).
-    vars: Vec<(String, Ev, Vec<Origin>)>,
+    vars: Vec<(&'t str, Ev, Vec<Origin>)>,
     at: Option<At<'t>>,
     depth: usize,
     /// The text the running template was parsed from, and its name (errors, spans).
@@ -145,14 +146,14 @@ impl<'t> Exec<'t> {
     }
 
     fn run_boxed(mut self, data: &Tv) -> R<Rendered> {
-        let Some(tree) = self.env.trees.trees.get(&self.name) else {
+        let Some(tree) = self.env.trees.trees.get(self.name.as_str()) else {
             return Err(self.errorf(format!("{} is an incomplete or empty template", crate::go::quote::quote(&self.name))));
         };
         let tree: &'t Tree = tree_ref(tree);
         (self.src, self.parse_name, self.tree) = (&tree.src, &tree.parse_name, Some(tree));
         let tree: &'t List = &tree.list;
         let dot = Ev::concrete(data.clone());
-        self.vars.push(("$".into(), dot.clone(), Vec::new()));
+        self.vars.push(("$", dot.clone(), Vec::new()));
         match self.walk_list(&dot, tree) {
             Ok(()) => Ok(Rendered { text: self.out, spans: self.spans }),
             Err(Flow::Err(e)) => Err(e),
@@ -172,7 +173,7 @@ impl<'t> Exec<'t> {
         let before = &self.src[..pos];
         let go_col = before.rfind('\n').map_or(pos, |nl| pos - nl - 1);
         let (line, column) = line_col(self.src, pos);
-        let go = format!("template: {}:{line}:{go_col}: executing {} at <{}>: {message}", self.parse_name, crate::go::quote::quote(name), at.context());
+        let go = format!("template: {}:{line}:{go_col}: executing {} at <{}>: {message}", self.parse_name, crate::go::quote::quote(name), at.context(self.src));
         Box::new(TmplError::Exec { file: self.parse_name.into(), line, column, message, go })
     }
 
@@ -221,7 +222,10 @@ impl<'t> Exec<'t> {
     fn walk(&mut self, dot: &Ev, node: &'t Node) -> Result<(), Flow> {
         self.at = Some(At::Node(node));
         match node {
-            Node::Text { pos, text } => self.emit(text, *pos, None)?,
+            Node::Text { pos, end } => {
+                let src = self.src;
+                self.emit(src.get(*pos..*end).unwrap_or(""), *pos, None)?;
+            }
             Node::Action { pos, pipe } => {
                 self.reads.clear();
                 let v = self.eval_pipeline(dot, pipe)?;
@@ -251,7 +255,7 @@ impl<'t> Exec<'t> {
                 self.vars.truncate(mark);
                 r?;
             }
-            Node::Template { name, pipe, .. } => self.walk_template(dot, node, name, pipe.as_ref())?,
+            Node::Template { name, pipe, .. } => self.walk_template(dot, node, name, pipe.as_deref())?,
             Node::Break { .. } => return Err(Flow::Break),
             Node::Continue { .. } => return Err(Flow::Continue),
         }
@@ -343,7 +347,7 @@ impl<'t> Exec<'t> {
             None => Ev::invalid(),
         };
         // No dynamic scoping: the called template sees only `$` (exec.go walkTemplate).
-        let saved_vars = std::mem::replace(&mut self.vars, vec![("$".into(), dot.clone(), Vec::new())]);
+        let saved_vars = std::mem::replace(&mut self.vars, vec![("$", dot.clone(), Vec::new())]);
         let saved_name = std::mem::replace(&mut self.name, name.to_string());
         let saved_src = (self.src, self.parse_name, self.tree);
         (self.src, self.parse_name, self.tree) = (&tree.src, &tree.parse_name, Some(tree));
@@ -377,15 +381,17 @@ impl<'t> Exec<'t> {
             value = Some(v);
         }
         let value = value.unwrap_or_else(Ev::invalid);
-        for name in &pipe.decl {
+        let src = self.src;
+        for name in pipe.decl.iter() {
+            let name = name.of(src);
             if pipe.is_assign {
                 let reads = self.reads.clone();
-                match self.vars.iter_mut().rev().find(|(n, ..)| n == name) {
+                match self.vars.iter_mut().rev().find(|(n, ..)| *n == name) {
                     Some(slot) => (slot.1, slot.2) = (value.clone(), reads),
                     None => return Err(self.errorf(format!("undefined variable: {name}"))),
                 }
             } else {
-                self.vars.push((name.clone(), value.clone(), self.reads.clone()));
+                self.vars.push((name, value.clone(), self.reads.clone()));
             }
         }
         Ok(value)
@@ -393,7 +399,7 @@ impl<'t> Exec<'t> {
 
     fn not_a_function(&self, args: &[Arg], fin: &Option<Ev>) -> R<()> {
         if args.len() > 1 || fin.is_some() {
-            return Err(self.errorf(format!("can't give argument to non-function {}", args[0])));
+            return Err(self.errorf(format!("can't give argument to non-function {}", In(&args[0], self.src))));
         }
         Ok(())
     }
@@ -408,7 +414,7 @@ impl<'t> Exec<'t> {
             Arg::Chain { .. } => return self.eval_chain(dot, first, &cmd.args, fin),
             Arg::Ident { name, .. } => {
                 self.at = Some(At::Arg(first));
-                return self.eval_function(dot, name, At::Cmd(cmd), &cmd.args, fin);
+                return self.eval_function(dot, name.of(self.src), At::Cmd(cmd), &cmd.args, fin);
             }
             Arg::Pipe(p) => {
                 self.not_a_function(&cmd.args, &fin)?;
@@ -424,8 +430,8 @@ impl<'t> Exec<'t> {
             Arg::Dot { .. } => Ok(dot.clone()),
             Arg::Nil { .. } => Err(self.errorf("nil is not a command".into())),
             Arg::Number { num, .. } => self.ideal_constant(first, num),
-            Arg::Str { text, .. } => Ok(Ev::concrete(Tv::str(text))),
-            _ => Err(self.errorf(format!("can't evaluate command {}", crate::go::quote::quote(&first.to_string())))),
+            Arg::Str { .. } => Ok(Ev::concrete(Tv::str(first.str_value(self.src).unwrap_or("")))),
+            _ => Err(self.errorf(format!("can't evaluate command {}", crate::go::quote::quote(&In(first, self.src).to_string())))),
         }
     }
 
@@ -457,7 +463,7 @@ impl<'t> Exec<'t> {
         self.at = Some(At::Arg(chain));
         let Arg::Chain { node, fields, .. } = chain else { return Ok(Ev::invalid()) };
         if let Arg::Nil { .. } = node.as_ref() {
-            return Err(self.errorf(format!("indirection through explicit nil in {chain}")));
+            return Err(self.errorf(format!("indirection through explicit nil in {}", In(chain, self.src))));
         }
         let recv = self.eval_arg(dot, None, node)?;
         self.eval_field_chain(dot, recv, chain, fields, args, fin)
@@ -466,12 +472,13 @@ impl<'t> Exec<'t> {
     fn eval_variable(&mut self, dot: &Ev, var: &'t Arg, args: &'t [Arg], fin: Option<Ev>) -> R<Ev> {
         self.at = Some(At::Arg(var));
         let Arg::Var { ident, .. } = var else { return Ok(Ev::invalid()) };
-        let value = match self.vars.iter().rev().find(|(n, ..)| *n == ident[0]) {
+        let first = ident.first().map_or("", |n| n.of(self.src));
+        let value = match self.vars.iter().rev().find(|(n, ..)| *n == first) {
             Some((_, v, reads)) => {
                 self.reads.extend(reads.iter().cloned());
                 v.clone()
             }
-            None => return Err(self.errorf(format!("undefined variable: {}", ident[0]))),
+            None => return Err(self.errorf(format!("undefined variable: {first}"))),
         };
         if ident.len() == 1 {
             self.not_a_function(args, &fin)?;
@@ -480,21 +487,21 @@ impl<'t> Exec<'t> {
         self.eval_field_chain(dot, value, var, &ident[1..], args, fin)
     }
 
-    fn eval_field_chain(&mut self, dot: &Ev, mut recv: Ev, node: &'t Arg, ident: &[String], args: &'t [Arg], fin: Option<Ev>) -> R<Ev> {
+    fn eval_field_chain(&mut self, dot: &Ev, mut recv: Ev, node: &'t Arg, ident: &[Sp], args: &'t [Arg], fin: Option<Ev>) -> R<Ev> {
+        let src = self.src;
         let n = ident.len();
         for name in &ident[..n - 1] {
+            let name = name.of(src);
             let fact = origin_of(&recv);
             recv = self.eval_field(dot, name, node, &[], None, recv)?;
             derive_fact(&mut recv, fact, name, None);
         }
         let fact = origin_of(&recv);
         // `.Files.Get "x"`: the method's literal argument names the fact too.
-        let literal = match args.get(1) {
-            Some(Arg::Str { text, .. }) => Some(text.as_str()),
-            _ => None,
-        };
-        let mut v = self.eval_field(dot, &ident[n - 1], node, args, fin, recv)?;
-        derive_fact(&mut v, fact, &ident[n - 1], literal);
+        let literal = args.get(1).and_then(|a| a.str_value(src));
+        let last = ident[n - 1].of(src);
+        let mut v = self.eval_field(dot, last, node, args, fin, recv)?;
+        derive_fact(&mut v, fact, last, literal);
         if let Some(o) = &v.tv.origin {
             self.reads.push(o.clone());
         }
@@ -651,7 +658,7 @@ impl<'t> Exec<'t> {
         let result = {
             let env = self.env;
             let depth = self.depth;
-            let current = self.name.clone();
+            let current = self.name.as_str();
             // An included template's conditions sit inside the caller's.
             let guard = self.guard.clone();
             let sub_reads: std::cell::RefCell<Vec<Origin>> = std::cell::RefCell::new(Vec::new());
@@ -660,7 +667,7 @@ impl<'t> Exec<'t> {
             let render = |req: RenderRequest<'_>| {
                 // An include's spans point into a template file; a `tpl` text's do not.
                 let named = matches!(req, RenderRequest::Named { .. });
-                let r = sub_render(env, &current, depth, guard.clone(), req)?;
+                let r = sub_render(env, current, depth, guard.clone(), req)?;
                 // What the included template read is what this action read,
                 // and what it printed at random makes this action's value random.
                 sub_random.set(sub_random.get() || r.spans.iter().any(|s| s.nondeterministic));
@@ -775,7 +782,7 @@ impl<'t> Exec<'t> {
                 return check(self, v);
             }
             Arg::Ident { name, .. } => {
-                let v = self.eval_function(dot, name, At::Arg(n), &[], None)?;
+                let v = self.eval_function(dot, name.of(self.src), At::Arg(n), &[], None)?;
                 return check(self, v);
             }
             Arg::Chain { .. } => {
@@ -786,20 +793,22 @@ impl<'t> Exec<'t> {
         }
         let param = param.unwrap_or(Param::Any);
         let lit = |v: Val| Ok(Ev::concrete(Tv::new(v)));
+        let src = self.src;
+        let shown = In(n, src);
         match (param, n) {
             (Param::Bool, Arg::Bool { val, .. }) => lit(Val::Bool(*val)),
-            (Param::Bool, _) => Err(self.errorf(format!("expected bool; found {n}"))),
+            (Param::Bool, _) => Err(self.errorf(format!("expected bool; found {shown}"))),
             (Param::Float64, Arg::Number { num, .. }) if num.float.is_some() => lit(Val::Float(num.float.unwrap_or_default())),
-            (Param::Float64, _) => Err(self.errorf(format!("expected float; found {n}"))),
+            (Param::Float64, _) => Err(self.errorf(format!("expected float; found {shown}"))),
             (Param::Int, Arg::Number { num, .. }) if num.int.is_some() => lit(Val::Int(num.int.unwrap_or_default())),
             (Param::Int64, Arg::Number { num, .. }) if num.int.is_some() => lit(Val::Int64(num.int.unwrap_or_default())),
-            (Param::Int | Param::Int64, _) => Err(self.errorf(format!("expected integer; found {n}"))),
-            (Param::String, Arg::Str { text, .. }) => lit(Val::Str(text.clone())),
-            (Param::String, _) => Err(self.errorf(format!("expected string; found {n}"))),
+            (Param::Int | Param::Int64, _) => Err(self.errorf(format!("expected integer; found {shown}"))),
+            (Param::String, Arg::Str { .. }) => lit(Val::Str(n.str_value(src).unwrap_or("").to_string())),
+            (Param::String, _) => Err(self.errorf(format!("expected string; found {shown}"))),
             (Param::Any, Arg::Bool { val, .. }) => lit(Val::Bool(*val)),
             (Param::Any, Arg::Number { num, .. }) => self.ideal_constant(n, num),
-            (Param::Any, Arg::Str { text, .. }) => lit(Val::Str(text.clone())),
-            _ => Err(self.errorf(format!("can't handle {n} for arg of type {}", param_type(param)))),
+            (Param::Any, Arg::Str { .. }) => lit(Val::Str(n.str_value(src).unwrap_or("").to_string())),
+            _ => Err(self.errorf(format!("can't handle {shown} for arg of type {}", param_type(param)))),
         }
     }
 }

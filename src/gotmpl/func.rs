@@ -148,7 +148,8 @@ pub struct FuncDef {
 /// The functions a template can call, by name.
 #[derive(Clone, Default)]
 pub struct FuncMap {
-    funcs: HashMap<&'static str, FuncDef>,
+    /// foldhash: every function call and every identifier the parser meets looks a name up.
+    funcs: HashMap<&'static str, FuncDef, crate::FastHash>,
 }
 
 impl FuncMap {

@@ -3,8 +3,6 @@
 //! the parser's and executor's messages say what Go's say; a lexing error
 //! is an [`T::Error`] item at the place Go's scanner stops.
 
-use std::borrow::Cow;
-
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum T {
     Error,
@@ -50,28 +48,30 @@ impl T {
     }
 }
 
-/// `val` borrows the template's text (an error item's message is its own).
-#[derive(Debug, Clone)]
+/// `val` borrows the template's text; an error item's is empty (its
+/// message is the lexer's [`Lexer::error`]), so items are small and `Copy`.
+#[derive(Debug, Clone, Copy)]
 pub(super) struct Item<'a> {
     pub(super) typ: T,
     pub(super) pos: usize,
-    pub(super) val: Cow<'a, str>,
+    pub(super) val: &'a str,
     pub(super) line: usize,
 }
 
 impl std::fmt::Display for Item<'_> {
-    /// lex.go `item.String`: how the parser's messages name a token.
+    /// lex.go `item.String`: how the parser's messages name a token (an
+    /// error item is named by the parser, which has the message).
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self.typ {
             T::Eof => f.write_str("EOF"),
-            T::Error => f.write_str(&self.val),
+            T::Error => f.write_str(self.val),
             t if t.is_keyword() => write!(f, "<{}>", self.val),
             _ if self.val.len() > 10 => {
                 // `%.10q...`: the first ten runes, quoted.
                 let head: String = self.val.chars().take(10).collect();
                 write!(f, "{}...", crate::go::quote::quote(&head))
             }
-            _ => f.write_str(&crate::go::quote::quote(&self.val)),
+            _ => f.write_str(&crate::go::quote::quote(self.val)),
         }
     }
 }
@@ -133,13 +133,14 @@ fn has_right_trim(s: &str) -> bool {
 /// `break_ok`/`continue_ok`: whether those words are keywords (they are
 /// not when the function map defines them, as in Go).
 pub(super) fn lex(src: &str, break_ok: bool, continue_ok: bool) -> Lexer<'_> {
-    Lexer { input: src, pos: 0, start: 0, line: 1, start_line: 1, paren_depth: 0, items: std::collections::VecDeque::new(), state: State::Text, break_ok, continue_ok }
+    Lexer { input: src, pos: 0, start: 0, line: 1, start_line: 1, paren_depth: 0, items: [None, None], state: State::Text, break_ok, continue_ok, error: String::new() }
 }
 
 impl<'a> Lexer<'a> {
     pub(super) fn next_item(&mut self) -> Item<'a> {
         loop {
-            if let Some(item) = self.items.pop_front() {
+            if let Some(item) = self.items[0].take() {
+                self.items[0] = self.items[1].take();
                 return item;
             }
             self.state = match self.state {
@@ -148,7 +149,7 @@ impl<'a> Lexer<'a> {
                 State::Comment => self.lex_comment(),
                 State::RightDelim => self.lex_right_delim(),
                 State::Inside => self.lex_inside(),
-                State::Done => return Item { typ: T::Eof, pos: self.input.len(), val: Cow::Borrowed(""), line: self.line },
+                State::Done => return Item { typ: T::Eof, pos: self.input.len(), val: "", line: self.line },
             };
         }
     }
@@ -171,10 +172,14 @@ pub(super) struct Lexer<'a> {
     line: usize,
     start_line: usize,
     paren_depth: i64,
-    items: std::collections::VecDeque<Item<'a>>,
+    /// Items emitted and not yet read, in order: a state emits at most two
+    /// (text then EOF), so a pair of slots is the queue.
+    items: [Option<Item<'a>>; 2],
     state: State,
     break_ok: bool,
     continue_ok: bool,
+    /// The message of the error item, once there is one (there is at most one).
+    pub(super) error: String,
 }
 
 impl<'a> Lexer<'a> {
@@ -205,8 +210,13 @@ impl<'a> Lexer<'a> {
         }
     }
 
+    fn push(&mut self, item: Item<'a>) {
+        let slot = if self.items[0].is_none() { 0 } else { 1 };
+        self.items[slot] = Some(item);
+    }
+
     fn emit(&mut self, typ: T) {
-        self.items.push_back(Item { typ, pos: self.start, val: Cow::Borrowed(&self.input[self.start..self.pos]), line: self.start_line });
+        self.push(Item { typ, pos: self.start, val: &self.input[self.start..self.pos], line: self.start_line });
         self.start = self.pos;
         self.start_line = self.line;
     }
@@ -232,7 +242,8 @@ impl<'a> Lexer<'a> {
     }
 
     fn errorf(&mut self, msg: String) -> State {
-        self.items.push_back(Item { typ: T::Error, pos: self.start, val: Cow::Owned(msg), line: self.start_line });
+        self.error = msg;
+        self.push(Item { typ: T::Error, pos: self.start, val: "", line: self.start_line });
         State::Done
     }
 
@@ -378,8 +389,11 @@ impl<'a> Lexer<'a> {
 
     fn lex_space(&mut self) -> State {
         let mut spaces = 0;
-        while is_space(self.peek()) {
-            self.next();
+        while let Some(&b) = self.input.as_bytes().get(self.pos)
+            && matches!(b, b' ' | b'\t' | b'\r' | b'\n')
+        {
+            self.pos += 1;
+            self.line += usize::from(b == b'\n');
             spaces += 1;
         }
         let back = &self.input[self.pos - 1..];
@@ -534,6 +548,9 @@ impl<'a> Lexer<'a> {
 
     fn lex_quote(&mut self) -> State {
         loop {
+            // A run of plain characters at once (no newline among them, so the line stays).
+            let rest = self.input.as_bytes().get(self.pos..).unwrap_or(&[]);
+            self.pos += memchr::memchr3(b'\\', b'\n', b'"', rest).unwrap_or(rest.len());
             match self.next() {
                 Some('\\') => {
                     if !matches!(self.next(), None | Some('\n')) {
@@ -552,6 +569,10 @@ impl<'a> Lexer<'a> {
 
     fn lex_raw_quote(&mut self) -> State {
         loop {
+            let rest = self.input.as_bytes().get(self.pos..).unwrap_or(&[]);
+            let run = memchr::memchr(b'`', rest).unwrap_or(rest.len());
+            self.line += newlines(&self.input[self.pos..self.pos + run]);
+            self.pos += run;
             match self.next() {
                 None => return self.errorf("unterminated raw quoted string".into()),
                 Some('`') => break,

@@ -33,6 +33,7 @@ mod inner;
 pub mod helmfile;
 mod mask;
 mod lex;
+mod literal;
 mod parse;
 pub mod sprig;
 mod value;
@@ -199,6 +200,11 @@ impl TemplateSet {
     /// map, as for [`TemplateSet::execute`] (the parser refuses unknown functions).
     pub fn parse(&mut self, name: &str, src: &str, funcs: &FuncMap) -> Result<(), TmplError> {
         self.trees.parse_into(name, src, &|f| funcs.get(f).is_some()).map_err(|e| parse_error(name, src, *e, false))
+    }
+
+    /// [`TemplateSet::parse`] of a text the caller shares: the trees keep it, not a copy.
+    pub fn parse_shared(&mut self, name: &str, src: std::rc::Rc<str>, funcs: &FuncMap) -> Result<(), TmplError> {
+        self.trees.parse_shared_into(name, std::rc::Rc::clone(&src), &|f| funcs.get(f).is_some()).map_err(|e| parse_error(name, &src, *e, false))
     }
 
     /// Whether the set has a template of this name.

@@ -9,8 +9,25 @@ use std::fmt::{self, Display, Write};
 use std::rc::Rc;
 
 use super::lex::{Item, Lexer, T, lex};
+use super::literal::{number, unquote, unquote_bytes};
 
-pub(super) type List = Vec<Node>;
+/// Nodes borrow their template's text by offsets ([`Sp`]) instead of owning
+/// copies of it: a chart's trees are most of a render's memory otherwise.
+pub(super) type List = Box<[Node]>;
+
+/// A piece of the tree's text by byte offsets (`Tree::src`, or the text
+/// being parsed): a field or variable name, a function name, a literal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Sp {
+    pub(super) start: usize,
+    pub(super) end: usize,
+}
+
+impl Sp {
+    pub(super) fn of(self, src: &str) -> &str {
+        src.get(self.start..self.end).unwrap_or("")
+    }
+}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Branch {
@@ -21,10 +38,11 @@ pub(super) enum Branch {
 
 #[derive(Debug)]
 pub(super) enum Node {
-    Text { pos: usize, text: String },
+    /// The text is `src[pos..end]`.
+    Text { pos: usize, end: usize },
     Action { pos: usize, pipe: Box<Pipe> },
     Branch(Box<BranchNode>),
-    Template { pos: usize, name: String, pipe: Option<Pipe> },
+    Template { pos: usize, name: Box<str>, pipe: Option<Box<Pipe>> },
     Break { pos: usize },
     Continue { pos: usize },
 }
@@ -42,14 +60,15 @@ pub(super) struct BranchNode {
 pub(super) struct Pipe {
     pub(super) pos: usize,
     pub(super) is_assign: bool,
-    pub(super) decl: Vec<String>,
-    pub(super) cmds: Vec<Cmd>,
+    /// The declared variables' names (`$x`).
+    pub(super) decl: Box<[Sp]>,
+    pub(super) cmds: Box<[Cmd]>,
 }
 
 #[derive(Debug)]
 pub(super) struct Cmd {
     pub(super) pos: usize,
-    pub(super) args: Vec<Arg>,
+    pub(super) args: Box<[Arg]>,
 }
 
 /// A number literal as Go's `NumberNode` holds it: every type that can represent it.
@@ -64,17 +83,21 @@ pub(super) struct Number {
 
 #[derive(Debug)]
 pub(super) enum Arg {
-    Field { pos: usize, ident: Vec<String> },
+    /// `.a.b`: the names without their dots.
+    Field { pos: usize, ident: Box<[Sp]> },
     /// `(pipe).a.b` (or `.a` after another term): the term, then the fields.
-    Chain { pos: usize, node: Box<Arg>, fields: Vec<String> },
+    Chain { pos: usize, node: Box<Arg>, fields: Box<[Sp]> },
     /// `$`, `$x`, `$x.a.b`: the variable's name first.
-    Var { pos: usize, ident: Vec<String> },
-    Ident { pos: usize, name: String },
+    Var { pos: usize, ident: Box<[Sp]> },
+    Ident { pos: usize, name: Sp },
     Dot { pos: usize },
     Nil { pos: usize },
     Bool { pos: usize, val: bool },
-    Number { pos: usize, num: Number },
-    Str { pos: usize, quoted: String, text: String },
+    /// Boxed: numbers are rare and large.
+    Number { pos: usize, num: Box<Number> },
+    /// `quoted` is the literal as written; `text` its value when that is not
+    /// the text between the quotes (an escape, a `\r` in a raw string).
+    Str { pos: usize, quoted: Sp, text: Option<Box<str>> },
     Pipe(Box<Pipe>),
 }
 
@@ -85,6 +108,39 @@ impl Arg {
             Arg::Pipe(p) => p.pos,
         }
     }
+
+    /// A string literal's value (`src`: its tree's text); `None` for other nodes.
+    pub(super) fn str_value<'s>(&'s self, src: &'s str) -> Option<&'s str> {
+        match self {
+            Arg::Str { text: Some(text), .. } => Some(text),
+            Arg::Str { quoted, text: None, .. } => {
+                let q = quoted.of(src);
+                Some(q.get(1..q.len().saturating_sub(1)).unwrap_or(""))
+            }
+            _ => None,
+        }
+    }
+}
+
+/// A node with its tree's text, to print it (Go's `Node.String()`).
+pub(super) struct In<'a, N: ?Sized>(pub(super) &'a N, pub(super) &'a str);
+
+/// The text of a token (offsets of its `val` in the text being lexed).
+fn sp(t: &Item<'_>) -> Sp {
+    Sp { start: t.pos, end: t.pos + t.val.len() }
+}
+
+/// `.`-separated names starting at `start`, as [`Sp`]s (`split('.')`).
+fn split_names(text: &str, start: usize) -> Box<[Sp]> {
+    let b = text.as_bytes();
+    let mut out = Vec::with_capacity(memchr::memchr_iter(b'.', b).count() + 1);
+    let mut from = 0;
+    for dot in memchr::memchr_iter(b'.', b) {
+        out.push(Sp { start: start + from, end: start + dot });
+        from = dot + 1;
+    }
+    out.push(Sp { start: start + from, end: start + b.len() });
+    out.into_boxed_slice()
 }
 
 /// A parsed template set: the named trees (the main one and every
@@ -92,7 +148,8 @@ impl Arg {
 /// hold the files of a whole chart, as Helm's engine parses them).
 #[derive(Debug, Default, Clone)]
 pub(super) struct Trees {
-    pub(super) trees: HashMap<String, Rc<Tree>>,
+    /// Shared names: `tpl` copies the set on each call.
+    pub(super) trees: HashMap<Rc<str>, Rc<Tree>, crate::FastHash>,
 }
 
 /// One named template and where it was defined.
@@ -111,11 +168,16 @@ impl Trees {
     /// same name already in the set unless it is empty and the old one is
     /// not (template.go `associate`).
     pub(super) fn parse_into(&mut self, name: &str, src: &str, has_function: &dyn Fn(&str) -> bool) -> PResult<()> {
-        let parsed = parse(name, src, has_function)?;
+        self.parse_shared_into(name, Rc::from(src), has_function)
+    }
+
+    /// [`Trees::parse_into`] of a text already shared.
+    pub(super) fn parse_shared_into(&mut self, name: &str, src: Rc<str>, has_function: &dyn Fn(&str) -> bool) -> PResult<()> {
+        let parsed = parse_shared(name, src, has_function)?;
         for (n, tree) in parsed.trees {
-            if let Some(old) = self.trees.get(&n)
-                && is_empty_tree(&tree.list)
-                && !is_empty_tree(&old.list)
+            if let Some(old) = self.trees.get(&*n)
+                && is_empty_tree(&tree.list, &tree.src)
+                && !is_empty_tree(&old.list, &old.src)
             {
                 continue;
             }
@@ -145,10 +207,15 @@ type PResult<X> = Result<X, Box<ParseError>>;
 /// Parses `src` as the template `name` (Go's `template.New(name).Parse(src)`);
 /// `has_function` says which identifiers are functions.
 pub(super) fn parse(name: &str, src: &str, has_function: &dyn Fn(&str) -> bool) -> PResult<Trees> {
+    parse_shared(name, Rc::from(src), has_function)
+}
+
+/// [`parse`] of a text already shared: the trees keep `src` itself, not a copy.
+pub(super) fn parse_shared(name: &str, source: Rc<str>, has_function: &dyn Fn(&str) -> bool) -> PResult<Trees> {
+    let src: &str = &source;
     let lexer = lex(src, !has_function("break"), !has_function("continue"));
     let parse_name: Rc<str> = Rc::from(name);
-    let source: Rc<str> = Rc::from(src);
-    let mut p = Parser { name, parse_name, source, lexer, token: [None, None, None], peek_count: 0, vars: vec!["$".into()], range_depth: 0, action_line: 0, action_pos: 0, has_function, depth: 0, trees: Trees::default() };
+    let mut p = Parser { name, parse_name, source: Rc::clone(&source), src, lexer, token: [None, None, None], peek_count: 0, vars: vec!["$"], range_depth: 0, action_line: 0, action_pos: 0, has_function, depth: 0, trees: Trees::default(), nodes: Vec::new(), cmds: Vec::new(), args: Vec::new() };
     let root = p.parse_top()?;
     p.add(name, root)?;
     Ok(p.trees)
@@ -158,10 +225,12 @@ struct Parser<'a> {
     name: &'a str,
     parse_name: Rc<str>,
     source: Rc<str>,
+    /// `source`'s text, which the items and nodes point into.
+    src: &'a str,
     lexer: Lexer<'a>,
     token: [Option<Item<'a>>; 3],
     peek_count: usize,
-    vars: Vec<String>,
+    vars: Vec<&'a str>,
     range_depth: usize,
     action_line: usize,
     /// The offset of the current action's `{{`.
@@ -169,6 +238,12 @@ struct Parser<'a> {
     has_function: &'a dyn Fn(&str) -> bool,
     depth: usize,
     trees: Trees,
+    /// Stacks the lists, pipelines and commands being parsed collect on;
+    /// each takes its own top part off, at its exact size (no growing and
+    /// shrinking of a vector per node). A nested one is done before its parent goes on.
+    nodes: Vec<Node>,
+    cmds: Vec<Cmd>,
+    args: Vec<Arg>,
 }
 
 /// What ends a list: `{{end}}` or `{{else}}` (its position, for Go's messages).
@@ -183,7 +258,7 @@ impl<'a> Parser<'a> {
     }
 
     fn tok(&self, i: usize) -> Item<'a> {
-        self.token[i].clone().unwrap_or_else(|| Item { typ: T::Eof, pos: 0, val: "".into(), line: 1 })
+        self.token[i].unwrap_or(Item { typ: T::Eof, pos: 0, val: "", line: 1 })
     }
 
     fn next(&mut self) -> Item<'a> {
@@ -242,14 +317,15 @@ impl<'a> Parser<'a> {
 
     fn unexpected(&self, token: &Item<'_>, context: &str) -> Box<ParseError> {
         if token.typ == T::Error {
+            let message = &self.lexer.error;
             let mut extra = String::new();
             if self.action_line != 0 && self.action_line != token.line {
                 extra = format!(" in action started at {}:{}", self.name, self.action_line);
-                if token.val.ends_with(" action") {
+                if message.ends_with(" action") {
                     extra = extra[" in action".len()..].to_string();
                 }
             }
-            return self.errorf(format!("{token}{extra}"));
+            return self.errorf(format!("{message}{extra}"));
         }
         self.errorf(format!("unexpected {token} in {context}"))
     }
@@ -276,18 +352,18 @@ impl<'a> Parser<'a> {
     /// Go's `Tree.add`: a second non-empty definition of a name is an error.
     fn add(&mut self, name: &str, root: List) -> PResult<()> {
         match self.trees.trees.get(name) {
-            Some(old) if !is_empty_tree(&old.list) && !is_empty_tree(&root) => Err(self.errorf(format!("template: multiple definition of template {}", crate::go::quote::quote(name)))),
-            Some(old) if !is_empty_tree(&old.list) => Ok(()),
+            Some(old) if !is_empty_tree(&old.list, &old.src) && !is_empty_tree(&root, self.src) => Err(self.errorf(format!("template: multiple definition of template {}", crate::go::quote::quote(name)))),
+            Some(old) if !is_empty_tree(&old.list, &old.src) => Ok(()),
             _ => {
                 let tree = Tree { list: root, parse_name: Rc::clone(&self.parse_name), src: Rc::clone(&self.source) };
-                self.trees.trees.insert(name.to_string(), Rc::new(tree));
+                self.trees.trees.insert(Rc::from(name), Rc::new(tree));
                 Ok(())
             }
         }
     }
 
     fn parse_top(&mut self) -> PResult<List> {
-        let mut root = List::new();
+        let base = self.nodes.len();
         while self.peek().typ != T::Eof {
             if self.peek().typ == T::LeftDelim {
                 let delim = self.next();
@@ -298,12 +374,12 @@ impl<'a> Parser<'a> {
                 self.backup2(delim);
             }
             match self.text_or_action()? {
-                Ok(n) => root.push(n),
+                Ok(n) => self.nodes.push(n),
                 Err(Stop::End) => return Err(self.errorf("unexpected {{end}}".into())),
                 Err(Stop::Else) => return Err(self.errorf("unexpected {{else}}".into())),
             }
         }
-        Ok(root)
+        Ok(self.nodes.drain(base..).collect())
     }
 
     fn parse_definition(&mut self) -> PResult<()> {
@@ -312,9 +388,9 @@ impl<'a> Parser<'a> {
         if name.typ != T::String && name.typ != T::RawString {
             return Err(self.unexpected(&name, context));
         }
-        let name = unquote(&name.val).ok_or_else(|| self.errorf("invalid syntax".into()))?;
+        let name = unquote(name.val).ok_or_else(|| self.errorf("invalid syntax".into()))?;
         self.expect(T::RightDelim, context)?;
-        let saved = std::mem::replace(&mut self.vars, vec!["$".into()]);
+        let saved = std::mem::replace(&mut self.vars, vec!["$"]);
         let (list, stop) = self.item_list()?;
         self.vars = saved;
         if let Stop::Else = stop {
@@ -325,11 +401,11 @@ impl<'a> Parser<'a> {
 
     /// Nodes up to `{{end}}` or `{{else}}`.
     fn item_list(&mut self) -> PResult<(List, Stop)> {
-        let mut list = List::new();
+        let base = self.nodes.len();
         while self.peek_non_space().typ != T::Eof {
             match self.text_or_action()? {
-                Ok(n) => list.push(n),
-                Err(stop) => return Ok((list, stop)),
+                Ok(n) => self.nodes.push(n),
+                Err(stop) => return Ok((self.nodes.drain(base..).collect(), stop)),
             }
         }
         Err(self.errorf("unexpected EOF".into()))
@@ -339,7 +415,7 @@ impl<'a> Parser<'a> {
     fn text_or_action(&mut self) -> PResult<Result<Node, Stop>> {
         let token = self.next_non_space();
         match token.typ {
-            T::Text => Ok(Ok(Node::Text { pos: token.pos, text: token.val.into_owned() })),
+            T::Text => Ok(Ok(Node::Text { pos: token.pos, end: token.pos + token.val.len() })),
             T::LeftDelim => {
                 self.action_line = token.line;
                 self.action_pos = token.pos;
@@ -413,7 +489,7 @@ impl<'a> Parser<'a> {
                 // `{{else if b}}` is `{{else}}{{if b}}...{{end}}{{end}}` with one `end` (parse.go parseControl).
                 if kind == Branch::If && self.peek().typ == T::If {
                     self.next();
-                    Some(vec![self.control(Branch::If)?])
+                    Some(Box::new([self.control(Branch::If)?]) as List)
                 } else {
                     let (els, stop) = self.item_list()?;
                     if let Stop::Else = stop {
@@ -430,7 +506,7 @@ impl<'a> Parser<'a> {
 
     fn template_name(&mut self, token: &Item<'_>, context: &str) -> PResult<String> {
         match token.typ {
-            T::String | T::RawString => unquote(&token.val).ok_or_else(|| self.errorf("invalid syntax".into())),
+            T::String | T::RawString => unquote(token.val).ok_or_else(|| self.errorf("invalid syntax".into())),
             _ => Err(self.unexpected(token, context)),
         }
     }
@@ -440,14 +516,14 @@ impl<'a> Parser<'a> {
         let token = self.next_non_space();
         let name = self.template_name(&token, context)?;
         let pipe = self.pipeline(context, T::RightDelim)?;
-        let saved = std::mem::replace(&mut self.vars, vec!["$".into()]);
+        let saved = std::mem::replace(&mut self.vars, vec!["$"]);
         let (list, stop) = self.item_list()?;
         self.vars = saved;
         if let Stop::Else = stop {
             return Err(self.errorf(format!("unexpected {{{{else}}}} in {context}")));
         }
         self.add(&name, list)?;
-        Ok(Node::Template { pos: token.pos, name, pipe: Some(pipe) })
+        Ok(Node::Template { pos: token.pos, name: name.into_boxed_str(), pipe: Some(Box::new(pipe)) })
     }
 
     fn template_control(&mut self) -> PResult<Node> {
@@ -456,16 +532,19 @@ impl<'a> Parser<'a> {
         let name = self.template_name(&token, context)?;
         let pipe = if self.next_non_space().typ != T::RightDelim {
             self.backup();
-            Some(self.pipeline(context, T::RightDelim)?)
+            Some(Box::new(self.pipeline(context, T::RightDelim)?))
         } else {
             None
         };
-        Ok(Node::Template { pos: token.pos, name, pipe })
+        Ok(Node::Template { pos: token.pos, name: name.into_boxed_str(), pipe })
     }
 
     fn pipeline(&mut self, context: &str, end: T) -> PResult<Pipe> {
         let token = self.peek_non_space();
-        let mut pipe = Pipe { pos: token.pos, is_assign: false, decl: Vec::new(), cmds: Vec::new() };
+        let pos = token.pos;
+        let mut is_assign = false;
+        let mut decl: Vec<Sp> = Vec::new();
+        let base = self.cmds.len();
         loop {
             let v = self.peek_non_space();
             if v.typ != T::Variable {
@@ -476,16 +555,16 @@ impl<'a> Parser<'a> {
             let next = self.peek_non_space();
             match next.typ {
                 T::Assign | T::Declare => {
-                    pipe.is_assign = next.typ == T::Assign;
+                    is_assign = next.typ == T::Assign;
                     self.next_non_space();
-                    pipe.decl.push(v.val.to_string());
-                    self.vars.push(v.val.into_owned());
+                    decl.push(sp(&v));
+                    self.vars.push(v.val);
                 }
                 T::Char if next.val == "," => {
                     self.next_non_space();
-                    pipe.decl.push(v.val.to_string());
-                    self.vars.push(v.val.into_owned());
-                    if context == "range" && pipe.decl.len() < 2 {
+                    decl.push(sp(&v));
+                    self.vars.push(v.val);
+                    if context == "range" && decl.len() < 2 {
                         match self.peek_non_space().typ {
                             T::Variable | T::RightDelim | T::RightParen => continue,
                             _ => return Err(self.errorf("range can only initialize variables".into())),
@@ -502,20 +581,20 @@ impl<'a> Parser<'a> {
             let token = self.next_non_space();
             match token.typ {
                 t if t == end => {
-                    if pipe.cmds.is_empty() {
+                    if self.cmds.len() == base {
                         return Err(self.errorf(format!("missing value for {context}")));
                     }
-                    for (i, c) in pipe.cmds.iter().enumerate().skip(1) {
+                    for (i, c) in self.cmds[base..].iter().enumerate().skip(1) {
                         if matches!(c.args.first(), Some(Arg::Bool { .. } | Arg::Dot { .. } | Arg::Nil { .. } | Arg::Number { .. } | Arg::Str { .. })) {
                             return Err(self.errorf(format!("non executable command in pipeline stage {}", i + 1)));
                         }
                     }
-                    return Ok(pipe);
+                    return Ok(Pipe { pos, is_assign, decl: decl.into_boxed_slice(), cmds: self.cmds.drain(base..).collect() });
                 }
                 T::Bool | T::CharConstant | T::Complex | T::Dot | T::Field | T::Identifier | T::Number | T::Nil | T::RawString | T::String | T::Variable | T::LeftParen => {
                     self.backup();
                     let cmd = self.command()?;
-                    pipe.cmds.push(cmd);
+                    self.cmds.push(cmd);
                 }
                 _ => return Err(self.unexpected(&token, context)),
             }
@@ -524,11 +603,11 @@ impl<'a> Parser<'a> {
 
     fn command(&mut self) -> PResult<Cmd> {
         let pos = self.peek_non_space().pos;
-        let mut args = Vec::new();
+        let base = self.args.len();
         loop {
             self.peek_non_space();
             if let Some(a) = self.operand()? {
-                args.push(a);
+                self.args.push(a);
             }
             let token = self.next();
             match token.typ {
@@ -539,10 +618,10 @@ impl<'a> Parser<'a> {
             }
             break;
         }
-        if args.is_empty() {
+        if self.args.len() == base {
             return Err(self.errorf("empty command".into()));
         }
-        Ok(Cmd { pos, args })
+        Ok(Cmd { pos, args: self.args.drain(base..).collect() })
     }
 
     fn operand(&mut self) -> PResult<Option<Arg>> {
@@ -553,21 +632,21 @@ impl<'a> Parser<'a> {
         let pos = self.peek().pos;
         let mut fields = Vec::new();
         while self.peek().typ == T::Field {
-            fields.push(self.next().val[1..].to_string());
+            let t = self.next();
+            fields.push(Sp { start: t.pos + 1, end: t.pos + t.val.len() });
         }
+        let joined = |ident: Box<[Sp]>, fields: Vec<Sp>| {
+            let mut ident = ident.into_vec();
+            ident.extend(fields);
+            ident.into_boxed_slice()
+        };
         Ok(Some(match node {
-            Arg::Field { mut ident, .. } => {
-                ident.extend(fields);
-                Arg::Field { pos, ident }
-            }
-            Arg::Var { mut ident, .. } => {
-                ident.extend(fields);
-                Arg::Var { pos, ident }
-            }
+            Arg::Field { ident, .. } => Arg::Field { pos, ident: joined(ident, fields) },
+            Arg::Var { ident, .. } => Arg::Var { pos, ident: joined(ident, fields) },
             Arg::Bool { .. } | Arg::Str { .. } | Arg::Number { .. } | Arg::Nil { .. } | Arg::Dot { .. } => {
-                return Err(self.errorf(format!("unexpected . after term {}", crate::go::quote::quote(&node.to_string()))));
+                return Err(self.errorf(format!("unexpected . after term {}", crate::go::quote::quote(&In(&node, self.src).to_string()))));
             }
-            other => Arg::Chain { pos, node: Box::new(other), fields },
+            other => Arg::Chain { pos, node: Box::new(other), fields: fields.into_boxed_slice() },
         }))
     }
 
@@ -576,25 +655,25 @@ impl<'a> Parser<'a> {
         let pos = token.pos;
         Ok(Some(match token.typ {
             T::Identifier => {
-                if !(self.has_function)(&token.val) {
-                    let mut e = self.errorf(format!("function {} not defined", crate::go::quote::quote(&token.val)));
-                    e.undefined_function = Some((token.val.into_owned(), pos));
+                if !(self.has_function)(token.val) {
+                    let mut e = self.errorf(format!("function {} not defined", crate::go::quote::quote(token.val)));
+                    e.undefined_function = Some((token.val.to_string(), pos));
                     return Err(e);
                 }
-                Arg::Ident { pos, name: token.val.into_owned() }
+                Arg::Ident { pos, name: sp(&token) }
             }
             T::Dot => Arg::Dot { pos },
             T::Nil => Arg::Nil { pos },
             T::Variable => {
-                let ident: Vec<String> = token.val.split('.').map(str::to_string).collect();
-                if !self.vars.iter().any(|v| *v == ident[0]) {
-                    return Err(self.errorf(format!("undefined variable {}", crate::go::quote::quote(&ident[0]))));
+                let first = token.val.get(..memchr::memchr(b'.', token.val.as_bytes()).unwrap_or(token.val.len())).unwrap_or("");
+                if !self.vars.iter().any(|v| *v == first) {
+                    return Err(self.errorf(format!("undefined variable {}", crate::go::quote::quote(first))));
                 }
-                Arg::Var { pos, ident }
+                Arg::Var { pos, ident: split_names(token.val, pos) }
             }
-            T::Field => Arg::Field { pos, ident: token.val[1..].split('.').map(str::to_string).collect() },
+            T::Field => Arg::Field { pos, ident: split_names(token.val.get(1..).unwrap_or(""), pos + 1) },
             T::Bool => Arg::Bool { pos, val: token.val == "true" },
-            T::CharConstant | T::Complex | T::Number => Arg::Number { pos, num: number(&token.val, token.typ).map_err(|m| self.errorf(m))? },
+            T::CharConstant | T::Complex | T::Number => Arg::Number { pos, num: Box::new(number(token.val, token.typ).map_err(|m| self.errorf(m))?) },
             T::LeftParen => {
                 self.enter(pos)?;
                 let p = self.pipeline("parenthesized pipeline", T::RightParen)?;
@@ -602,20 +681,33 @@ impl<'a> Parser<'a> {
                 Arg::Pipe(Box::new(p))
             }
             T::String | T::RawString => {
-                let text = match unquote_bytes(&token.val) {
-                    None => return Err(self.errorf("invalid syntax".into())),
-                    Some(bytes) => match String::from_utf8(bytes) {
-                        Ok(text) => text,
-                        Err(_) => {
-                            // `"\xff"`: a Go string holds bytes that are not UTF-8; releasex's strings cannot.
-                            let what = "a string literal with bytes that are not UTF-8";
-                            let mut e = self.errorf(what.into());
-                            e.unsupported = Some((what.into(), pos));
-                            return Err(e);
-                        }
-                    },
+                let inner = token.val.get(1..token.val.len().saturating_sub(1)).unwrap_or("");
+                // What the lexer passes as a string has no unescaped quote and
+                // no newline: without a backslash (or, raw, a CR) it is its own value.
+                let plain = match token.typ {
+                    T::String => memchr::memchr(b'\\', inner.as_bytes()).is_none(),
+                    _ => memchr::memchr(b'\r', inner.as_bytes()).is_none(),
                 };
-                Arg::Str { pos, quoted: token.val.into_owned(), text }
+                let text = if plain {
+                    None
+                } else {
+                    match unquote_bytes(token.val) {
+                        None => return Err(self.errorf("invalid syntax".into())),
+                        // The usual literal is the text between its quotes: nothing to keep.
+                        Some(bytes) if bytes == inner.as_bytes() => None,
+                        Some(bytes) => match String::from_utf8(bytes) {
+                            Ok(text) => Some(text.into_boxed_str()),
+                            Err(_) => {
+                                // `"\xff"`: a Go string holds bytes that are not UTF-8; releasex's strings cannot.
+                                let what = "a string literal with bytes that are not UTF-8";
+                                let mut e = self.errorf(what.into());
+                                e.unsupported = Some((what.into(), pos));
+                                return Err(e);
+                            }
+                        },
+                    }
+                };
+                Arg::Str { pos, quoted: sp(&token), text }
             }
             _ => {
                 self.backup();
@@ -625,310 +717,91 @@ impl<'a> Parser<'a> {
     }
 }
 
-/// Go's `parse.IsEmptyTree`: only space-only text (and comments).
-fn is_empty_tree(list: &List) -> bool {
-    list.iter().all(|n| matches!(n, Node::Text { text, .. } if text.trim_matches([' ', '\t', '\r', '\n', '\x0b', '\x0c']).is_empty()))
+/// Go's `parse.IsEmptyTree`: only space-only text (and comments); `src` is the list's text.
+fn is_empty_tree(list: &List, src: &str) -> bool {
+    list.iter().all(|n| matches!(n, Node::Text { pos, end } if src.get(*pos..*end).unwrap_or("").trim_matches([' ', '\t', '\r', '\n', '\x0b', '\x0c']).is_empty()))
 }
 
-/// node.go `newNumber`: a number literal under every type that can hold it.
-fn number(text: &str, typ: T) -> Result<Number, String> {
-    let mut n = Number { text: text.to_string(), ..Number::default() };
-    if typ == T::CharConstant {
-        let inner = &text[1..];
-        let (c, tail) = unquote_char(inner, '\'').ok_or("invalid syntax")?;
-        if tail != "'" {
-            return Err(format!("malformed character constant: {text}"));
-        }
-        let c = match c {
-            Unq::Char(c) => c as u32,
-            Unq::Byte(b) => u32::from(b),
-        };
-        n.int = Some(i64::from(c));
-        n.uint = Some(u64::from(c));
-        n.float = Some(f64::from(c));
-        return Ok(n);
-    }
-    if typ == T::Complex || text.ends_with('i') {
-        // Imaginary and complex constants: releasex has no complex values.
-        n.complex = true;
-        return Ok(n);
-    }
-    n.uint = parse_go_uint(text);
-    n.int = parse_go_int(text);
-    if n.int == Some(0) {
-        n.uint = Some(0);
-    }
-    if let Some(i) = n.int {
-        n.float = Some(i as f64);
-    } else if let Some(u) = n.uint {
-        n.float = Some(u as f64);
-    } else if let Some(f) = parse_go_float(text) {
-        if !text.contains(['.', 'e', 'E', 'p', 'P']) {
-            return Err(format!("integer overflow: {}", crate::go::quote::quote(text)));
-        }
-        n.float = Some(f);
-        if (f as i64) as f64 == f && f.is_finite() {
-            n.int = Some(f as i64);
-        }
-        if f >= 0.0 && (f as u64) as f64 == f && f.is_finite() {
-            n.uint = Some(f as u64);
-        }
-    }
-    if n.int.is_none() && n.uint.is_none() && n.float.is_none() {
-        return Err(format!("illegal number syntax: {}", crate::go::quote::quote(text)));
-    }
-    Ok(n)
+/// `.a.b` of names in `src`.
+fn write_names(f: &mut fmt::Formatter<'_>, names: &[Sp], src: &str) -> fmt::Result {
+    names.iter().try_for_each(|n| write!(f, ".{}", n.of(src)))
 }
 
-/// `strconv.ParseUint(s, 0, 64)`: base prefixes, `_` only between digits after a prefix or in base-0 forms.
-fn parse_go_uint(s: &str) -> Option<u64> {
-    let (base, digits) = base_and_digits(s)?;
-    let d = underscores_ok(digits, base != 10 || s.starts_with('0'))?;
-    if d.is_empty() {
-        return None;
-    }
-    u64::from_str_radix(&d, base).ok()
-}
-
-fn base_and_digits(s: &str) -> Option<(u32, &str)> {
-    let b = s.as_bytes();
-    if b.first() == Some(&b'0') && b.len() > 1 {
-        return Some(match b[1] {
-            b'x' | b'X' => (16, &s[2..]),
-            b'o' | b'O' => (8, &s[2..]),
-            b'b' | b'B' => (2, &s[2..]),
-            _ => (8, &s[1..]),
-        });
-    }
-    Some((10, s))
-}
-
-/// Go's `underscoreOK` for base-0 literals: `_` only between digits (or after the prefix).
-fn underscores_ok(digits: &str, prefixed: bool) -> Option<String> {
-    if digits.contains('_') {
-        if !prefixed && !digits.is_empty() {
-            // Base 10 with no prefix: `1_000` is fine in Go's base 0 too.
-        }
-        let bad = digits.ends_with('_') || digits.contains("__") || (!prefixed && digits.starts_with('_'));
-        if bad {
-            return None;
-        }
-    }
-    Some(digits.replace('_', ""))
-}
-
-fn parse_go_int(s: &str) -> Option<i64> {
-    let (neg, body) = match s.as_bytes().first() {
-        Some(b'-') => (true, &s[1..]),
-        Some(b'+') => (false, &s[1..]),
-        _ => (false, s),
-    };
-    let u = parse_go_uint(body)?;
-    if neg {
-        if u <= i64::MAX as u64 + 1 { Some((u as i128).wrapping_neg() as i64) } else { None }
-    } else {
-        i64::try_from(u).ok()
-    }
-}
-
-/// `strconv.ParseFloat(s, 64)` on the forms the lexer lets through (decimal and hex floats, `_`).
-fn parse_go_float(s: &str) -> Option<f64> {
-    let (neg, body) = match s.as_bytes().first() {
-        Some(b'-') => (true, &s[1..]),
-        Some(b'+') => (false, &s[1..]),
-        _ => (false, s),
-    };
-    let clean = if body.contains('_') {
-        if body.ends_with('_') || body.contains("__") || body.starts_with('_') {
-            return None;
-        }
-        body.replace('_', "")
-    } else {
-        body.to_string()
-    };
-    let v = if let Some(hex) = clean.strip_prefix("0x").or_else(|| clean.strip_prefix("0X")) {
-        hex_float(hex)?
-    } else {
-        if clean.is_empty() || clean == "." || !clean.bytes().all(|c| c.is_ascii_digit() || matches!(c, b'.' | b'e' | b'E' | b'+' | b'-')) {
-            return None;
-        }
-        clean.parse::<f64>().ok()?
-    };
-    // ParseFloat fails with ErrRange for overflow (returns ±Inf): Go's parser then rejects it.
-    if v.is_infinite() {
-        return None;
-    }
-    Some(if neg { -v } else { v })
-}
-
-/// A hex float mantissa and `p` exponent (the exponent is required, as in Go).
-fn hex_float(s: &str) -> Option<f64> {
-    let (mant, exp) = s.split_once(['p', 'P'])?;
-    let exp: i32 = exp.parse().ok()?;
-    let (int, frac) = mant.split_once('.').unwrap_or((mant, ""));
-    if int.is_empty() && frac.is_empty() {
-        return None;
-    }
-    let mut v = 0f64;
-    for c in int.chars() {
-        v = v * 16.0 + f64::from(c.to_digit(16)?);
-    }
-    let mut scale = 1.0 / 16.0;
-    for c in frac.chars() {
-        v += f64::from(c.to_digit(16)?) * scale;
-        scale /= 16.0;
-    }
-    Some(v * 2f64.powi(exp))
-}
-
-/// `strconv.Unquote` of a name token that must be text (`define`, `template`).
-pub(super) fn unquote(s: &str) -> Option<String> {
-    String::from_utf8(unquote_bytes(s)?).ok()
-}
-
-/// `strconv.Unquote` of a string token (`"..."` or a raw string), as the
-/// bytes a Go string holds (`\xff` is one byte); `None` is Go's "invalid syntax".
-fn unquote_bytes(s: &str) -> Option<Vec<u8>> {
-    if let Some(raw) = s.strip_prefix('`') {
-        let raw = raw.strip_suffix('`')?;
-        if raw.contains('`') {
-            return None;
-        }
-        return Some(raw.replace('\r', "").into_bytes());
-    }
-    let mut rest = s.strip_prefix('"')?.strip_suffix('"')?;
-    let mut out = Vec::new();
-    while !rest.is_empty() {
-        if rest.starts_with('"') {
-            return None;
-        }
-        let (c, tail) = unquote_char(rest, '"')?;
-        match c {
-            Unq::Char(c) => out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes()),
-            Unq::Byte(b) => out.push(b),
-        }
-        rest = tail;
-    }
-    Some(out)
-}
-
-enum Unq {
-    Char(char),
-    Byte(u8),
-}
-
-/// `strconv.UnquoteChar`: one (possibly escaped) character of a literal quoted with `quote`.
-fn unquote_char(s: &str, quote: char) -> Option<(Unq, &str)> {
-    let mut chars = s.chars();
-    let c = chars.next()?;
-    if c == quote && (quote == '\'' || quote == '"') {
-        return None;
-    }
-    if c != '\\' {
-        return Some((Unq::Char(c), chars.as_str()));
-    }
-    let e = chars.next()?;
-    let rest = chars.as_str();
-    let simple = match e {
-        'a' => Some('\x07'),
-        'b' => Some('\x08'),
-        'f' => Some('\x0c'),
-        'n' => Some('\n'),
-        'r' => Some('\r'),
-        't' => Some('\t'),
-        'v' => Some('\x0b'),
-        '\\' => Some('\\'),
-        '\'' | '"' if e == quote => Some(e),
-        _ => None,
-    };
-    if let Some(c) = simple {
-        return Some((Unq::Char(c), rest));
-    }
-    match e {
-        'x' | 'u' | 'U' => {
-            let n = match e {
-                'x' => 2,
-                'u' => 4,
-                _ => 8,
-            };
-            let hex = rest.get(..n)?;
-            let v = u32::from_str_radix(hex, 16).ok().filter(|_| hex.bytes().all(|b| b.is_ascii_hexdigit()))?;
-            let rest = &rest[n..];
-            if e == 'x' {
-                return Some((if v < 0x80 { Unq::Char(char::from(v as u8)) } else { Unq::Byte(v as u8) }, rest));
-            }
-            Some((Unq::Char(char::from_u32(v)?), rest))
-        }
-        '0'..='7' => {
-            let oct = s.get(1..4)?;
-            let v = u32::from_str_radix(oct, 8).ok().filter(|_| oct.bytes().all(|b| (b'0'..=b'7').contains(&b)))?;
-            if v > 255 {
-                return None;
-            }
-            Some((if v < 0x80 { Unq::Char(char::from(v as u8)) } else { Unq::Byte(v as u8) }, &s[4..]))
-        }
-        _ => None,
-    }
-}
-
-impl Display for Arg {
+impl Display for In<'_, Arg> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Arg::Field { ident, .. } => ident.iter().try_for_each(|i| write!(f, ".{i}")),
+        let src = self.1;
+        match self.0 {
+            Arg::Field { ident, .. } => write_names(f, ident, src),
             Arg::Chain { node, fields, .. } => {
                 match node.as_ref() {
-                    Arg::Pipe(p) => write!(f, "({p})")?,
-                    other => write!(f, "{other}")?,
+                    Arg::Pipe(p) => write!(f, "({})", In(p.as_ref(), src))?,
+                    other => write!(f, "{}", In(other, src))?,
                 }
-                fields.iter().try_for_each(|i| write!(f, ".{i}"))
+                write_names(f, fields, src)
             }
-            Arg::Var { ident, .. } => f.write_str(&ident.join(".")),
-            Arg::Ident { name, .. } => f.write_str(name),
+            Arg::Var { ident, .. } => {
+                for (i, n) in ident.iter().enumerate() {
+                    if i > 0 {
+                        f.write_char('.')?;
+                    }
+                    f.write_str(n.of(src))?;
+                }
+                Ok(())
+            }
+            Arg::Ident { name, .. } => f.write_str(name.of(src)),
             Arg::Dot { .. } => f.write_str("."),
             Arg::Nil { .. } => f.write_str("nil"),
             Arg::Bool { val, .. } => write!(f, "{val}"),
             Arg::Number { num, .. } => f.write_str(&num.text),
-            Arg::Str { quoted, .. } => f.write_str(quoted),
-            Arg::Pipe(p) => write!(f, "{p}"),
+            Arg::Str { quoted, .. } => f.write_str(quoted.of(src)),
+            Arg::Pipe(p) => write!(f, "{}", In(p.as_ref(), src)),
         }
     }
 }
 
-impl Display for Cmd {
+impl Display for In<'_, Cmd> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (i, a) in self.args.iter().enumerate() {
+        for (i, a) in self.0.args.iter().enumerate() {
             if i > 0 {
                 f.write_char(' ')?;
             }
             match a {
-                Arg::Pipe(p) => write!(f, "({p})")?,
-                other => write!(f, "{other}")?,
+                Arg::Pipe(p) => write!(f, "({})", In(p.as_ref(), self.1))?,
+                other => write!(f, "{}", In(other, self.1))?,
             }
         }
         Ok(())
     }
 }
 
-impl Display for Pipe {
+impl Display for In<'_, Pipe> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if !self.decl.is_empty() {
-            write!(f, "{} := ", self.decl.join(", "))?;
+        let (pipe, src) = (self.0, self.1);
+        if !pipe.decl.is_empty() {
+            for (i, d) in pipe.decl.iter().enumerate() {
+                if i > 0 {
+                    f.write_str(", ")?;
+                }
+                f.write_str(d.of(src))?;
+            }
+            f.write_str(" := ")?;
         }
-        for (i, c) in self.cmds.iter().enumerate() {
+        for (i, c) in pipe.cmds.iter().enumerate() {
             if i > 0 {
                 f.write_str(" | ")?;
             }
-            write!(f, "{c}")?;
+            write!(f, "{}", In(c, src))?;
         }
         Ok(())
     }
 }
 
-impl Display for Node {
+impl Display for In<'_, Node> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Node::Text { text, .. } => f.write_str(text),
-            Node::Action { pipe, .. } => write!(f, "{{{{{pipe}}}}}"),
+        let src = self.1;
+        match self.0 {
+            Node::Text { pos, end } => f.write_str(src.get(*pos..*end).unwrap_or("")),
+            Node::Action { pipe, .. } => write!(f, "{{{{{}}}}}", In(pipe.as_ref(), src)),
             Node::Branch(b) => {
                 let BranchNode { kind, pipe, list, els, .. } = b.as_ref();
                 let word = match kind {
@@ -936,17 +809,17 @@ impl Display for Node {
                     Branch::Range => "range",
                     Branch::With => "with",
                 };
-                write!(f, "{{{{{word} {pipe}}}}}")?;
-                list.iter().try_for_each(|n| write!(f, "{n}"))?;
+                write!(f, "{{{{{word} {}}}}}", In(pipe, src))?;
+                list.iter().try_for_each(|n| write!(f, "{}", In(n, src)))?;
                 if let Some(els) = els {
                     f.write_str("{{else}}")?;
-                    els.iter().try_for_each(|n| write!(f, "{n}"))?;
+                    els.iter().try_for_each(|n| write!(f, "{}", In(n, src)))?;
                 }
                 f.write_str("{{end}}")
             }
             Node::Template { name, pipe, .. } => match pipe {
                 None => write!(f, "{{{{template {}}}}}", crate::go::quote::quote(name)),
-                Some(p) => write!(f, "{{{{template {} {p}}}}}", crate::go::quote::quote(name)),
+                Some(p) => write!(f, "{{{{template {} {}}}}}", crate::go::quote::quote(name), In(p.as_ref(), src)),
             },
             Node::Break { .. } => f.write_str("{{break}}"),
             Node::Continue { .. } => f.write_str("{{continue}}"),

@@ -28,7 +28,7 @@ pub fn crds(chart: &Chart) -> Crds {
 }
 
 fn collect(chart: &Chart, full_path: &str, out: &mut Crds) {
-    for f in &chart.crds {
+    for f in &chart.crds() {
         let source = format!("{full_path}/{}", f.name);
         for (index, doc) in manifest::split(&f.data).into_iter().enumerate() {
             // Hook annotations mean nothing in crds/: Helm creates every document.

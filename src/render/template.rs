@@ -125,25 +125,37 @@ pub fn release_manifest(sorted: &Sorted, crds: &[(String, String)], include_crds
     let mut b = String::new();
     if include_crds {
         for (name, data) in crds {
-            b.push_str(&format!("---\n# Source: {name}\n{data}\n"));
+            push_document(&mut b, name, data);
         }
     }
     for m in &sorted.manifests {
-        b.push_str(&format!("---\n# Source: {}\n{}\n", m.path, m.content));
+        push_document(&mut b, &m.path, &m.content);
     }
     b
 }
 
+/// `---\n# Source: PATH\nDOC\n`, written in place (the output is large: no
+/// intermediate string per document).
+fn push_document(b: &mut String, path: &str, doc: &str) {
+    for part in ["---\n# Source: ", path, "\n", doc, "\n"] {
+        b.push_str(part);
+    }
+}
+
 /// What `helm template` prints on stdout.
 pub fn template_text(sorted: &Sorted, crds: &[(String, String)], opts: &TemplateOutput) -> Result<String, String> {
-    let mut manifests = release_manifest(sorted, crds, opts.include_crds).trim().to_string();
+    let mut manifests = release_manifest(sorted, crds, opts.include_crds);
+    // `strings.TrimSpace`, in place.
+    manifests.truncate(manifests.trim_end().len());
+    let lead = manifests.len() - manifests.trim_start().len();
+    manifests.drain(..lead);
     manifests.push('\n');
     if !opts.no_hooks {
         for h in &sorted.hooks {
             if opts.skip_tests && h.events.contains(&HookEvent::Test) {
                 continue;
             }
-            manifests.push_str(&format!("---\n# Source: {}\n{}\n", h.path, h.content));
+            push_document(&mut manifests, &h.path, &h.content);
         }
     }
     if opts.show_only.is_empty() {

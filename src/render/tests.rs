@@ -212,13 +212,13 @@ fn default_namespace_fills_only_namespaced_objects_without_one() {
 
 #[test]
 fn crds_come_from_every_chart_in_helms_order_with_full_paths() {
-    use crate::chart::{Chart, ChartFile};
-    let file = |name: &str, data: &str| ChartFile { name: name.into(), data: data.into() };
+    use crate::chart::{Chart, RawFile};
+    let file = |name: &str, data: &str| RawFile { name: name.into(), data: std::sync::Arc::new(data.as_bytes().to_vec()) };
     let crd = |n: &str| format!("apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: {n}\n");
     let mut sub = test_chart("sub");
-    sub.crds = vec![file("crds/s.yaml", &crd("s.example.com"))];
+    sub.files = vec![file("crds/s.yaml", &crd("s.example.com")), file("crds/notes.txt", "not a CRD")];
     let mut top = test_chart("top");
-    top.crds = vec![file("crds/a.yaml", &format!("{}---\n{}", crd("a1.example.com"), crd("a2.example.com"))), file("crds/bad.yaml", "kind: [")];
+    top.files = vec![file("crds/a.yaml", &format!("{}---\n{}", crd("a1.example.com"), crd("a2.example.com"))), file("crds/bad.yaml", "kind: [")];
     top.dependencies = vec![sub];
     let got: Crds = crds(&top);
     let list: Vec<(&str, &str)> = got.objects.iter().map(|o| (o.source.as_str(), o.name.as_str())).collect();

@@ -839,7 +839,6 @@ mod tests {
             warnings: vec![],
             werf_files: vec![],
             templates: vec![],
-            crds: vec![],
             files: vec![],
         }
     }

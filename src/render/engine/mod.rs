@@ -143,7 +143,7 @@ pub fn render(input: &EngineInput<'_>) -> Result<RenderedFiles, EngineError> {
     let mut set = TemplateSet::new();
     for name in &keys {
         let r = &templates[name];
-        set.parse(name, &r.text, &funcs).map_err(|e| match e {
+        set.parse_shared(name, Rc::clone(&r.text), &funcs).map_err(|e| match e {
             TmplError::Parse { go, .. } => EngineError::Helm(cleanup_parse_error(name, &go)),
             other => unsupported(other),
         })?;
