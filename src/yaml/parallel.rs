@@ -115,8 +115,8 @@ fn pieces(text: &str, first_line: usize, min_piece: usize) -> Vec<(&str, usize)>
     // line, so that every cut line is a key of that same mapping; and an
     // explicit document end (`...`) stops reading, which later pieces would not know.
     let mut started = false;
-    let mut cuts: Vec<(usize, usize)> = Vec::new(); // (byte offset, 0-based line)
-    let (mut last_cut, mut offset) = (0, 0);
+    let mut candidates: Vec<(usize, usize)> = Vec::new(); // (byte offset, 0-based line)
+    let mut offset = 0;
     for (n, line) in split_lines(text).enumerate() {
         let here = offset;
         offset += line.len() + 1;
@@ -135,9 +135,8 @@ fn pieces(text: &str, first_line: usize, min_piece: usize) -> Vec<(&str, usize)>
             Some(&b) if starts_plain_key(b) => {
                 if !started {
                     started = true;
-                } else if here - last_cut >= min_piece && text.len() - here >= min_piece {
-                    cuts.push((here, first_line + n));
-                    last_cut = here;
+                } else {
+                    candidates.push((here, first_line + n));
                 }
             }
             // A quoted or complex key, an anchor, a flow collection, ...: never a cut.
@@ -146,6 +145,17 @@ fn pieces(text: &str, first_line: usize, min_piece: usize) -> Vec<(&str, usize)>
                     return whole; // a root that may not be a plain block mapping
                 }
             }
+        }
+    }
+    // A cut between an anchor and an alias to it would fail the later piece
+    // and read the whole document again: no cut inside such a span.
+    let held = held_candidates(text, &candidates);
+    let mut cuts: Vec<(usize, usize)> = Vec::new();
+    let mut last_cut = 0;
+    for (&(here, line), held) in candidates.iter().zip(held) {
+        if !held && here - last_cut >= min_piece && text.len() - here >= min_piece {
+            cuts.push((here, line));
+            last_cut = here;
         }
     }
     if cuts.is_empty() {
@@ -159,6 +169,44 @@ fn pieces(text: &str, first_line: usize, min_piece: usize) -> Vec<(&str, usize)>
     }
     out.push((&text[from.0..], from.1));
     out
+}
+
+/// For each candidate cut (byte offsets, ascending), whether it falls between
+/// an anchor and a later alias of the same name. Every `&name` and `*name` in
+/// the text counts, even inside a scalar: a span too many only costs a cut
+/// (and a span missed only the whole read again).
+fn held_candidates(text: &str, candidates: &[(usize, usize)]) -> Vec<bool> {
+    let b = text.as_bytes();
+    let name_end = |from: usize| from + b[from..].iter().take_while(|&&c| c.is_ascii_alphanumeric() || c == b'_' || c == b'-').count();
+    // Per candidate, how many spans start before it minus how many end before it.
+    let mut depth = vec![0isize; candidates.len() + 1];
+    let mut anchors: std::collections::HashMap<&[u8], usize, crate::FastHash> = Default::default();
+    for at in memchr::memchr2_iter(b'&', b'*', b) {
+        let end = name_end(at + 1);
+        if end == at + 1 {
+            continue;
+        }
+        let name = &b[at + 1..end];
+        if b[at] == b'&' {
+            anchors.insert(name, at);
+        } else if let Some(&anchor) = anchors.get(name) {
+            // Candidates in (anchor, alias] are held.
+            let lo = candidates.partition_point(|&(c, _)| c <= anchor);
+            let hi = candidates.partition_point(|&(c, _)| c <= at);
+            if lo < hi {
+                depth[lo] += 1;
+                depth[hi] -= 1;
+            }
+        }
+    }
+    let mut open = 0;
+    depth[..candidates.len()]
+        .iter()
+        .map(|d| {
+            open += d;
+            open > 0
+        })
+        .collect()
 }
 
 /// `text.split('\n')`, found with memchr (a values file has thousands of lines).
@@ -233,6 +281,17 @@ mod tests {
     fn an_alias_to_an_anchor_in_another_piece_reads_the_whole_document() {
         let mut text = format!("anchors:\n  base: &base {{a: 1}}\n{}", big(ENTRY, 800));
         text.push_str("last:\n  <<: *base\n  b: 2\n");
+        // Not cut between them (the later piece would fail and the whole be read again)...
+        assert_eq!(pieces(&text, 0, MIN_PIECE).len(), 1);
+        same_as_whole(&text);
+        // ... but around them.
+        let text = format!("{}anchors:\n  base: &base {{a: 1}}\nlast:\n  <<: *base\n{}", big(ENTRY, 400), big(&ENTRY.replace("KEY", "KEY2"), 400));
+        assert!(pieces(&text, 0, MIN_PIECE).len() > 2);
+        same_as_whole(&text);
+        // `&base` in a quoted scalar looks like a later anchor to the scan,
+        // which then cuts between the real one and the alias: the failed
+        // piece still means the whole document.
+        let text = format!("anchors:\n  base: &base {{a: 1}}\n{}q: \"&base\"\nlast:\n  <<: *base\n", big(ENTRY, 800));
         assert!(pieces(&text, 0, MIN_PIECE).len() > 2);
         same_as_whole(&text);
     }
