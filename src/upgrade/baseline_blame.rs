@@ -131,7 +131,6 @@ fn chart_of(baseline: &Release) -> Option<Chart> {
         dependencies: Vec::new(),
         path: format!("revision {} of {}", baseline.version(), baseline.name()),
         templates,
-        crds: Vec::new(),
         warnings: Vec::new(),
         werf_files: Vec::new(),
         files,
