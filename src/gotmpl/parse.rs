@@ -666,7 +666,7 @@ impl<'a> Parser<'a> {
             T::Nil => Arg::Nil { pos },
             T::Variable => {
                 let first = token.val.get(..memchr::memchr(b'.', token.val.as_bytes()).unwrap_or(token.val.len())).unwrap_or("");
-                if !self.vars.iter().any(|v| *v == first) {
+                if !self.vars.contains(&first) {
                     return Err(self.errorf(format!("undefined variable {}", crate::go::quote::quote(first))));
                 }
                 Arg::Var { pos, ident: split_names(token.val, pos) }
