@@ -2,12 +2,12 @@
 //! Helm's plugin.complete) answers, against the fixture API server and the
 //! file system, and what each shell's script makes of it, in real shells.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde_json::Value;
 
-use crate::fixture_api::{FixtureApi, as_served};
-use crate::support::{fixture, releasex, run};
+use crate::fixture_api::as_served;
+use crate::support::{ServedCluster as Cluster, fixture, releasex, run};
 
 /// Releases `demo` (Secrets and ConfigMaps, 3 revisions) and `rel` (3
 /// revisions) in team-a, one `demo` revision in other-ns, and a Secret that
@@ -30,17 +30,8 @@ fn objects() -> Vec<Value> {
     out
 }
 
-struct Cluster {
-    api: FixtureApi,
-    dir: tempfile::TempDir,
-    kubeconfig: PathBuf,
-}
-
 fn cluster() -> Cluster {
-    let api = FixtureApi::start(objects());
-    let dir = tempfile::tempdir().unwrap();
-    let kubeconfig = api.write_kubeconfig(dir.path(), "team-a");
-    Cluster { api, dir, kubeconfig }
+    Cluster::serve(objects(), "team-a")
 }
 
 impl Cluster {

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{Value, json};
 
 use crate::fixture_api::{FixtureApi, as_served};
-use crate::support::{real_helm, releasex, run};
+use crate::support::{ServedCluster as Cluster, real_helm, releasex, run};
 use crate::upgrade_objects::{live, oracle};
 
 const V1: &str = "tests/data/upgrade/shop-v1";
@@ -24,12 +24,6 @@ fn root() -> &'static Path {
 /// shop-v1 installed by real Helm (the oracle) into namespace shop, its
 /// objects live as Helm applied them (`edit` changes them), its records in
 /// the server.
-struct Cluster {
-    api: FixtureApi,
-    dir: tempfile::TempDir,
-    kubeconfig: PathBuf,
-}
-
 fn cluster(edit: impl Fn(&mut Vec<Value>)) -> Cluster {
     let list = oracle(&["release-secrets", V1, "--name", "shop", "--namespace", "shop", "--as-list", "--keep-templates"]);
     let secrets: Vec<Value> = list["items"].as_array().unwrap().clone();
@@ -44,10 +38,7 @@ fn cluster(edit: impl Fn(&mut Vec<Value>)) -> Cluster {
     let mut served: Vec<Value> = objects.into_iter().enumerate().map(|(i, o)| live(o, i + 1)).collect();
     edit(&mut served);
     served.extend(secrets.into_iter().enumerate().map(|(i, s)| as_served(s, "shop", 100 + i)));
-    let api = FixtureApi::start(served);
-    let dir = tempfile::tempdir().unwrap();
-    let kubeconfig = api.write_kubeconfig(dir.path(), "shop");
-    Cluster { api, dir, kubeconfig }
+    Cluster::serve(served, "shop")
 }
 
 fn scaled_by_hand(objects: &mut [Value]) {
@@ -412,9 +403,7 @@ fn without_value_flags_the_new_chart_defaults_apply_as_in_real_helms_upgrade() {
         .map(|(i, o)| live(o, i + 1))
         .collect();
     served.extend(list["items"].as_array().unwrap().iter().enumerate().map(|(i, s)| as_served(s.clone(), "shop", 100 + i)));
-    let api = FixtureApi::start(served);
-    let dir = tempfile::tempdir().unwrap();
-    let c = Cluster { kubeconfig: api.write_kubeconfig(dir.path(), "shop"), api, dir };
+    let c = Cluster::serve(served, "shop");
     let r = c.plugin(&["upgrade", "shop", V2, "--no-explain"]);
     let dep = section(&r.stdout, "shop, shop, Deployment (apps) has changed:");
     assert!(dep.contains("-       - image: shop:1.0\n+       - image: shop:2.0\n"), "{dep}");

@@ -4,13 +4,12 @@
 //! `helm template --dry-run=server` from the same fixture API server: the
 //! same documents, the same errors, and only GETs and LISTs sent.
 
-use std::path::PathBuf;
 use std::process::Command;
 
 use serde_json::{Value, json};
 
-use crate::fixture_api::{FixtureApi, as_served};
-use crate::support::{json, releasex, run};
+use crate::fixture_api::as_served;
+use crate::support::{ServedCluster as Cluster, json, releasex, run};
 
 const CHART: &str = "tests/fixtures/charts/lookup";
 
@@ -40,17 +39,8 @@ fn served() -> Vec<Value> {
     objects
 }
 
-struct Cluster {
-    api: FixtureApi,
-    dir: tempfile::TempDir,
-    kubeconfig: PathBuf,
-}
-
 fn cluster() -> Cluster {
-    let api = FixtureApi::start(served());
-    let dir = tempfile::tempdir().unwrap();
-    let kubeconfig = api.write_kubeconfig(dir.path(), "shop");
-    Cluster { api, dir, kubeconfig }
+    Cluster::serve(served(), "shop")
 }
 
 impl Cluster {
@@ -208,9 +198,7 @@ fn template_dry_run_server_takes_the_clusters_capabilities_as_helm_does() {
 fn template_dry_run_server_stops_an_install_over_an_object_the_release_does_not_own() {
     let mut objects = served();
     objects.push(as_served(json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "rel-seen"}, "data": {}}), "shop", 20));
-    let api = FixtureApi::start(objects);
-    let dir = tempfile::tempdir().unwrap();
-    let c = Cluster { kubeconfig: api.write_kubeconfig(dir.path(), "shop"), api, dir };
+    let c = Cluster::serve(objects, "shop");
     let helm = c.helm(&[]);
     assert_eq!(helm.code, 1, "{}", helm.stdout);
     let ours = c.releasex(&["template", "rel", CHART, "-n", "shop", "--dry-run=server"]);

@@ -82,3 +82,21 @@ pub fn real_helm(which: &str) -> PathBuf {
 pub fn real_helmfile() -> PathBuf {
     real_helm("helmfile")
 }
+
+/// The fixture API server serving `objects`, and a kubeconfig for it whose
+/// context's namespace is `namespace` (in a temporary directory that lives
+/// as long as this does). Each test module adds the methods it needs.
+pub struct ServedCluster {
+    pub api: crate::fixture_api::FixtureApi,
+    pub dir: tempfile::TempDir,
+    pub kubeconfig: PathBuf,
+}
+
+impl ServedCluster {
+    pub fn serve(objects: Vec<serde_json::Value>, namespace: &str) -> ServedCluster {
+        let api = crate::fixture_api::FixtureApi::start(objects);
+        let dir = tempfile::tempdir().expect("tempdir");
+        let kubeconfig = api.write_kubeconfig(dir.path(), namespace);
+        ServedCluster { api, dir, kubeconfig }
+    }
+}
