@@ -9,21 +9,23 @@ use crate::cluster::{Discovery, KubeTarget, ObjectRef, ReadOnlyCluster};
 /// `Err` with the text Helm prints after `Error: `.
 pub fn existing_object_conflicts(target: &KubeTarget, discovery: &Discovery, manifest: &str, release: &str, namespace: &str) -> Result<(), String> {
     let built = super::manifest::map_kinds(crate::render::parse_manifest(manifest), namespace, discovery).map_err(|e| e.to_string())?;
-    let mut refs = Vec::with_capacity(built.objects.len());
-    for o in &built.objects {
-        let Some(resource) = discovery.find(o.api_version(), o.kind()) else { continue };
-        let ns = o.namespace().unwrap_or_default().to_string();
-        refs.push((ObjectRef { resource: resource.clone(), namespace: (!ns.is_empty()).then_some(ns.clone()), name: o.name().to_string() }, ns));
-    }
-    let objects: Vec<ObjectRef> = refs.iter().map(|(r, _)| r.clone()).collect();
+    // map_kinds found every kind in discovery and defaulted the namespaces.
+    let objects: Vec<ObjectRef> = built
+        .objects
+        .iter()
+        .filter_map(|o| {
+            let resource = discovery.find(o.api_version(), o.kind())?.clone();
+            Some(ObjectRef { resource, namespace: o.namespace().map(str::to_string), name: o.name().to_string() })
+        })
+        .collect();
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().map_err(|e| format!("cannot start the async runtime: {e}"))?;
     let results = runtime.block_on(async {
         let cluster = ReadOnlyCluster::connect(target).await.map_err(|e| e.to_string())?;
         Ok::<_, String>(cluster.read_objects(&objects, 16).await.0)
     })?;
     // The first failure in the manifest's order, as Helm's Visit stops there.
-    for ((r, ns), result) in refs.iter().zip(results) {
-        let what = format!("{} {:?} in namespace {ns:?}", r.resource.kind, r.name);
+    for (r, result) in objects.iter().zip(results) {
+        let what = format!("{} {:?} in namespace {:?}", r.resource.kind, r.name, r.namespace.as_deref().unwrap_or_default());
         match result {
             Ok(None) => {}
             Ok(Some(live)) => {

@@ -495,10 +495,7 @@ impl NativeRequest<'_> {
             capabilities.api_versions = served;
         }
         let lookups = self.lookup_in.zip(discovery).map(|(target, d)| crate::cluster::Lookups::new(target, d.clone()));
-        let lookup = |api_version: &str, kind: &str, namespace: &str, name: &str| match &lookups {
-            Some(l) => l.lookup(api_version, kind, namespace, name),
-            None => Ok(serde_json::Value::Object(serde_json::Map::new())),
-        };
+        let lookup = lookups.as_ref().map(|l| move |api_version: &str, kind: &str, namespace: &str, name: &str| l.lookup(api_version, kind, namespace, name));
         let input = render::engine::EngineInput {
             chart: self.chart,
             charts: self.charts,
@@ -506,7 +503,7 @@ impl NativeRequest<'_> {
             release: self.release.clone(),
             capabilities,
             inner_spans: self.blame.is_some(),
-            lookup: lookups.is_some().then_some(&lookup as &render::engine::LookupFn<'_>),
+            lookup: lookup.as_ref().map(|f| f as &render::engine::LookupFn<'_>),
             skip_failing: false,
         };
         let phase = lookups.as_ref().map(|_| crate::timings::phase("render with lookup"));
@@ -587,10 +584,12 @@ async fn plan_against(
                     let text = native.text(Some(discovery), req.progress);
                     (text, reader.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
                 });
+                // The render's error first, as in a plain pipeline.
+                let text = text?;
                 let (read, read_counts) = read?;
                 fetched.extend(read);
                 counts.add(&read_counts);
-                new = NewObjects::Rendered(text?);
+                new = NewObjects::Rendered(text);
             }
             other => {
                 read_into(cluster, refs, req.concurrency, &mut fetched, &mut counts).await;
