@@ -174,17 +174,7 @@ fn server_words(e: &ClusterError) -> String {
 /// lookup_func.go `getAPIResourceForGVK`: the first resource of the
 /// group/version's document with the kind that is not a subresource.
 fn resource_in(document: Option<&Value>, group: &str, version: &str, kind: &str) -> Option<ApiResource> {
-    let resources = document?.get("resources")?.as_array()?;
-    resources.iter().find_map(|r| {
-        let plural = r.get("name")?.as_str()?;
-        (r.get("kind")?.as_str()? == kind && !plural.contains('/')).then(|| ApiResource {
-            group: group.to_string(),
-            version: version.to_string(),
-            kind: kind.to_string(),
-            plural: plural.to_string(),
-            namespaced: r.get("namespaced").and_then(Value::as_bool).unwrap_or(false),
-        })
-    })
+    super::objects::resources_of(document?, group, version).find(|r| r.kind == kind)
 }
 
 /// apimachinery unstructured.go `decodeToList`: items without `kind` and

@@ -140,20 +140,7 @@ impl ReadOnlyCluster {
             stream::iter(group_versions.iter().map(|(_, _, path)| self.get_json(path))).buffered(32).collect().await;
         let mut resources = Vec::new();
         for ((group, version, _), list) in group_versions.iter().zip(lists) {
-            let list = list?;
-            for r in list.get("resources").and_then(Value::as_array).into_iter().flatten() {
-                let plural = r.get("name").and_then(Value::as_str).unwrap_or_default();
-                if plural.contains('/') || plural.is_empty() {
-                    continue;
-                }
-                resources.push(ApiResource {
-                    group: group.clone(),
-                    version: version.clone(),
-                    kind: r.get("kind").and_then(Value::as_str).unwrap_or_default().to_string(),
-                    plural: plural.to_string(),
-                    namespaced: r.get("namespaced").and_then(Value::as_bool).unwrap_or(false),
-                });
-            }
+            resources.extend(resources_of(&list?, group, version));
         }
         let group_versions = group_versions
             .into_iter()
@@ -171,4 +158,19 @@ impl ReadOnlyCluster {
             Err(e) => Err(e),
         }
     }
+}
+
+/// The resources of one group/version's discovery document
+/// (`APIResourceList`), subresources (`deployments/scale`) left out.
+pub(super) fn resources_of<'d>(list: &'d Value, group: &'d str, version: &'d str) -> impl Iterator<Item = ApiResource> + 'd {
+    list.get("resources").and_then(Value::as_array).into_iter().flatten().filter_map(move |r| {
+        let plural = r.get("name").and_then(Value::as_str).unwrap_or_default();
+        (!plural.contains('/') && !plural.is_empty()).then(|| ApiResource {
+            group: group.to_string(),
+            version: version.to_string(),
+            kind: r.get("kind").and_then(Value::as_str).unwrap_or_default().to_string(),
+            plural: plural.to_string(),
+            namespaced: r.get("namespaced").and_then(Value::as_bool).unwrap_or(false),
+        })
+    })
 }
