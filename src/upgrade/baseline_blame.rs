@@ -22,10 +22,7 @@ use crate::render::engine::{Capabilities, EngineInput, LookupFn, ReleaseInfo};
 /// The baseline's objects that render again as stored, blamed.
 pub fn blame_baseline(baseline: &Release, capabilities: Capabilities, lookup: Option<&LookupFn<'_>>) -> Vec<ObjectBlame> {
     let Some(chart) = chart_of(baseline) else { return Vec::new() };
-    let mut stored = super::modes::Stored::of(baseline);
-    // Blame finds a key by its node's origin: each node needs its own.
-    own_origins(&mut stored.chart.values);
-    own_origins(&mut stored.config);
+    let stored = super::modes::Stored::of(baseline);
     let Ok(values) = stored.coalesced(&mut crate::values::tree::Recorder::default()) else { return Vec::new() };
     let revision = baseline.version();
     let release = ReleaseInfo {
@@ -59,20 +56,6 @@ fn by_identity(r: &crate::render::Rendered) -> std::collections::HashMap<Identit
         out.entry((o.kind.as_str(), o.name.as_str(), o.source.as_str())).or_insert(&o.value);
     }
     out
-}
-
-/// Gives every node of `map` an origin of its own (same source, new `Rc`):
-/// a record's values come with one origin for the whole tree.
-fn own_origins(map: &mut crate::values::tree::VMap) {
-    fn walk(v: &mut crate::values::tree::V) {
-        v.origin = std::rc::Rc::new((*v.origin).clone());
-        match &mut v.kind {
-            crate::values::tree::Kind::Map(m) => m.values_mut().for_each(walk),
-            crate::values::tree::Kind::List(l) => l.iter_mut().for_each(walk),
-            _ => {}
-        }
-    }
-    map.values_mut().for_each(walk);
 }
 
 /// The chart a record holds, as the loader would give it (no subcharts:

@@ -4,7 +4,6 @@
 //! what each mode keeps, drops and takes from the new chart, with the cause.
 
 use std::collections::HashMap;
-use std::rc::Rc;
 
 use serde_json::Value;
 
@@ -17,7 +16,7 @@ use crate::explain::entries::{Entry, path_order};
 use crate::values::user::{ValueFlags, user_values};
 use crate::keypath::Path;
 use crate::values::source::Voice;
-use crate::values::tree::{EventKind, Kind, Recorder, Source, V, VMap, get, map_from_json};
+use crate::values::tree::{EventKind, Kind, Recorder, Source, V, VMap, get, map_from_json_each};
 
 /// Helm's value modes. Helm checks the flags in this order and the first
 /// one given wins: `--reset-values`, `--reuse-values`,
@@ -204,16 +203,16 @@ impl Stored {
     pub fn of(rel: &Release) -> Stored {
         let empty = serde_json::Map::new();
         let revision = rel.version();
-        let chart_origin = Rc::new(Source::StoredChart { chart: rel.chart_name().to_string(), revision });
-        let config_origin = Rc::new(Source::ReleaseConfig { revision });
+        // Each node its own origin: blame (`--why`) names a key by its node's.
+        let chart_origin = Source::StoredChart { chart: rel.chart_name().to_string(), revision };
         Stored {
             chart: ChartValues {
                 name: rel.chart_name().to_string(),
                 loaded_at: Vec::new(),
-                values: map_from_json(rel.chart_values().unwrap_or(&empty), true, &chart_origin),
+                values: map_from_json_each(rel.chart_values().unwrap_or(&empty), true, &chart_origin),
                 dependencies: Vec::new(),
             },
-            config: map_from_json(rel.config().unwrap_or(&empty), true, &config_origin),
+            config: map_from_json_each(rel.config().unwrap_or(&empty), true, &Source::ReleaseConfig { revision }),
             revision,
         }
     }
@@ -692,7 +691,7 @@ mod tests {
 
     #[test]
     fn int64_values_are_given_back_to_helm_as_set_expressions() {
-        let o = Rc::new(Source::Helm { why: "t".into() });
+        let o = std::rc::Rc::new(Source::Helm { why: "t".into() });
         let v = |k: Kind| V::new(k, o.clone());
         let mut inner = VMap::default();
         inner.insert("a.b".into(), v(Kind::Int(5)));
@@ -713,7 +712,7 @@ mod tests {
 
     #[test]
     fn int_and_float_of_the_same_number_are_the_same_value() {
-        let o = Rc::new(Source::Helm { why: "t".into() });
+        let o = std::rc::Rc::new(Source::Helm { why: "t".into() });
         assert!(same(&V::new(Kind::Int(3), o.clone()), &V::new(Kind::Float(3.0), o.clone())));
         assert!(!same(&V::new(Kind::Str("3".into()), o.clone()), &V::new(Kind::Float(3.0), o)));
     }

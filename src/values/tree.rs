@@ -142,6 +142,14 @@ pub fn map_from_json(map: &serde_json::Map<String, Value>, float_numbers: bool, 
     map.iter().map(|(k, v)| (k.clone(), V::from_json(v, &Path::root().key(k), float_numbers, &mut same))).collect()
 }
 
+/// [`map_from_json`] with an origin of its own for every node (equal
+/// sources, distinct `Rc`s): blame tells keys apart by their node's origin,
+/// and a tree sharing one origin would name any of its keys.
+pub fn map_from_json_each(map: &serde_json::Map<String, Value>, float_numbers: bool, source: &Source) -> VMap {
+    let mut fresh = |_: &Path| Rc::new(source.clone());
+    map.iter().map(|(k, v)| (k.clone(), V::from_json(v, &Path::root().key(k), float_numbers, &mut fresh))).collect()
+}
+
 pub fn map_to_json(map: &VMap) -> serde_json::Map<String, Value> {
     map.iter().map(|(k, v)| (k.clone(), v.to_json())).collect()
 }

@@ -381,3 +381,14 @@ fn upgrade_counts_the_crds_it_leaves_and_show_unchanged_lists_them() {
     assert!(all.contains("CRDs in crds/ (Helm installs them only on install; an upgrade leaves them as they are):"), "{all}");
     assert!(all.contains("CustomResourceDefinition widgets.example.com"), "{all}");
 }
+
+/// Under --reuse-values the chart's values are the stored ones: each stored
+/// key keeps its own origin, so --why names the key that printed the line.
+#[test]
+fn why_under_reuse_values_names_the_stored_key_that_printed_the_line() {
+    let out = ok(&["upgrade-preview", "demo", "examples/charts/secret-hook", "--release-file", "examples/demo-release.yaml", "--offline", "--reuse-values", "--set", "image.tag=v3", "--why"]);
+    assert!(
+        out.contains("# ← image.repository: values of the chart stored in revision 3 (chart secret-hook default); image.tag: --set[0] image.tag=v3"),
+        "{out}"
+    );
+}
